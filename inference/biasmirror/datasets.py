@@ -1,0 +1,32 @@
+"""Registering where a file-based data set (MIMIC-IV, Bordeaux) lives, so a plain `dbt build` re-reads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from biasmirror.warehouse import connect, ensure_inference_tables
+from biasmirror.warehouse.writes import append_rows, utc_now
+
+EXPECTED_FILES = {
+    "mimic": ("ed/edstays.csv.gz", "ed/triage.csv.gz", "hosp/patients.csv.gz", "hosp/admissions.csv.gz",
+              "note/discharge.csv.gz"),
+}
+
+
+def register_root(dataset: str, root: Path) -> Path:
+    """Check the folder holds the data set's files and record it in inference.dataset_roots."""
+    if dataset not in EXPECTED_FILES:
+        raise ValueError(f"Unknown data set {dataset!r}; known: {', '.join(EXPECTED_FILES)}")
+    root = root.expanduser().resolve()
+    missing = [name for name in EXPECTED_FILES[dataset] if not (root / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{root} is not a {dataset} folder: missing {', '.join(missing)}")
+    with connect() as con:
+        ensure_inference_tables(con)
+        con.begin()
+        con.execute("delete from inference.dataset_roots where dataset = ?", [dataset])
+        append_rows(con, "dataset_roots", pd.DataFrame([{"dataset": dataset, "root": str(root), "registered_at": utc_now()}]))
+        con.commit()
+    return root

@@ -1,0 +1,1 @@
+"""Importing results produced elsewhere into the warehouse."""

@@ -1,0 +1,47 @@
+"""Printing the headline audit results from the warehouse."""
+
+from __future__ import annotations
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from biasmirror.settings import SETTINGS
+from biasmirror.warehouse import connect
+
+HEADLINE = ("pooled_rate", "dts_m_to_f", "dts_f_to_m", "nats_plus", "nats_minus", "pdr", "nmd")
+
+
+def overall_metrics(dataset: str | None = None, model: str | None = None) -> pd.DataFrame:
+    with connect(read_only=True) as con:
+        return con.execute(
+            "select dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot "
+            "from audit.paired_metrics where stratum_name = 'overall' "
+            "and (? is null or dataset = ?) and (? is null or model = ?) "
+            "order by dataset, model, generator, metric_order", [dataset, dataset, model, model]).df()
+
+
+def print_overall(console: Console, dataset: str | None = None, model: str | None = None) -> None:
+    frame = overall_metrics(dataset, model)
+    if frame.empty:
+        console.print("[yellow]audit.paired_metrics has no pairs yet.[/yellow]")
+        return
+    for (ds, mdl, gen), group in frame.groupby(["dataset", "model", "generator"], sort=False):
+        table = Table(title=f"{ds} / model {mdl} / counterfactuals {gen}: overall paired metrics, 95% bootstrap CI")
+        table.add_column("metric")
+        settings = [s for s in SETTINGS if s in set(group["setting"])]
+        for setting in settings:
+            n_pairs = int(group.loc[group["setting"] == setting, "n_pairs"].iloc[0])
+            table.add_column(f"{setting} (n={n_pairs:,})", justify="right")
+        for metric in HEADLINE:
+            cells = []
+            for setting in settings:
+                row = group[(group["setting"] == setting) & (group["metric"] == metric)].iloc[0]
+                scale, unit = (1, "") if metric == "nmd" else (100, "%")
+                cells.append(f"{row.estimate * scale:+.2f}{unit} [{row.ci_low * scale:+.2f}, {row.ci_high * scale:+.2f}]")
+            table.add_row(metric, *cells)
+        console.print(table)
+    console.print(
+        "Sign: pooled_rate > 0 and nmd > 0 mean the female presentation of the same record gets a less severe "
+        "(higher) level more often than the male one; dts_m_to_f > 0 means male-to-female copies move toward "
+        "less severe levels.")

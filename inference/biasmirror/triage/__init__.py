@@ -1,0 +1,1 @@
+"""Triage models: training on the cohort's train split and scoring model inputs."""

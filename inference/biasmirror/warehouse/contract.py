@@ -1,0 +1,43 @@
+"""The `inference` schema contract, read from the dbt sources file that declares it.
+
+models/staging/inference/_inference__sources.yml is the single definition of the tables Python writes: dbt's
+on-run-start hook creates them from it, and so does `ensure_inference_tables` here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import duckdb
+import yaml
+
+from biasmirror.paths import project_dir
+
+CONTRACT_FILE = "models/staging/inference/_inference__sources.yml"
+SCHEMA = "inference"
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, dict[str, str]]:
+    document = yaml.safe_load((project_dir() / CONTRACT_FILE).read_text(encoding="utf-8"))
+    (source,) = [s for s in document["sources"] if s["name"] == SCHEMA]
+    return {
+        table["name"]: {column["name"]: column["data_type"] for column in table["columns"]}
+        for table in source["tables"]
+    }
+
+
+def inference_columns(table: str) -> dict[str, str]:
+    """Column name -> SQL type of one inference table, in declared order."""
+    tables = _tables()
+    if table not in tables:
+        raise KeyError(f"{SCHEMA}.{table} is not in the contract ({CONTRACT_FILE}); known: {sorted(tables)}")
+    return dict(tables[table])
+
+
+def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the inference schema and any missing table (existing tables are left untouched)."""
+    con.execute(f"create schema if not exists {SCHEMA}")
+    for table, columns in _tables().items():
+        ddl = ", ".join(f'"{name}" {sql_type}' for name, sql_type in columns.items())
+        con.execute(f"create table if not exists {SCHEMA}.{table} ({ddl})")

@@ -1,0 +1,67 @@
+{#- Pair-resampling bootstrap, computed in SQL.
+
+    Every resampling unit (a pair, a test record, a response) gets, in each replicate b, a Poisson(1)
+    multiplicity drawn from a hash of (unit key, b): the Poisson bootstrap, the large-sample equivalent of
+    drawing N units with replacement (Hanley & MacGibbon 2006; Chamandy et al. 2012). Unlike a multinomial
+    draw it needs no global state, so it streams, and it is the same whatever the row order or thread count.
+
+    Every metric of the project is a function of weighted counts per "cell" (e.g. direction x original level x
+    counterfactual level). So units are first mapped to cells, and the O(B*N) pass only sums weights per
+    (cell, replicate); metrics are then computed from the O(B*K) cell weights, for every stratum at once. -#}
+
+{% macro bootstrap_config() %}
+  {%- set n_boot = var('bootstrap_resamples') | int -%}
+  {%- set level = var('ci_level') | float -%}
+  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  {%- if not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
+  {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': 1 - level}) }}
+{% endmacro %}
+
+{#- A unit's resampling key: the same unit id gets the same multiplicities in every model, setting and
+    stratum, so that differences between models or settings can be bootstrapped as paired too. -#}
+{% macro resample_key(unit_id_expr) -%}
+  {{ biasmirror.hash64(biasmirror.sql_string(bootstrap_config().seed ~ '|') ~ " || cast(" ~ unit_id_expr ~ " as varchar)") }}
+{%- endmacro %}
+
+{#- Inverse CDF of Poisson(1) applied to a uniform number. Thresholds are computed here, not typed in. -#}
+{% macro poisson_one_from_uniform(u) -%}
+  {%- set ns = namespace(term=0.36787944117144233, cdf=0.0) -%}
+  case
+  {%- for k in range(0, 13) %}
+    {%- set ns.cdf = ns.cdf + ns.term %}
+    when {{ u }} < {{ ns.cdf }} then {{ k }}
+    {%- set ns.term = ns.term / (k + 1) %}
+  {%- endfor %}
+    else 13
+  end
+{%- endmacro %}
+
+{#- Multiplicity of the unit with key `unit_key` in replicate `replicate`. Hashing (key xor replicate)
+    rather than hash(key, replicate) avoids the correlated draws that multi-argument hashes of small integers
+    give (DESIGN.md section 3). -#}
+{% macro bootstrap_weight(unit_key, replicate) -%}
+  {{ biasmirror.poisson_one_from_uniform(biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64(unit_key, replicate)))) }}
+{%- endmacro %}
+
+{#- Weighted cell counts for every replicate. `units` is a relation with one row per resampling unit and
+    columns `unit_key` (from resample_key) and `cell_column`. Returns (cell_column, replicate, weight) with
+    replicate = -1 holding the observed counts (the point estimate) and 0 .. B-1 the bootstrap replicates. -#}
+{% macro bootstrap_cell_weights(units, cell_column='cell_id') -%}
+  {%- set cfg = biasmirror.bootstrap_config() -%}
+  select {{ cell_column }}, -1 as replicate, count(*) as weight
+  from {{ units }}
+  group by {{ cell_column }}
+  union all
+  select u.{{ cell_column }}, r.replicate, sum({{ biasmirror.bootstrap_weight('u.unit_key', 'r.replicate') }}) as weight
+  from {{ units }} as u
+  cross join {{ biasmirror.integer_series(cfg.n_boot, 'replicate') }} as r
+  group by u.{{ cell_column }}, r.replicate
+{%- endmacro %}
+
+{#- Percentile interval bounds over the bootstrap replicates (replicate >= 0) of a metric column. -#}
+{% macro percentile_ci_low(expr) -%}
+  {{ biasmirror.quantile_cont(expr, bootstrap_config().alpha / 2) }}
+{%- endmacro %}
+{% macro percentile_ci_high(expr) -%}
+  {{ biasmirror.quantile_cont(expr, 1 - bootstrap_config().alpha / 2) }}
+{%- endmacro %}

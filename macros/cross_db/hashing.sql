@@ -1,0 +1,44 @@
+{#- Hashing and hash-derived random numbers. All randomness in the project's SQL comes from hashes of stable
+    keys (never from random()), so results do not depend on row order or thread count. -#}
+
+{#- 64-bit unsigned hash of one value. Note that DuckDB's hash() changed between versions: results are
+    reproducible for a given engine version. -#}
+{% macro hash64(expr) -%}
+  {{ return(adapter.dispatch('hash64', 'biasmirror')(expr)) }}
+{%- endmacro %}
+{% macro duckdb__hash64(expr) -%}
+  hash({{ expr }})
+{%- endmacro %}
+
+{#- Bitwise xor of two unsigned 64-bit integers. -#}
+{% macro xor64(a, b) -%}
+  {{ return(adapter.dispatch('xor64', 'biasmirror')(a, b)) }}
+{%- endmacro %}
+{% macro duckdb__xor64(a, b) -%}
+  xor({{ a }}, cast({{ b }} as ubigint))
+{%- endmacro %}
+
+{#- Uniform number in [0, 1) from a 64-bit hash (its top 53 bits). -#}
+{% macro uniform_from_hash(hash_expr) -%}
+  {{ return(adapter.dispatch('uniform_from_hash', 'biasmirror')(hash_expr)) }}
+{%- endmacro %}
+{% macro duckdb__uniform_from_hash(hash_expr) -%}
+  (cast(({{ hash_expr }}) >> 11 as double) / 9007199254740992.0)
+{%- endmacro %}
+
+{#- Stable, engine-independent text digest (for content-addressed ids such as model input ids). -#}
+{% macro digest_text(expr) -%}
+  {{ return(adapter.dispatch('digest_text', 'biasmirror')(expr)) }}
+{%- endmacro %}
+{% macro duckdb__digest_text(expr) -%}
+  md5({{ expr }})
+{%- endmacro %}
+
+{#- Uniform number in [0, 1) from the md5 digest of a text: stable across engines and engine versions
+    (unlike hash64), for assignments that must never change, such as the train/test split. -#}
+{% macro stable_uniform(text_expr) -%}
+  {{ return(adapter.dispatch('stable_uniform', 'biasmirror')(text_expr)) }}
+{%- endmacro %}
+{% macro duckdb__stable_uniform(text_expr) -%}
+  (cast(cast('0x' || substr(md5({{ text_expr }}), 1, 13) as bigint) as double) / 4503599627370496.0)
+{%- endmacro %}

@@ -1,0 +1,59 @@
+{#- Reads one raw file of a file-based source (MIMIC-IV, Bordeaux) with every column as text.
+
+    The folder comes from the var named by the source's `meta.root_var` or, when that var is empty, from the
+    folder registered for the source's `meta.dataset` in inference.dataset_roots (so a scheduled `dbt build`
+    re-reads the files the last CLI build used); the file comes from the table's `meta.file`.
+    - no folder: an empty relation with the declared columns, so every data set is optional;
+    - var set but the file missing, or a declared column missing from it: a compile error naming the file
+      and the columns, before anything is built;
+    - otherwise: the declared columns, read with the engine's CSV/Parquet reader.
+    `source()` is still called so that lineage and docs show the dependency. -#}
+{% macro raw_source(source_name, table_name) %}
+  {%- set relation = source(source_name, table_name) -%}
+  {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
+  {%- set node = biasmirror.source_node(source_name, table_name) -%}
+  {%- set root = var(node.source_meta.root_var, '') | string | trim -%}
+  {%- if root == '' -%}{%- set root = biasmirror.registered_root(node.source_meta.dataset) -%}{%- endif -%}
+  {%- set columns = node.columns.keys() | list -%}
+  {%- if root == '' -%}
+    select {% for col in columns %}cast(null as varchar) as {{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
+    where false
+  {%- else -%}
+    {%- set path = root.rstrip('/') ~ '/' ~ node.meta.file -%}
+    {%- do biasmirror.assert_raw_file(path, columns, source_name ~ '.' ~ table_name) -%}
+    select {% for col in columns %}{{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
+    from {{ biasmirror.read_text_file(path) }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro source_node(source_name, table_name) %}
+  {%- for node in graph.sources.values() if node.source_name == source_name and node.name == table_name -%}
+    {{ return(node) }}
+  {%- endfor -%}
+  {{ exceptions.raise_compiler_error("Unknown source " ~ source_name ~ "." ~ table_name) }}
+{% endmacro %}
+
+{% macro assert_raw_file(path, columns, label) %}
+  {%- set found = run_query("select count(*) from glob(" ~ biasmirror.sql_string(path) ~ ")").columns[0].values()[0] -%}
+  {%- if found == 0 -%}
+    {{ exceptions.raise_compiler_error("Source " ~ label ~ ": file not found: " ~ path ~ ". Check the data set root var (e.g. mimic_root) and the file name.") }}
+  {%- endif -%}
+  {%- set described = run_query("describe select * from " ~ biasmirror.read_text_file(path) ~ " limit 0") -%}
+  {%- set present = described.columns[0].values() | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for col in columns if col | lower not in present -%}{%- do missing.append(col) -%}{%- endfor -%}
+  {%- if missing -%}
+    {{ exceptions.raise_compiler_error("Source " ~ label ~ ": file " ~ path ~ " lacks column(s) " ~ missing | join(', ') ~ "; it has: " ~ present | join(', ')) }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro sql_string(value) -%}
+  '{{ value | replace("'", "''") }}'
+{%- endmacro %}
+
+{#- The folder registered for a data set in inference.dataset_roots, or ''. -#}
+{% macro registered_root(dataset) %}
+  {%- set result = run_query("select root from inference.dataset_roots where dataset = " ~ biasmirror.sql_string(dataset) ~ " order by registered_at desc limit 1") -%}
+  {%- if result.rows | length == 0 -%}{{ return('') }}{%- endif -%}
+  {{ return(result.columns[0].values()[0] | string) }}
+{% endmacro %}

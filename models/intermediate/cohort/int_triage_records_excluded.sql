@@ -1,0 +1,30 @@
+-- One exclusion_reason per record (null = kept): first the data set's own rules (links, levels), then content
+-- that cannot be swapped to the other sex (keyword patterns per language, matched in the chief complaint,
+-- history of present illness and past medical history).
+
+with records as (
+    select * from {{ ref('int_triage_records_unioned') }}
+),
+
+keyword_patterns as (
+    select 'en' as language, string_agg(pattern, '|' order by pattern) as alternatives
+    from {{ ref('exclusion_keywords_en') }}
+),
+
+flagged as (
+    select
+        records.*,
+        {{ regex_extract(
+            "lower(concat_ws(' | ', records.chief_complaint, records.hpi, records.pmh))",
+            "'(?i)(' || keyword_patterns.alternatives || ')'", 1) }} as matched_keyword
+    from records
+    left join keyword_patterns on keyword_patterns.language = records.language
+)
+
+select
+    * exclude (dataset_exclusion_reason),
+    coalesce(
+        dataset_exclusion_reason,
+        case when matched_keyword is not null then 'gender_specific_content' end
+    ) as exclusion_reason
+from flagged

@@ -1,0 +1,49 @@
+-- Pairs built from the warehouse's own predictions: for every model, setting and counterfactual generator,
+-- the level predicted for a test record's original input and for its sex-swapped copy.
+
+with inputs as (
+    select * from {{ ref('model_inputs') }}
+    where split = 'test'
+),
+
+predictions as (
+    select * from {{ ref('stg_inference__predictions') }}
+),
+
+cohort as (
+    select dataset, record_id, sex, documented_level from {{ ref('triage_cohort') }}
+),
+
+original_predictions as (
+    select inputs.dataset, inputs.record_id, inputs.setting, predictions.model, predictions.predicted_level
+    from inputs
+    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
+    where inputs.variant = 'original'
+),
+
+counterfactual_predictions as (
+    select inputs.dataset, inputs.record_id, inputs.setting, inputs.generator, predictions.model, predictions.predicted_level
+    from inputs
+    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
+    where inputs.variant = 'counterfactual'
+)
+
+select
+    original_predictions.dataset,
+    original_predictions.model,
+    counterfactual_predictions.generator,
+    original_predictions.setting,
+    original_predictions.record_id as pair_id,
+    cohort.sex as original_sex,
+    original_predictions.predicted_level as original_level,
+    counterfactual_predictions.predicted_level as counterfactual_level,
+    cohort.documented_level as true_level
+from original_predictions
+inner join counterfactual_predictions
+    on counterfactual_predictions.dataset = original_predictions.dataset
+    and counterfactual_predictions.record_id = original_predictions.record_id
+    and counterfactual_predictions.setting = original_predictions.setting
+    and counterfactual_predictions.model = original_predictions.model
+inner join cohort
+    on cohort.dataset = original_predictions.dataset
+    and cohort.record_id = original_predictions.record_id

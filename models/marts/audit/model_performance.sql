@@ -1,0 +1,109 @@
+-- Accuracy, weighted Cohen's kappa (linear and quadratic), macro precision, recall and F1 of each model
+-- against the documented level on the test split, with percentile bootstrap CIs (records resampled).
+
+{%- set metrics = classification_metric_expressions() %}
+
+with cells as (
+    select distinct cell_id, dataset, model, setting, true_level, predicted_level
+    from {{ ref('int_performance_records') }}
+),
+
+confusion as (
+    select cells.dataset, cells.model, cells.setting, weights.replicate,
+           cells.true_level, cells.predicted_level, cast(weights.weight as double) as weight
+    from {{ ref('int_performance_bootstrap_weights') }} as weights
+    inner join cells using (cell_id)
+),
+
+-- The classes of a group: every level seen as documented or predicted in its observed data.
+classes as (
+    select distinct dataset, model, setting, true_level as level from cells
+    union
+    select distinct dataset, model, setting, predicted_level from cells
+),
+
+replicates as (
+    select distinct dataset, model, setting, replicate from confusion
+),
+
+per_class as (
+    select
+        replicates.dataset, replicates.model, replicates.setting, replicates.replicate, classes.level,
+        coalesce(sum(case when confusion.true_level = classes.level and confusion.predicted_level = classes.level then confusion.weight end), 0) as tp,
+        coalesce(sum(case when confusion.true_level = classes.level then confusion.weight end), 0) as n_true,
+        coalesce(sum(case when confusion.predicted_level = classes.level then confusion.weight end), 0) as n_pred
+    from replicates
+    inner join classes using (dataset, model, setting)
+    left join confusion using (dataset, model, setting, replicate)
+    group by all
+),
+
+macro_averages as (
+    select dataset, model, setting, replicate, {{ macro_average_sums() }}
+    from per_class
+    group by all
+),
+
+confusion_totals as (
+    select dataset, model, setting, replicate, {{ confusion_sums() }}
+    from confusion
+    group by all
+),
+
+expected as (
+    select
+        true_marginals.dataset, true_marginals.model, true_marginals.setting, true_marginals.replicate,
+        {{ expected_disagreement_sums() }}
+    from (select dataset, model, setting, replicate, level as true_level, n_true as r from per_class) as true_marginals
+    inner join (select dataset, model, setting, replicate, level as predicted_level, n_pred as c from per_class) as predicted_marginals
+        using (dataset, model, setting, replicate)
+    inner join confusion_totals using (dataset, model, setting, replicate)
+    group by all
+),
+
+replicate_metrics as (
+    select
+        confusion_totals.dataset, confusion_totals.model, confusion_totals.setting, confusion_totals.replicate,
+        confusion_totals.n_w,
+        {%- for name, expression in metrics.items() %}
+        {{ expression }} as {{ name }}{{ "," if not loop.last }}
+        {%- endfor %}
+    from confusion_totals
+    inner join macro_averages using (dataset, model, setting, replicate)
+    inner join expected using (dataset, model, setting, replicate)
+),
+
+metric_names as (
+    select * from (values
+        {%- for name in metrics %}
+        ({{ loop.index }}, '{{ name }}'){{ "," if not loop.last }}
+        {%- endfor %}
+    ) as names (metric_order, metric)
+),
+
+long_format as (
+    select
+        replicate_metrics.dataset, replicate_metrics.model, replicate_metrics.setting, replicate_metrics.replicate,
+        replicate_metrics.n_w, metric_names.metric_order, metric_names.metric,
+        case metric_names.metric
+            {%- for name in metrics %}
+            when '{{ name }}' then {{ name }}
+            {%- endfor %}
+        end as value
+    from replicate_metrics
+    cross join metric_names
+)
+
+select
+    dataset,
+    model,
+    setting,
+    metric,
+    max(case when replicate = -1 then value end) as estimate,
+    {{ percentile_ci_low('case when replicate >= 0 then value end') }} as ci_low,
+    {{ percentile_ci_high('case when replicate >= 0 then value end') }} as ci_high,
+    cast(max(case when replicate = -1 then n_w end) as bigint) as n_records,
+    count(case when replicate >= 0 and value is not null then 1 end) as n_boot,
+    min(metric_order) as metric_order
+from long_format
+group by dataset, model, setting, metric

@@ -1,0 +1,33 @@
+-- One row per data set, model, counterfactual generator, setting and pair.
+
+with pairs as (
+    select * from {{ ref('int_pairs_unioned') }}
+),
+
+strata as (
+    select
+        dataset, model, generator, setting, pair_id,
+        map_from_entries(list({'key': stratum_name, 'value': stratum_value} order by stratum_name)) as strata
+    from {{ ref('int_pair_strata') }}
+    where stratum_name != 'overall'
+    group by all
+)
+
+select
+    pairs.dataset,
+    pairs.model,
+    pairs.generator,
+    pairs.setting,
+    pairs.pair_id,
+    pairs.pair_source,
+    pairs.original_sex,
+    pairs.direction,
+    pairs.original_level,
+    pairs.counterfactual_level,
+    pairs.delta,
+    pairs.female_level,
+    pairs.male_level,
+    pairs.true_level,
+    coalesce(strata.strata, map()) as strata
+from pairs
+left join strata using (dataset, model, generator, setting, pair_id)
