@@ -65,3 +65,43 @@
 {% macro percentile_ci_high(expr) -%}
   {{ biasmirror.quantile_cont(expr, 1 - bootstrap_config().alpha / 2) }}
 {%- endmacro %}
+
+{#- Point estimate and percentile interval of every metric, from a relation with one row per group and
+    replicate (replicate -1 = observed data), one column per metric and a count column `n_column`.
+    Returns one row per group and metric (long format, which BI tools and analysts filter easily). -#}
+{% macro summarise_replicates(replicates, group_columns, metric_names, n_column, n_alias) -%}
+  {%- set groups = group_columns | join(', ') -%}
+  with metric_names as (
+      select * from (values
+          {%- for name in metric_names %}
+          ({{ loop.index }}, '{{ name }}'){{ "," if not loop.last }}
+          {%- endfor %}
+      ) as names (metric_order, metric)
+  ),
+
+  long_format as (
+      select
+          {% for column in group_columns %}r.{{ column }}, {% endfor %}r.replicate, r.{{ n_column }} as n_units,
+          metric_names.metric_order,
+          metric_names.metric,
+          case metric_names.metric
+              {%- for name in metric_names %}
+              when '{{ name }}' then r.{{ name }}
+              {%- endfor %}
+          end as value
+      from {{ replicates }} as r
+      cross join metric_names
+  )
+
+  select
+      {{ groups }},
+      metric,
+      max(case when replicate = -1 then value end) as estimate,
+      {{ biasmirror.percentile_ci_low('case when replicate >= 0 then value end') }} as ci_low,
+      {{ biasmirror.percentile_ci_high('case when replicate >= 0 then value end') }} as ci_high,
+      cast(max(case when replicate = -1 then n_units end) as bigint) as {{ n_alias }},
+      count(case when replicate >= 0 and value is not null then 1 end) as n_boot,
+      min(metric_order) as metric_order
+  from long_format
+  group by {{ groups }}, metric
+{%- endmacro %}

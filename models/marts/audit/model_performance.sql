@@ -73,37 +73,9 @@ replicate_metrics as (
     inner join expected using (dataset, model, setting, replicate)
 ),
 
-metric_names as (
-    select * from (values
-        {%- for name in metrics %}
-        ({{ loop.index }}, '{{ name }}'){{ "," if not loop.last }}
-        {%- endfor %}
-    ) as names (metric_order, metric)
-),
-
-long_format as (
-    select
-        replicate_metrics.dataset, replicate_metrics.model, replicate_metrics.setting, replicate_metrics.replicate,
-        replicate_metrics.n_w, metric_names.metric_order, metric_names.metric,
-        case metric_names.metric
-            {%- for name in metrics %}
-            when '{{ name }}' then {{ name }}
-            {%- endfor %}
-        end as value
-    from replicate_metrics
-    cross join metric_names
+summary as (
+    {{ summarise_replicates('replicate_metrics', ['dataset', 'model', 'setting'],
+                            metrics.keys() | list, 'n_w', 'n_records') | indent(4) }}
 )
 
-select
-    dataset,
-    model,
-    setting,
-    metric,
-    max(case when replicate = -1 then value end) as estimate,
-    {{ percentile_ci_low('case when replicate >= 0 then value end') }} as ci_low,
-    {{ percentile_ci_high('case when replicate >= 0 then value end') }} as ci_high,
-    cast(max(case when replicate = -1 then n_w end) as bigint) as n_records,
-    count(case when replicate >= 0 and value is not null then 1 end) as n_boot,
-    min(metric_order) as metric_order
-from long_format
-group by dataset, model, setting, metric
+select * from summary

@@ -35,43 +35,13 @@ replicate_metrics as (
     from sums
 ),
 
-metric_names as (
-    select * from (values
-        {%- for name in metrics %}
-        ({{ loop.index }}, '{{ name }}'){{ "," if not loop.last }}
-        {%- endfor %}
-    ) as names (metric_order, metric)
-),
-
-long_format as (
-    select
-        replicate_metrics.dataset, replicate_metrics.model, replicate_metrics.generator,
-        replicate_metrics.setting, replicate_metrics.stratum_name, replicate_metrics.stratum_value,
-        replicate_metrics.replicate, replicate_metrics.n_pairs_w,
-        metric_names.metric_order, metric_names.metric,
-        case metric_names.metric
-            {%- for name in metrics %}
-            when '{{ name }}' then {{ name }}
-            {%- endfor %}
-        end as value
-    from replicate_metrics
-    cross join metric_names
+summary as (
+    {{ summarise_replicates('replicate_metrics',
+                            ['dataset', 'model', 'generator', 'setting', 'stratum_name', 'stratum_value'],
+                            metrics.keys() | list, 'n_pairs_w', 'n_pairs') | indent(4) }}
 )
 
 select
-    dataset,
-    model,
-    generator,
-    setting,
-    stratum_name,
-    stratum_value,
-    metric,
-    max(case when replicate = -1 then value end) as estimate,
-    {{ percentile_ci_low('case when replicate >= 0 then value end') }} as ci_low,
-    {{ percentile_ci_high('case when replicate >= 0 then value end') }} as ci_high,
-    cast(max(case when replicate = -1 then n_pairs_w end) as bigint) as n_pairs,
-    count(case when replicate >= 0 and value is not null then 1 end) as n_boot,
-    max(case when replicate = -1 then n_pairs_w end) < {{ var('min_stratum_pairs') }} as is_small_stratum,
-    min(metric_order) as metric_order
-from long_format
-group by dataset, model, generator, setting, stratum_name, stratum_value, metric
+    summary.*,
+    summary.n_pairs < {{ var('min_stratum_pairs') }} as is_small_stratum
+from summary
