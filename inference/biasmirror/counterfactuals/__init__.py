@@ -1,0 +1,1 @@
+"""Counterfactual (sex-swapped) copies of patient records for bias audits."""

@@ -1,0 +1,643 @@
+"""Deterministic, rule-based sex swap of clinical free text.
+
+The audit compares a model's prediction on a patient record with its prediction
+on a copy rewritten "as if the patient were of the other sex".  This module
+does the rewriting for free-text fields (History of Present Illness, Past
+Medical History, ...) with a per-language lexicon stored as data in
+``lexicons/<language>.json`` (see the ``_doc`` entries of ``lexicons/en.json``
+for the format).  Nothing but sex/gender references is changed.
+
+Semantics
+---------
+``swap_sex(text, target_sex)`` assumes that ``text`` describes a patient of the
+sex opposite to ``target_sex`` and performs a *true swap*: every gendered term
+of the lexicon is replaced by its counterpart, in both directions.  A female
+record swapped to ``"M"`` therefore turns "her husband ... he said" into
+"his wife ... she said", which keeps co-reference consistent.  Terms that
+already match ``target_sex`` are swapped too (they refer to other people, e.g.
+the spouse); ``target_sex`` is validated and states the intent, but the output
+does not depend on it.
+
+Rules (English lexicon):
+
+* whole words only (regex word boundaries): "the", "there", "sheet",
+  "hemoglobin", "MRSA" are never touched, "woman" and "women" are distinct;
+* the case pattern of each token is kept (she -> he, She -> He, SHE -> HE);
+* "her" becomes "his" as a possessive determiner ("her chest", "her own") and
+  "him" as an object ("found her.", "brought her in", "told her that",
+  "gave her 325 mg"); "his" becomes "hers" when standalone ("the idea was
+  his.", "his and ...") and "her" otherwise; "him" -> "her", "hers" -> "his";
+* honorifics: Mr -> Ms, Ms/Mrs/Miss -> Mr, with or without the period (a
+  period is never added or removed);
+* kinship nouns describing other people (daughter, mother, brother, ...) are
+  kept, except spouse/partner nouns (husband/wife, boyfriend/girlfriend,
+  fiance/fiancee, widow/widower) and nouns describing the patient themself
+  ("mother of two", "father of 3", "grandmother of ...");
+* sex codes after an age or a label: "67 y/o F", "67yo M", "45F", "54M",
+  "Sex: F".
+
+Round trip: ``swap_sex(swap_sex(x, "M").text, "F").text == x`` holds for
+typical HPI sentences but is not guaranteed: "Mrs."/"Miss" come back as
+"Ms.", and "her" followed by a word that is not in the lexicon's
+function-word lists is read as a determiner ("helped him shower" -> "helped
+her shower" -> "helped his shower").
+
+Known limitations: "his" before "and"/"or" is read as standalone ("his and
+her towels" -> "hers and his towels"); a true swap assumes pronouns refer to
+the patient or to the swapped spouse, so :func:`residual_terms` flags a
+swapped pronoun of another person (the son's "he" becomes "she");
+sex-specific anatomy, conditions and obstetric history (pregnancy, prostate,
+G2P2, LMP) are clinical content, not references, and are not rewritten
+(flag such records separately); names are not changed (notes are expected to
+be de-identified, "___"); a heterosexual spouse configuration is assumed;
+ALL-CAPS "HE"/"HER" and "MS"/"MR" are treated as abbreviations (hepatic
+encephalopathy, HER-2, multiple sclerosis, mitral regurgitation) unless the
+note is mostly upper case or, for titles, a "___" placeholder follows.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+__all__ = ["Sex", "SwapResult", "swap_sex", "residual_terms", "supported_languages"]
+
+Sex = Literal["F", "M"]
+
+_SEXES: tuple[str, str] = ("F", "M")
+
+
+@dataclass(frozen=True)
+class SwapResult:
+    """Result of :func:`swap_sex`.
+
+    ``text`` is ``None`` only when the input was ``None``.
+    """
+
+    text: str | None
+    replacements: int  # number of tokens changed
+
+
+# --------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------
+
+
+def supported_languages() -> list[str]:
+    """Languages with a lexicon file (``lexicons/<language>.json``), sorted."""
+    return list(_supported())
+
+
+def swap_sex(text: str | None, target_sex: Sex, language: str = "en") -> SwapResult:
+    """Rewrite ``text`` as if the patient were of ``target_sex``.
+
+    ``text`` is taken to describe a patient of the opposite sex; every gendered
+    term of the lexicon is swapped to its counterpart in both directions (a
+    true swap, so "her husband" -> "his wife"), whole words only, keeping the
+    case pattern.  ``target_sex`` must be ``"F"`` or ``"M"``; the output does
+    not depend on it.  ``None`` and ``""`` are returned unchanged with 0
+    replacements.
+
+    Raises ``ValueError`` for an unknown language (the message lists the
+    supported ones) or an invalid ``target_sex``, ``TypeError`` when ``text``
+    is neither a string nor ``None``.
+    """
+    _check_sex(target_sex, "target_sex")
+    lex = _lexicon_for(language)
+    if text is None or text == "":
+        return SwapResult(text, 0)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str or None, not {type(text).__name__}")
+
+    doc = _Doc(text)
+    parts: list[str] = []
+    last = 0
+    for m in lex.scan(text):
+        hit = lex.classify(m, doc)
+        if hit is None:
+            continue
+        start, end, new = hit[1], hit[2], hit[3]
+        if text[start:end] == new:
+            continue
+        parts.append(text[last:start])
+        parts.append(new)
+        last = end
+    if not parts:
+        return SwapResult(text, 0)
+    parts.append(text[last:])
+    out = "".join(parts)
+    count = (len(parts) - 1) // 2
+    return SwapResult(out, count)
+
+
+def residual_terms(text: str | None, original_sex: Sex, language: str = "en") -> list[str]:
+    """Gendered terms signalling ``original_sex`` that are still in ``text``.
+
+    Validity diagnostic for a swapped copy: after ``swap_sex(x, "M")`` of a
+    female record, ``residual_terms(swapped, "F")`` should be empty.  Terms are
+    classified by the sex of the patient they signal, so the spouse noun
+    "husband" counts as female and "wife" as male.  Returns the matched tokens
+    lower-cased (honorifics without their period, sex codes as "f"/"m"), in
+    order of appearance, duplicates kept.  Uses exactly the matching rules of
+    :func:`swap_sex` (kinship nouns of other people are not terms).
+    """
+    _check_sex(original_sex, "original_sex")
+    lex = _lexicon_for(language)
+    if not text:
+        return []
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str or None, not {type(text).__name__}")
+    doc = _Doc(text)
+    found: list[str] = []
+    for m in lex.scan(text):
+        hit = lex.classify(m, doc)
+        if hit is not None and hit[0] == original_sex:
+            found.append(text[hit[1] : hit[2]].lower())
+    return found
+
+
+# --------------------------------------------------------------------------
+# Helpers shared by the compiled lexicon
+# --------------------------------------------------------------------------
+
+_HSPACE = r"[^\S\n]"  # whitespace other than a line break
+_SKIP_WS = re.compile(_HSPACE + r"*(?:\n" + _HSPACE + r"*)?")
+_OPENERS = re.compile(r"(?:[(\[{\"'“‘]" + _HSPACE + r"*)+")
+_TOKEN = re.compile(r"(?P<num>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][\w'’-]*|_+)")
+_UNIT_AFTER_NUMBER = re.compile(_HSPACE + r"*([^\W\d_]+)")
+_PREV = re.compile(r"([\w'’-]+)" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?\Z")
+_WINDOW_WORD = re.compile(r"[^\W_]+")
+_UPPER = re.compile(r"[A-Z]")
+_LOWER = re.compile(r"[a-z]")
+_PLACEHOLDER_FOLLOWS = re.compile(r"\.?" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?_")
+_NAME_FOLLOWS = re.compile(r"\.?" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?[_A-Z]")
+_CAPS_NAME_FOLLOWS = re.compile(r"\." + _HSPACE + r"+([A-Z][\w'’-]*)")
+
+_END = ("end", "", -1)
+
+
+def _check_sex(value: Any, name: str) -> None:
+    if value not in _SEXES:
+        raise ValueError(f"{name} must be 'F' or 'M', got {value!r}")
+
+
+def _match_case(source: str, replacement: str) -> str:
+    """Copy the case pattern of ``source`` (lower, Title, UPPER) onto ``replacement``."""
+    if source.isupper():
+        return replacement.upper()
+    if source[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement.lower()
+
+
+def _next_token(text: str, pos: int) -> tuple[str, str, int]:
+    """The token after ``pos``: ("word"|"num", lower-cased token, end) or _END.
+
+    Skips spaces, at most one line break and opening brackets/quotes.  A blank
+    line, punctuation or the end of the text is a clause end (_END).
+    """
+    pos = _SKIP_WS.match(text, pos).end()
+    if pos >= len(text) or text[pos] == "\n":
+        return _END
+    m = _OPENERS.match(text, pos)
+    if m:
+        pos = m.end()
+    m = _TOKEN.match(text, pos)
+    if m is None:
+        return _END
+    if m.group("num") is not None:
+        return ("num", m.group("num"), m.end())
+    return ("word", m.group("word").rstrip("-'’").lower(), m.end())
+
+
+def _prev_word(text: str, pos: int) -> str:
+    """The word right before ``pos`` (spaces / one line break between), lower-cased, or ''."""
+    m = _PREV.search(text, max(0, pos - 48), pos)
+    return m.group(1).lower() if m else ""
+
+
+class _Doc:
+    """A text being processed, with lazily computed document-level facts."""
+
+    __slots__ = ("text", "_mostly_upper")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._mostly_upper: bool | None = None
+
+    @property
+    def mostly_upper(self) -> bool:
+        if self._mostly_upper is None:
+            self._mostly_upper = len(_UPPER.findall(self.text)) > len(_LOWER.findall(self.text))
+        return self._mostly_upper
+
+
+class _Context:
+    """Lazy neighbourhood of one matched token, for directed rules."""
+
+    __slots__ = ("text", "start", "end", "_next1", "_next2", "_prev")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+        self._next1: tuple[str, str, int] | None = None
+        self._next2: tuple[str, str, int] | None = None
+        self._prev: str | None = None
+
+    @property
+    def next1(self) -> tuple[str, str, int]:
+        if self._next1 is None:
+            self._next1 = _next_token(self.text, self.end)
+        return self._next1
+
+    @property
+    def next2(self) -> tuple[str, str, int]:
+        if self._next2 is None:
+            first = self.next1
+            self._next2 = _END if first[0] == "end" else _next_token(self.text, first[2])
+        return self._next2
+
+    @property
+    def prev(self) -> str:
+        if self._prev is None:
+            self._prev = _prev_word(self.text, self.start)
+        return self._prev
+
+
+# --------------------------------------------------------------------------
+# Lexicon compilation
+# --------------------------------------------------------------------------
+
+_RULE_KEYS = {
+    "next_end",
+    "next_in",
+    "next_not_in",
+    "prev_in",
+    "prev_not_in",
+    "next2_in",
+    "next2_end_or_in",
+    "next_number_then_in",
+    "use",
+}
+
+
+class _Rule:
+    """One compiled directed rule: all conditions must hold to ``use`` its form."""
+
+    __slots__ = ("use", "checks")
+
+    def __init__(self, spec: dict[str, Any], classes: dict[str, frozenset[str]], where: str) -> None:
+        unknown = set(spec) - _RULE_KEYS - {"_doc"}
+        if unknown:
+            raise ValueError(f"{where}: unknown rule keys {sorted(unknown)}")
+        if not isinstance(spec.get("use"), str):
+            raise ValueError(f"{where}: rule needs a string 'use'")
+        self.use: str = spec["use"].lower()
+
+        def words(key: str) -> frozenset[str]:
+            names = spec[key]
+            names = [names] if isinstance(names, str) else list(names)
+            missing = [n for n in names if n not in classes]
+            if missing:
+                raise ValueError(f"{where}: unknown word class(es) {missing}")
+            return frozenset().union(*(classes[n] for n in names))
+
+        checks = []
+        if spec.get("next_end"):
+            checks.append(lambda c: c.next1[0] == "end")
+        if "next_in" in spec:
+            s1 = words("next_in")
+            checks.append(lambda c, s=s1: c.next1[0] == "word" and c.next1[1] in s)
+        if "next_not_in" in spec:
+            s2 = words("next_not_in")
+            checks.append(lambda c, s=s2: not (c.next1[0] == "word" and c.next1[1] in s))
+        if "prev_in" in spec:
+            s3 = words("prev_in")
+            checks.append(lambda c, s=s3: c.prev in s)
+        if "prev_not_in" in spec:
+            s4 = words("prev_not_in")
+            checks.append(lambda c, s=s4: c.prev not in s)
+        if "next2_in" in spec:
+            s5 = words("next2_in")
+            checks.append(lambda c, s=s5: c.next2[0] == "word" and c.next2[1] in s)
+        if "next2_end_or_in" in spec:
+            s6 = words("next2_end_or_in")
+            checks.append(lambda c, s=s6: c.next2[0] == "end" or (c.next2[0] == "word" and c.next2[1] in s))
+        if "next_number_then_in" in spec:
+            s7 = words("next_number_then_in")
+
+            def number_then(c: _Context, s: frozenset[str] = s7) -> bool:
+                if c.next1[0] != "num":
+                    return False
+                unit = _UNIT_AFTER_NUMBER.match(c.text, c.next1[2])
+                return unit is not None and unit.group(1).lower() in s
+
+            checks.append(number_then)
+        self.checks = tuple(checks)
+
+    def applies(self, ctx: _Context) -> bool:
+        for check in self.checks:
+            if not check(ctx):
+                return False
+        return True
+
+
+class _Term:
+    """A lower-cased form of the lexicon and how to swap it."""
+
+    __slots__ = ("sex", "default", "rules", "kin_next")
+
+    def __init__(self, sex: str, default: str, rules: tuple[_Rule, ...] = (), kin_next: re.Pattern[str] | None = None):
+        self.sex, self.default, self.rules, self.kin_next = sex, default, rules, kin_next
+
+    def replacement(self, ctx: _Context) -> str:
+        for rule in self.rules:
+            if rule.applies(ctx):
+                return rule.use
+        return self.default
+
+
+def _forms(value: Any, where: str) -> list[str]:
+    forms = [value] if isinstance(value, str) else value
+    if not isinstance(forms, list) or not forms or not all(isinstance(f, str) and f.strip() for f in forms):
+        raise ValueError(f"{where}: expected a non-empty string or list of strings, got {value!r}")
+    return forms
+
+
+def _alternation(forms: list[str]) -> str:
+    # Longest first so that a shorter alternative never shadows a longer one.
+    return "|".join(re.escape(f) for f in sorted(set(forms), key=lambda f: (-len(f), f)))
+
+
+def _trie(forms: list[str]) -> str:
+    """Regex alternation of ``forms`` factored as a character trie (faster to scan)."""
+    root: dict[str, Any] = {}
+    for form in forms:
+        node = root
+        for ch in form:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
+
+
+class _Lexicon:
+    """A language lexicon compiled into one master regex plus lookup tables."""
+
+    def __init__(self, data: dict[str, Any], language: str) -> None:
+        self.language = language
+        where = f"lexicon {language!r}"
+
+        classes_raw = data.get("word_classes", {})
+        self.classes: dict[str, frozenset[str]] = {
+            name: frozenset(w.lower() for w in words)
+            for name, words in classes_raw.items()
+            if not name.startswith("_")
+        }
+
+        self.words: dict[str, _Term] = {}
+
+        def add(form: str, term: _Term, section: str) -> None:
+            key = form.lower()
+            if key in self.words:
+                raise ValueError(f"{where}: form {form!r} appears twice (second time in {section})")
+            self.words[key] = term
+
+        # Plain pairs.
+        for i, pair in enumerate(data.get("pairs", [])):
+            f_forms, m_forms = _forms(pair.get("F"), f"{where} pairs[{i}].F"), _forms(pair.get("M"), f"{where} pairs[{i}].M")
+            for form in f_forms:
+                add(form, _Term("F", m_forms[0].lower()), "pairs")
+            for form in m_forms:
+                add(form, _Term("M", f_forms[0].lower()), "pairs")
+
+        # Directed (context-dependent) forms.
+        for form, spec in data.get("directed", {}).items():
+            if form.startswith("_"):
+                continue
+            sex = spec.get("sex")
+            if sex not in _SEXES or not isinstance(spec.get("default"), str):
+                raise ValueError(f"{where}: directed[{form!r}] needs sex 'F'/'M' and a string default")
+            rules = tuple(
+                _Rule(r, self.classes, f"{where} directed[{form!r}].rules[{j}]") for j, r in enumerate(spec.get("rules", []))
+            )
+            add(form, _Term(sex, spec["default"].lower(), rules), "directed")
+
+        # Kinship nouns that describe the patient only in given patterns.
+        kin = data.get("patient_kinship", {})
+        not_after = kin.get("not_after")
+        if not_after is not None and not_after not in self.classes:
+            raise ValueError(f"{where}: patient_kinship.not_after names unknown class {not_after!r}")
+        self.kin_not_after = self.classes.get(not_after, frozenset()) if not_after else frozenset()
+        for i, pair in enumerate(kin.get("pairs", [])):
+            nxt = self._compile_next(pair.get("next", []), f"{where} patient_kinship.pairs[{i}].next")
+            f_forms = _forms(pair.get("F"), f"{where} patient_kinship.pairs[{i}].F")
+            m_forms = _forms(pair.get("M"), f"{where} patient_kinship.pairs[{i}].M")
+            for form in f_forms:
+                add(form, _Term("F", m_forms[0].lower(), kin_next=nxt), "patient_kinship")
+            for form in m_forms:
+                add(form, _Term("M", f_forms[0].lower(), kin_next=nxt), "patient_kinship")
+
+        # Honorifics: case-sensitive Title-case forms.
+        hon = data.get("honorifics", {})
+        self.honorifics: dict[str, tuple[str, str]] = {}
+        for i, pair in enumerate(hon.get("pairs", [])):
+            f_forms = _forms(pair.get("F"), f"{where} honorifics.pairs[{i}].F")
+            m_forms = _forms(pair.get("M"), f"{where} honorifics.pairs[{i}].M")
+            for form in f_forms:
+                self.honorifics[form] = ("F", m_forms[0])
+            for form in m_forms:
+                self.honorifics[form] = ("M", f_forms[0])
+        self.honorifics_upper = {k.upper(): v for k, v in self.honorifics.items()}
+        self.require_name = frozenset(hon.get("require_name", []))
+
+        # Sex codes.
+        codes = data.get("sex_codes", {})
+        self.codes: dict[str, tuple[str, str]] = {}
+        if codes:
+            f_code, m_code = codes.get("F"), codes.get("M")
+            if not (isinstance(f_code, str) and isinstance(m_code, str) and len(f_code) == len(m_code) == 1):
+                raise ValueError(f"{where}: sex_codes.F/M must be single letters")
+            self.codes = {f_code.upper(): ("F", m_code.upper()), m_code.upper(): ("M", f_code.upper())}
+        self.code_blockers = frozenset(w.lower() for w in codes.get("blockers", []))
+
+        self.upper_abbreviations = frozenset(data.get("uppercase_abbreviations", {}).get("tokens", []))
+        self.known_words = frozenset(self.words).union(*self.classes.values()) if self.classes else frozenset(self.words)
+
+        for form in self.honorifics:
+            if form.lower() in self.words:
+                raise ValueError(f"{where}: honorific {form!r} is also a word form")
+        pattern = self._compile_master(codes)
+        self.regex = re.compile(pattern)  # scans text.lower()
+        self.regex_ci = re.compile(pattern, re.IGNORECASE)  # fallback on the original text
+
+    def _compile_next(self, elements: list[Any], where: str) -> re.Pattern[str] | None:
+        if not elements:
+            return None
+        sep = r"(?:" + _HSPACE + r"+\n?|\n)" + _HSPACE + r"*"
+        parts = []
+        for element in elements:
+            alternatives = [element] if isinstance(element, str) else list(element)
+            alts = []
+            for alt in alternatives:
+                if alt == "@number":
+                    alts.append(r"\d+")
+                elif alt.startswith("@"):
+                    name = alt[1:]
+                    if name not in self.classes:
+                        raise ValueError(f"{where}: unknown word class {name!r}")
+                    alts.append(_alternation(list(self.classes[name])))
+                else:
+                    alts.append(re.escape(alt))
+            parts.append(sep + "(?:" + "|".join(alts) + r")\b")
+        return re.compile("".join(parts), re.IGNORECASE)
+
+    def _compile_master(self, codes: dict[str, Any]) -> str:
+        """One alternation for every rule, written for LOWER-CASED text.
+
+        Scanning ``text.lower()`` with a case-sensitive pattern lets the regex
+        engine skip non-matching literals quickly (an IGNORECASE pattern is
+        about 3x slower); forms are a character trie for the same reason.
+        Case-sensitive conditions (Title-case honorifics, upper-case bare sex
+        codes) are checked on the original text by :meth:`classify`.
+        """
+        hs = _HSPACE
+        word_forms = list(self.words) + [h.lower() for h in self.honorifics]
+        at_word = []
+        if word_forms:
+            at_word.append(rf"(?P<word>{_trie(word_forms)})")
+        if self.codes:
+            letters = re.escape("".join(sorted(self.codes)).lower())
+            labels = [lab.lower() for lab in codes.get("field_labels", [])]
+            if labels:
+                at_word.append(rf"(?:{_trie(labels)}){hs}*[:=-]?{hs}*(?P<code_label>[{letters}])")
+        branches = [r"\b(?:" + "|".join(at_word) + r")\b"] if at_word else []
+        if self.codes:
+            units = [u.lower() for u in codes.get("age_units", [])]
+            unit_alt = "|".join(
+                re.escape(u).replace(r"\ ", r"[\s-]+") for u in sorted(set(units), key=lambda u: (-len(u), u))
+            )
+            with_unit = rf"{hs}*-?{hs}*(?:{unit_alt}){hs}*-?{hs}*(?P<code_unit>[{letters}])|" if unit_alt else ""
+            # An age of 1-3 digits not preceded by a word character, '.', ',' or '/'.
+            branches.append(rf"\d(?<![\w.,/]\d)\d{{0,2}}(?:{with_unit}{hs}?(?P<code_bare>[{letters}]))\b")
+        return "|".join(branches) if branches else r"(?!x)x"
+
+    def scan(self, text: str):
+        """Iterate candidate matches; spans index ``text`` itself."""
+        low = text.lower()
+        if len(low) == len(text):
+            return self.regex.finditer(low)
+        # Rare Unicode whose lower case changes the length: scan the original.
+        return self.regex_ci.finditer(text)
+
+    # -- classification ----------------------------------------------------
+
+    def classify(self, m: re.Match[str], doc: _Doc) -> tuple[str, int, int, str] | None:
+        """(sex signalled, token start, token end, replacement) or None to keep the match."""
+        kind = m.lastgroup
+        text = doc.text
+        if kind == "word":
+            start, end = m.span()
+            token = text[start:end]
+            term = self.words.get(token.lower())
+            if term is None:
+                return self._classify_honorific(token, start, end, doc)
+            if term.rules or term.kin_next is not None or token in self.upper_abbreviations:
+                return self._classify_word(token, term, start, end, doc)
+            return term.sex, start, end, _match_case(token, term.default)
+        if kind == "code_bare":
+            start, end = m.span(kind)
+            if not text[start].isupper():
+                return None
+            age_end = start
+            while age_end > m.start() and not text[age_end - 1].isdigit():
+                age_end -= 1
+            if int(text[m.start() : age_end]) > 120 or self._code_blocked(text, m.start(), m.end()):
+                return None
+        elif kind in ("code_unit", "code_label"):
+            start, end = m.span(kind)
+        else:  # pragma: no cover - every branch ends with a named group
+            return None
+        code = text[start:end]
+        sex, new = self.codes[code.upper()]
+        return sex, start, end, _match_case(code, new)
+
+    def _classify_word(self, token: str, term: _Term, start: int, end: int, doc: _Doc) -> tuple[str, int, int, str] | None:
+        text = doc.text
+        if token in self.upper_abbreviations and not doc.mostly_upper:
+            return None
+        if term.kin_next is not None:
+            if term.kin_next.match(text, end) is None:
+                return None
+            prev = _prev_word(text, start)
+            if prev in self.kin_not_after or prev.endswith(("'s", "’s")):
+                return None
+        new = term.replacement(_Context(text, start, end)) if term.rules else term.default
+        return term.sex, start, end, _match_case(token, new)
+
+    def _classify_honorific(self, token: str, start: int, end: int, doc: _Doc) -> tuple[str, int, int, str] | None:
+        text = doc.text
+        if token in self.honorifics:
+            if token in self.require_name and _NAME_FOLLOWS.match(text, end) is None:
+                return None
+            sex, new = self.honorifics[token]
+            return sex, start, end, new
+        if token.isupper() and token in self.honorifics_upper:
+            ok = _PLACEHOLDER_FOLLOWS.match(text, end) is not None
+            if not ok and doc.mostly_upper:
+                name = _CAPS_NAME_FOLLOWS.match(text, end)
+                ok = name is not None and name.group(1).lower() not in self.known_words
+            if ok:
+                sex, new = self.honorifics_upper[token]
+                return sex, start, end, new.upper()
+        return None
+
+    def _code_blocked(self, text: str, start: int, end: int) -> bool:
+        if not self.code_blockers:
+            return False
+        before = _WINDOW_WORD.findall(text, max(0, start - 40), start)[-3:]
+        after = _WINDOW_WORD.findall(text, end, end + 30)[:2]
+        return any(w.lower() in self.code_blockers for w in before + after)
+
+
+# --------------------------------------------------------------------------
+# Lexicon loading
+# --------------------------------------------------------------------------
+
+
+def _lexicon_dir():
+    return resources.files(__package__ or "biasmirror.counterfactuals").joinpath("lexicons")
+
+
+@functools.lru_cache(maxsize=1)
+def _supported() -> tuple[str, ...]:
+    names = []
+    for entry in _lexicon_dir().iterdir():
+        if entry.name.endswith(".json") and entry.is_file():
+            names.append(entry.name[: -len(".json")])
+    return tuple(sorted(names))
+
+
+def _lexicon_for(language: str) -> _Lexicon:
+    if not isinstance(language, str):
+        raise ValueError(f"language must be a string; supported languages: {', '.join(_supported())}")
+    key = language.strip().lower()
+    if key not in _supported():
+        raise ValueError(f"unsupported language {language!r}; supported languages: {', '.join(_supported())}")
+    return _load(key)
+
+
+@functools.lru_cache(maxsize=None)
+def _load(language: str) -> _Lexicon:
+    raw = _lexicon_dir().joinpath(f"{language}.json").read_text(encoding="utf-8")
+    return _Lexicon(json.loads(raw), language)
