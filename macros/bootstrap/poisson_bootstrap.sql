@@ -14,7 +14,7 @@
   {%- set level = var('ci_level') | float -%}
   {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
   {%- if not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
-  {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': 1 - level}) }}
+  {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': (1 - level) | round(12)}) }}
 {% endmacro %}
 
 {#- A unit's resampling key: the same unit id gets the same multiplicities in every model, setting and
