@@ -27,7 +27,23 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     if variables:
         args += ["--vars", json.dumps(variables)]
     args += extra or []
-    result = dbtRunner().invoke(args)
+    try:
+        result = dbtRunner().invoke(args)
+    finally:
+        _release_warehouse()
     if not result.success:
         detail = f": {result.exception}" if result.exception else " (see the dbt output above)"
         raise DbtFailed(f"dbt {command} failed{detail}")
+
+
+def _release_warehouse() -> None:
+    """dbt-duckdb keeps its DuckDB connection open for the life of the process; close it, so that the same
+    process can reopen the file (read-only, or from another library) right after a build."""
+    try:
+        from dbt.adapters.duckdb.connections import DuckDBConnectionManager
+    except ImportError:  # pragma: no cover - dbt-duckdb is a core dependency
+        return
+    environment = DuckDBConnectionManager._ENV
+    if environment is not None:
+        environment.close()
+    DuckDBConnectionManager.close_all_connections()

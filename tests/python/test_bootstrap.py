@@ -1,0 +1,108 @@
+"""The SQL pair bootstrap: standard errors against analytic ones, reproducibility, independence from threads."""
+
+from __future__ import annotations
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import Workspace, random_pairs
+
+N_PAIRS = 20000
+N_BOOT = 2000
+
+
+@pytest.fixture(scope="module")
+def large(module_workspace: Workspace) -> tuple[Workspace, pd.DataFrame]:
+    frame = random_pairs(np.random.default_rng(7), N_PAIRS, shift_probability=0.15, female_bias=0.1)
+    module_workspace.import_pairs(frame, "big", "m", "full")
+    module_workspace.build(variables={"bootstrap_resamples": N_BOOT})
+    return module_workspace, frame
+
+
+def analytic_standard_errors(frame: pd.DataFrame) -> dict[str, float]:
+    """Large-sample standard errors of the overall metrics (independent pairs)."""
+    sex = frame["original_sex"].to_numpy()
+    delta = (frame["counterfactual_level"] - frame["original_level"]).to_numpy()
+    female_minus_male = np.where(sex == "M", delta, -delta)
+    n = len(frame)
+
+    def proportion(p: float, size: int) -> float:
+        return np.sqrt(p * (1 - p) / size)
+
+    def direction_sd(mask: np.ndarray) -> tuple[float, float, float]:
+        up, down, size = (delta[mask] > 0).mean(), (delta[mask] < 0).mean(), mask.sum()
+        # var(up - down) per pair is p_up + p_down - (p_up - p_down)^2 (a three-valued outcome)
+        return up, np.sqrt((up + down - (up - down) ** 2) / size), size
+
+    p_up_mf, se_dts_mf, n_mf = direction_sd(sex == "M")
+    p_up_fm, se_dts_fm, n_fm = direction_sd(sex == "F")
+    return {
+        "pdr": proportion((delta != 0).mean(), n),
+        "nmd": female_minus_male.std(ddof=1) / np.sqrt(n),
+        "pooled_rate": np.sign(female_minus_male).std(ddof=1) / np.sqrt(n),
+        "p_up_m_to_f": proportion(p_up_mf, n_mf),
+        "dts_m_to_f": se_dts_mf,
+        "dts_f_to_m": se_dts_fm,
+        "nats_plus": np.sqrt(proportion(p_up_mf, n_mf) ** 2 + proportion(p_up_fm, n_fm) ** 2),
+    }
+
+
+def test_bootstrap_standard_errors_match_analytic_ones_within_5_percent(large) -> None:
+    workspace, frame = large
+    replicates = workspace.query(
+        "select * from intermediate.int_paired_metric_replicates where stratum_name = 'overall' and replicate >= 0")
+    assert len(replicates) == N_BOOT
+    for metric, analytic in analytic_standard_errors(frame).items():
+        bootstrap = replicates[metric].std(ddof=1)
+        assert bootstrap == pytest.approx(analytic, rel=0.05), metric
+
+
+def test_percentile_interval_is_close_to_the_normal_interval(large) -> None:
+    workspace, frame = large
+    metrics = workspace.query("select * from audit.paired_metrics where stratum_name = 'overall'")
+    for metric, analytic in analytic_standard_errors(frame).items():
+        row = metrics[metrics.metric == metric].iloc[0]
+        assert (row.ci_high - row.ci_low) / 2 == pytest.approx(1.96 * analytic, rel=0.1), metric
+
+
+def test_resampling_weights_are_poisson_one_and_independent(large) -> None:
+    """Mean and variance 1 per pair, and no correlation between replicates (the trap of DESIGN.md section 3)."""
+    workspace, _ = large
+    per_replicate = workspace.query(
+        "select replicate, sum(weight) as total from intermediate.int_pair_bootstrap_weights "
+        "where replicate >= 0 group by replicate order by replicate")["total"].to_numpy()
+    # total weight of N Poisson(1) draws: mean N, variance N
+    assert per_replicate.mean() == pytest.approx(N_PAIRS, rel=0.002)
+    assert per_replicate.var(ddof=1) == pytest.approx(N_PAIRS, rel=0.1)
+    lag_one = np.corrcoef(per_replicate[:-1], per_replicate[1:])[0, 1]
+    assert abs(lag_one) < 4 / np.sqrt(N_BOOT)
+
+
+def test_same_seed_same_intervals_whatever_the_thread_count(large) -> None:
+    workspace, _ = large
+    compiled = next((workspace.root / "target" / "compiled").rglob("int_pair_bootstrap_weights.sql"))
+    sql = compiled.read_text()
+    # the compiled model reads intermediate.int_pair_cells; run it at 1 and 4 DuckDB threads
+    results = []
+    for threads in (1, 4):
+        with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+            con.execute(f"set threads = {threads}")
+            results.append(con.execute(f"select * from ({sql}) order by cell_id, replicate").df())
+    pd.testing.assert_frame_equal(results[0], results[1])
+    stored = workspace.query("select * from intermediate.int_pair_bootstrap_weights order by cell_id, replicate")
+    pd.testing.assert_frame_equal(stored.reset_index(drop=True), results[0].reset_index(drop=True), check_dtype=False)
+
+
+def test_rebuild_is_identical_and_another_seed_changes_only_the_intervals(large) -> None:
+    workspace, _ = large
+    select = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
+    first = workspace.query("select * from audit.paired_metrics order by stratum_name, stratum_value, metric")
+    workspace.build(select=select, variables={"bootstrap_resamples": N_BOOT})
+    again = workspace.query("select * from audit.paired_metrics order by stratum_name, stratum_value, metric")
+    pd.testing.assert_frame_equal(first, again)
+    workspace.build(select=select, variables={"bootstrap_resamples": N_BOOT, "bootstrap_seed": 99})
+    other = workspace.query("select * from audit.paired_metrics order by stratum_name, stratum_value, metric")
+    np.testing.assert_allclose(other.estimate, first.estimate)
+    assert not np.allclose(other.ci_low, first.ci_low)
