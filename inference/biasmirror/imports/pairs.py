@@ -44,7 +44,7 @@ def _parse_levels(frame: pd.DataFrame, column: str, required: bool, errors: list
         errors.append(describe_rows(frame, not_integer, f"have a {column} that is not an integer", "pair_id"))
     if out_of_range.any():
         errors.append(describe_rows(frame, out_of_range, f"have a {column} outside {min(LEVELS)}-{max(LEVELS)}", "pair_id"))
-    return numbers.astype("Int64")
+    return numbers  # cast to integers once every check has passed
 
 
 def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
@@ -92,7 +92,7 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     original = _parse_levels(frame, "original_level", True, errors)
     counterfactual = _parse_levels(frame, "counterfactual_level", True, errors)
     true_level = (_parse_levels(frame, "true_level", False, errors) if "true_level" in columns
-                  else pd.Series(pd.NA, index=frame.index, dtype="Int64"))
+                  else pd.Series(float("nan"), index=frame.index))
 
     stratum_columns = [c for c in columns if c.startswith(STRATUM_PREFIX)]
     empty_names = [c for c in stratum_columns if c == STRATUM_PREFIX]
@@ -105,7 +105,8 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
 
     pairs = pd.DataFrame({
         "setting": settings, "pair_id": pair_ids, "original_sex": sexes,
-        "original_level": original, "counterfactual_level": counterfactual, "true_level": true_level,
+        "original_level": original.astype("Int64"), "counterfactual_level": counterfactual.astype("Int64"),
+        "true_level": true_level.astype("Int64"),
     })
     strata = [
         pd.DataFrame({"setting": settings, "pair_id": pair_ids, "stratum_name": column[len(STRATUM_PREFIX):],
