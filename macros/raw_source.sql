@@ -53,6 +53,8 @@
 
 {#- The folder registered for a data set in inference.dataset_roots, or ''. -#}
 {% macro registered_root(dataset) %}
+  {%- set exists = run_query("select count(*) from information_schema.tables where table_schema = 'inference' and table_name = 'dataset_roots'") -%}
+  {%- if exists.columns[0].values()[0] == 0 -%}{{ return('') }}{%- endif -%}
   {%- set result = run_query("select root from inference.dataset_roots where dataset = " ~ biasmirror.sql_string(dataset) ~ " order by registered_at desc limit 1") -%}
   {%- if result.rows | length == 0 -%}{{ return('') }}{%- endif -%}
   {{ return(result.columns[0].values()[0] | string) }}

@@ -1,0 +1,59 @@
+"""Engine-specific SQL lives only in the adapter.dispatch macros of macros/cross_db/.
+
+Every compiled model must parse with sqlglot, and no model or other macro may call an engine-specific
+function (hashing, random numbers, series, quantiles, file readers) directly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import sqlglot
+from sqlglot import exp
+
+from biasmirror.paths import project_dir
+from conftest import Workspace
+
+ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generate_series", "unnest",
+                   "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "percentile_cont",
+                   "percentile_disc", "median", "xor", "read_csv", "read_csv_auto", "read_parquet",
+                   "regexp_escape", "glob")
+CALL = re.compile(r"\b(" + "|".join(ENGINE_SPECIFIC) + r")\s*\(", re.IGNORECASE)
+JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
+SQL_COMMENT = re.compile(r"--[^\n]*")
+
+
+def sql_files_outside_cross_db() -> list[Path]:
+    root = project_dir()
+    files = list((root / "models").rglob("*.sql")) + list((root / "analyses").rglob("*.sql"))
+    files += [p for p in (root / "macros").rglob("*.sql") if "cross_db" not in p.parts]
+    return sorted(files)
+
+
+@pytest.mark.parametrize("path", sql_files_outside_cross_db(), ids=lambda p: str(p.relative_to(project_dir())))
+def test_no_engine_specific_call_outside_the_dispatch_macros(path: Path) -> None:
+    text = SQL_COMMENT.sub("", JINJA.sub(" ", path.read_text()))
+    calls = CALL.findall(text)
+    assert not calls, f"{path.name} calls {sorted(set(calls))}: use the dispatch macros in macros/cross_db/"
+
+
+def test_dispatch_macros_have_a_duckdb_implementation() -> None:
+    for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
+        text = path.read_text()
+        for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
+            assert f"macro duckdb__{name}(" in text, f"{name} in {path.name} has no duckdb__ implementation"
+
+
+def test_every_compiled_model_parses_with_sqlglot(workspace: Workspace) -> None:
+    from biasmirror.dbt_runner import run_dbt
+
+    with workspace.active():
+        run_dbt("compile")
+    compiled = sorted((workspace.root / "target" / "compiled" / "biasmirror" / "models").rglob("*.sql"))
+    models = [p for p in compiled if not p.parent.name.endswith(".yml")]
+    assert len(models) >= 20
+    for path in models:
+        tree = sqlglot.parse_one(path.read_text(), read="duckdb")
+        assert isinstance(tree, exp.Expression), path
