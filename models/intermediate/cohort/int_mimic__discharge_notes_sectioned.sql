@@ -1,5 +1,8 @@
 -- History of present illness and past medical history of each admission's discharge summary, cut down to what
 -- was known at triage time (rules in the note_section_rules seed).
+--
+-- A note is split into lines; a line "<known header>:" (a section rule's pattern) starts a section that runs
+-- to the next known header. Header-like lines that are not in the rules stay part of the section's text.
 
 with notes as (
     select * from {{ ref('stg_mimic__discharge_notes') }}
@@ -12,28 +15,51 @@ rules as (
     select * from {{ ref('note_section_rules') }}
 ),
 
--- A section runs from its header line to the next known header line (or the end of the note).
-next_header as (
-    select string_agg({{ regex_escape('pattern') }}, '|' order by pattern) as alternatives
-    from rules
-    where rule_type = 'section'
+lines as (
+    {{ split_lines('notes', ['hadm_id', 'note_id'], 'note_text') | indent(4) }}
+),
+
+marked_lines as (
+    select
+        lines.hadm_id,
+        lines.note_id,
+        lines.line_number,
+        lines.line,
+        section_rules.output_field,
+        section_rules.known_at_triage,
+        section_rules.pattern is not null as is_header,
+        -- text after "Header:" on the header line itself
+        case when section_rules.pattern is not null
+             then trim(substr(lines.line, strpos(lines.line, ':') + 1)) end as header_remainder
+    from lines
+    left join rules as section_rules
+        on section_rules.rule_type = 'section'
+        and trim({{ regex_extract('lines.line', "'^[ \\t]*([^:]+):'", 1) }}) = section_rules.pattern
+),
+
+numbered as (
+    select
+        *,
+        count(case when is_header then 1 end) over (partition by hadm_id order by line_number) as section_number
+    from marked_lines
+),
+
+sections as (
+    select
+        hadm_id,
+        any_value(note_id) as note_id,
+        max(case when is_header then output_field end) as output_field,
+        bool_or(is_header and known_at_triage) as known_at_triage,
+        string_agg(case when is_header then header_remainder else line end, ' ' order by line_number) as section_text
+    from numbered
+    where section_number > 0
+    group by hadm_id, section_number
 ),
 
 kept_sections as (
-    select
-        notes.hadm_id,
-        notes.note_id,
-        rules.output_field,
-        {{ regex_extract(
-            'notes.note_text',
-            "'(?s)(?:^|\\n)[ \\t]*' || " ~ regex_escape('rules.pattern') ~ " || ':[ \\t]*\\n?(.*?)(?:\\n[ \\t]*(?:' || next_header.alternatives || '):|\\z)'",
-            1) }} as section_text
-    from notes
-    cross join next_header
-    inner join rules
-        on rules.rule_type = 'section'
-        and rules.known_at_triage
-        and rules.output_field is not null
+    select hadm_id, note_id, output_field, section_text
+    from sections
+    where known_at_triage and output_field is not null
 ),
 
 -- What follows a truncation marker happened after triage (e.g. "In the ED, initial vitals were ...").

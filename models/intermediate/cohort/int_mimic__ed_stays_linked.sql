@@ -63,7 +63,9 @@ select
     sex,
     age,
     arrival_transport as arrival_mode,
-    round((temperature_f - 32) * 5 / 9, 1) as temperature_c,
+    -- MIMIC records deg F, but some values are plainly typed in deg C (e.g. 37.1): keep those as they are.
+    round(case when temperature_f between 25 and 45 then temperature_f
+               else (temperature_f - 32) * 5 / 9 end, 1) as temperature_c,
     heart_rate,
     resp_rate,
     o2_saturation,

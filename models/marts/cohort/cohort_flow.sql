@@ -40,9 +40,9 @@ flow as (
         'exclude: ' || excluded_per_step.exclusion_reason,
         excluded_per_step.description,
         excluded_per_step.n_excluded,
-        datasets.n_records - sum(excluded_per_step.n_excluded) over (
+        datasets.n_records - cast(sum(excluded_per_step.n_excluded) over (
             partition by excluded_per_step.dataset order by excluded_per_step.step_order
-        )
+        ) as bigint)
     from excluded_per_step
     inner join datasets using (dataset)
 

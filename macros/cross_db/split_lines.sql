@@ -1,0 +1,9 @@
+{#- One row per line of a text column: the relation's `id_columns`, `line` and `line_number` (from 1).
+    Splitting on newlines lets section rules match header lines with a constant pattern, in one pass. -#}
+{% macro split_lines(relation, id_columns, text_column) -%}
+  {{ return(adapter.dispatch('split_lines', 'biasmirror')(relation, id_columns, text_column)) }}
+{%- endmacro %}
+{% macro duckdb__split_lines(relation, id_columns, text_column) -%}
+  select {{ id_columns | join(', ') }}, unnest(lines) as line, unnest(range(1, len(lines) + 1)) as line_number
+  from (select {{ id_columns | join(', ') }}, string_split({{ text_column }}, chr(10)) as lines from {{ relation }})
+{%- endmacro %}
