@@ -153,7 +153,7 @@ def demo(
         ("3/6 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
         ("4/6 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
         ("5/6 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
-        ("6/6 audit marts (dbt build)", lambda: build(mimic_root=None, select=None, resamples=None, seed=None)),
+        ("6/6 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
     ]
     for title, step in steps:
         console.rule(f"[bold]{title}")
