@@ -15,7 +15,8 @@ app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with
                   no_args_is_help=True, pretty_exceptions_enable=False)
 synth_app = typer.Typer(help="Write synthetic data sets shaped like the real ones.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
-console = Console()
+# Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`).
+console = Console(width=None if Console().is_terminal else 130)
 
 
 def _fail(message: str) -> None:
