@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
-import time
 from importlib import resources
 
 import pytest
@@ -310,33 +308,3 @@ def test_lexicon_validation_rejects_bad_data() -> None:
 # ---------------------------------------------------------------------------
 # Performance
 # ---------------------------------------------------------------------------
-
-_PERF_SENTENCES = [
-    "Ms. ___ is a 67 year old woman with HTN, HLD, DM2 who presents with chest pain radiating to the left arm.",
-    "She reports her husband found her on the floor this morning and called EMS.",
-    "Mr. ___ is a 54 y/o man, father of two, who states his pain started yesterday.",
-    "He took aspirin 325 mg at home without relief and denies shortness of breath.",
-    "Pt is a 45F with hx of asthma and COPD on home O2 2L.",
-    "Her daughter brought her in after she was noted to be confused.",
-    "Of note, the patient was recently admitted for pneumonia and treated with ceftriaxone.",
-    "EMS gave him 324mg ASA and 0.4 mg SL nitroglycerin with improvement.",
-    "In the ED, initial vitals: T 98.6 HR 110 BP 150/90 RR 22 SpO2 94% RA.",
-    "Labs notable for troponin 0.05, creatinine 1.4, hemoglobin 10.2, lactate 2.1.",
-    "He denies fevers, chills, nausea, vomiting, diarrhea, dysuria or hematuria.",
-]
-
-
-def test_speed_20000_notes_of_1kb_under_5_seconds() -> None:
-    rng = random.Random(0)
-    notes = []
-    for _ in range(20_000):
-        parts: list[str] = []
-        while sum(len(p) + 1 for p in parts) < 1000:
-            parts.append(rng.choice(_PERF_SENTENCES))
-        notes.append(" ".join(parts))
-    swap_sex("warm up the lexicon cache", "M")
-    start = time.perf_counter()
-    changed = sum(swap_sex(note, "M").replacements for note in notes)
-    elapsed = time.perf_counter() - start
-    assert changed > 100_000
-    assert elapsed < 5.0, f"20,000 notes took {elapsed:.2f}s"

@@ -25,3 +25,13 @@ def make_backend(kind: str, model: str, **options: Any) -> ChatBackend:
     except ImportError as error:
         raise RuntimeError(f"The {kind} backend needs an optional dependency that is not installed: {error}") from error
     return getattr(module, class_name)(model=model, **options)
+
+
+# The implicit-bias study's simulated respondent: a simulation with planted bias, not a model.
+register("simulated", "biasmirror.implicit.simulated", "SimulatedRespondent")
+
+# Model backends (issue 4): a local transformers folder, offline vLLM (GPU, optional extra), and any
+# OpenAI-compatible HTTP endpoint (standard library only).
+register("transformers", "biasmirror.backends.transformers_backend", "TransformersBackend")
+register("vllm", "biasmirror.backends.vllm_backend", "VllmBackend")
+register("openai", "biasmirror.backends.openai_backend", "OpenAIBackend")

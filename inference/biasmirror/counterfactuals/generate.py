@@ -1,58 +1,59 @@
 """Writing counterfactual copies of the cohort's test records into inference.counterfactuals.
 
-A generator rewrites a record's texts as if the patient were of the other sex (the tabular sex field is
-flipped in SQL, where the three settings are built). Runs are resumable and idempotent: records that already
-have a row for (dataset, generator) are skipped, and each batch is committed in one transaction.
+A generator rewrites a record's texts as if the patient were of the other sex: `rules` (the lexicon swapper) or
+`llm` (a chat model through a backend, see llm_rewriter.py). The tabular sex field is flipped in SQL, where
+the three settings (full, text_only, tabular_only) are derived from this one copy per record
+(models/marts/cohort/model_inputs.sql with macros/counterfactual_settings.sql): no per-setting rows are
+written here. A placebo run (`placebo=True`) writes same-sex rewrites through the same generator under the
+name '<generator>-placebo' with counterfactual_sex = original_sex; their pairs measure how much a rewrite alone
+moves predictions.
+
+Runs are resumable and idempotent: records that already have a row for (dataset, record, generator) are skipped,
+each batch is committed in one transaction, and LLM answers are cached in inference.llm_responses as they
+arrive, so an identical prompt is never sent twice. The run manifest (inference.runs) holds the backend, model,
+prompt template hash, parameters, and, when the run ends, its counts. No note text is logged.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import time
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from biasmirror.counterfactuals.rules import residual_terms, swap_sex
+from biasmirror.counterfactuals.base import (OTHER_SEX, PLACEBO_SUFFIX, Rewrite, Rewriter, RewriteInput,
+                                             target_sex)
+from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
 from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
 
-OTHER_SEX = {"F": "M", "M": "F"}
+__all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "CounterfactualRun",
+           "generate_counterfactuals", "pending_records", "llm_generator_name"]
+
+GENERATORS = ("rules", "llm")
+DEFAULT_BATCH = {"rules": 2000, "llm": 16}
+_SECRET = re.compile(r"key|token|secret|password", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class Rewrite:
-    hpi: str | None
-    pmh: str | None
-    status: str  # ok | flagged
-    flag_reason: str | None
-    n_replacements: int
+class LlmSpec:
+    """How to run the LLM rewriter: a backend kind and model, backend options, and prompt settings."""
 
-
-class Rewriter(Protocol):
-    name: str
-
-    def rewrite(self, hpi: str | None, pmh: str | None, original_sex: str, language: str) -> Rewrite: ...
-
-
-class RuleRewriter:
-    """The deterministic lexicon swapper; flags a record when words of the original sex survive the swap."""
-
-    name = "rules"
-
-    def rewrite(self, hpi: str | None, pmh: str | None, original_sex: str, language: str) -> Rewrite:
-        target = OTHER_SEX[original_sex]
-        new_hpi = swap_sex(hpi, target, language)
-        new_pmh = swap_sex(pmh, target, language)
-        leftovers = residual_terms(new_hpi.text, original_sex, language) + residual_terms(new_pmh.text, original_sex, language)
-        if leftovers:
-            return Rewrite(new_hpi.text, new_pmh.text, "flagged",
-                           f"{len(leftovers)} word(s) of the original sex left", new_hpi.replacements + new_pmh.replacements)
-        return Rewrite(new_hpi.text, new_pmh.text, "ok", None, new_hpi.replacements + new_pmh.replacements)
-
-
-GENERATORS: dict[str, type[RuleRewriter]] = {"rules": RuleRewriter}
+    backend: str
+    model: str
+    options: dict[str, Any] = field(default_factory=dict)
+    k_shots: int = 7
+    max_tokens: int | None = None
+    temperature: float = 0.0
+    seed: int | None = None
+    prompt_template: Path | None = None
+    examples_dir: Path | None = None
+    name: str | None = None  # generator name; default llm-<model>
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,20 @@ class CounterfactualRun:
     written: int
     flagged: int
     skipped_existing: int
+    pending: int = 0  # records left for a later run (backend failures)
+    checks_written: int = 0
+    similarity_written: int = 0
+    counts: dict[str, Any] = field(default_factory=dict)
 
 
-def pending_records(dataset: str, generator: str) -> tuple[pd.DataFrame, int]:
+def llm_generator_name(model: str) -> str:
+    """'llm-<model>' from a model name or the folder name of a local model (lower case, safe characters)."""
+    base = Path(model.rstrip("/")).name or model
+    return "llm-" + (re.sub(r"[^a-z0-9._-]+", "-", base.lower()).strip("-") or "model")
+
+
+def pending_records(dataset: str, generator: str, language: str | None = None,
+                    limit: int | None = None) -> tuple[pd.DataFrame, int]:
     """Test records of the cohort that have no counterfactual from this generator yet, and how many do."""
     with connect(read_only=True) as con:
         tables = {row[0] for row in con.execute(
@@ -72,52 +84,173 @@ def pending_records(dataset: str, generator: str) -> tuple[pd.DataFrame, int]:
         if "audit.triage_cohort" not in tables:
             raise RuntimeError("The warehouse has no audit.triage_cohort: run `biasmirror build` first.")
         existing = 0
+        params: list[Any] = [dataset]
+        anti_join = ""
         if "inference.counterfactuals" in tables:
             existing = con.execute(
                 "select count(*) from inference.counterfactuals where dataset = ? and generator = ?",
                 [dataset, generator]).fetchone()[0]
             anti_join = ("and not exists (select 1 from inference.counterfactuals c where c.dataset = t.dataset "
                          "and c.record_id = t.record_id and c.generator = ?)")
-            params = [dataset, generator]
-        else:
-            anti_join, params = "", [dataset]
+            params.append(generator)
+        language_filter = ""
+        if language:
+            language_filter = "and t.language = ?"
+            params.append(language)
         frame = con.execute(
             f"select dataset, record_id, language, sex, hpi, pmh from audit.triage_cohort t "
-            f"where dataset = ? and split = 'test' {anti_join} order by record_id", params).df()
+            f"where dataset = ? and split = 'test' and sex in ('F', 'M') {anti_join} {language_filter} "
+            f"order by record_id" + (f" limit {int(limit)}" if limit is not None else ""), params).df()
     return frame, existing
 
 
-def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size: int = 2000) -> CounterfactualRun:
+def _public(options: dict[str, Any]) -> dict[str, Any]:
+    """Backend options as recorded in the manifest: secrets are replaced by '***'."""
+    return {k: ("***" if _SECRET.search(k) else v) for k, v in options.items()}
+
+
+def _build_rewriter(dataset: str, generator: str, llm: LlmSpec | None, placebo: bool,
+                    allow_remote: bool) -> tuple[Rewriter, Any, dict[str, Any]]:
+    """The rewriter, the raw backend (None for rules) and the run parameters that describe them."""
     if generator not in GENERATORS:
         raise ValueError(f"Unknown generator {generator!r}; available: {', '.join(GENERATORS)}")
-    rewriter = GENERATORS[generator]()
-    records, existing = pending_records(dataset, generator)
-    written = flagged = 0
+    if generator == "rules":
+        if llm is not None:
+            raise ValueError("--backend/--model apply to --generator llm, not to the rule-based generator")
+        return RuleRewriter(placebo=placebo), None, {"backend": "rules"}
+    if llm is None or not llm.backend or not llm.model:
+        raise ValueError("--generator llm needs --backend (transformers, vllm or openai) and --model")
+    from biasmirror.backends.guard import check_patient_data_guard
+    from biasmirror.backends.registry import make_backend
+
+    try:
+        backend = make_backend(llm.backend, llm.model, **llm.options)
+    except TypeError as error:
+        raise ValueError(f"bad option for the {llm.backend} backend: {error}") from None
+    decision = check_patient_data_guard(dataset, backend, allow_remote)
+    parameters = {"backend": backend.name, "model": backend.model, "backend_options": _public(llm.options),
+                  "backend_is_local": backend.is_local, "allow_remote": allow_remote,
+                  "patient_data_guard": decision.as_parameters()}
+    return None, backend, parameters  # the LLM rewriter is built once the run (and its cache) exists
+
+
+def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size: int | None = None, *,
+                             llm: LlmSpec | None = None, placebo: bool = False, language: str | None = None,
+                             allow_remote: bool = False, limit: int | None = None, diagnostics: bool = True,
+                             similarity: bool = False) -> CounterfactualRun:
+    """Write one counterfactual per pending test record, then the per-record diagnostics (and, with
+    `similarity`, the embedding similarities) of every copy of this generator that has none yet."""
+    rewriter, backend, parameters = _build_rewriter(dataset, generator, llm, placebo, allow_remote)
+    if rewriter is None:
+        from biasmirror.counterfactuals.llm_rewriter import PromptBuilder
+
+        assert llm is not None
+        prompts = PromptBuilder(k_shots=llm.k_shots, placebo=placebo, system_template_path=llm.prompt_template,
+                                examples_dir=llm.examples_dir)
+        name = (llm.name or llm_generator_name(llm.model)) + (PLACEBO_SUFFIX if placebo else "")
+    else:
+        name = rewriter.name
+    batch = batch_size or DEFAULT_BATCH[generator]
+    if batch < 1:
+        raise ValueError("batch_size must be at least 1")
+    records, existing = pending_records(dataset, name, language, limit)
+    if rewriter is None:
+        for lang in sorted(set(records.language)):
+            prompts.examples(lang)  # fail now, not mid-run, when a language has no examples
+    written = flagged = pending = 0
+    if rewriter is None:
+        manifest = {"max_tokens": llm.max_tokens, "temperature": llm.temperature, "seed": llm.seed,
+                    **prompts.manifest()}
+    else:
+        manifest = rewriter.manifest()
     with connect() as con:
         ensure_inference_tables(con)
-        run_id = start_run(con, "counterfactuals", {"generator": generator, "batch_size": batch_size},
-                           dataset=dataset, generator=generator)
+        run_parameters = {**parameters, **manifest, "generator": name, "batch_size": batch, "language": language,
+                          "limit": limit, "placebo": placebo, "n_pending": len(records),
+                          "n_existing": existing}
+        run_id = start_run(con, "counterfactuals", run_parameters, dataset=dataset, generator=name)
+        if rewriter is None:
+            from biasmirror.backends.cache import CachedBackend
+            from biasmirror.counterfactuals.llm_rewriter import LlmRewriter
+
+            # answers are stored as they arrive, with the run that received them
+            rewriter = LlmRewriter(CachedBackend(backend, con, run_id), name, prompts, max_tokens=llm.max_tokens,
+                                   temperature=llm.temperature, seed=llm.seed)
         started = time.perf_counter()
-        with progress_bar() as bar:
-            task = bar.add_task(f"counterfactuals ({generator})", total=len(records), rate="")
-            for start in range(0, len(records), batch_size):
-                batch = records.iloc[start:start + batch_size]
-                rows = []
-                for record in batch.itertuples(index=False):
-                    result = rewriter.rewrite(record.hpi, record.pmh, record.sex, record.language)
-                    rows.append({
-                        "dataset": record.dataset, "record_id": record.record_id, "generator": generator,
-                        "original_sex": record.sex, "counterfactual_sex": OTHER_SEX[record.sex],
-                        "hpi": result.hpi, "pmh": result.pmh, "status": result.status,
-                        "flag_reason": result.flag_reason, "n_replacements": result.n_replacements,
-                        "run_id": run_id, "created_at": utc_now(),
-                    })
-                    flagged += result.status != "ok"
-                con.begin()
-                append_rows(con, "counterfactuals", pd.DataFrame(rows))
-                con.commit()
-                written += len(rows)
-                bar.update(task, advance=len(rows),
-                           rate=rate_text(written, time.perf_counter() - started, "records"))
+        try:
+            with progress_bar() as bar:
+                task = bar.add_task(f"counterfactuals ({name})", total=len(records), rate="")
+                for start in range(0, len(records), batch):
+                    chunk = records.iloc[start:start + batch]
+                    items = [RewriteInput(r.hpi, r.pmh, r.sex, r.language) for r in chunk.itertuples(index=False)]
+                    results = rewriter.rewrite_batch(items)
+                    rows = []
+                    for record, result in zip(chunk.itertuples(index=False), results):
+                        if result is None:
+                            pending += 1
+                            continue
+                        rows.append({
+                            "dataset": record.dataset, "record_id": record.record_id, "generator": name,
+                            "original_sex": record.sex, "counterfactual_sex": target_sex(record.sex, placebo),
+                            "hpi": result.hpi, "pmh": result.pmh, "status": result.status,
+                            "flag_reason": result.flag_reason, "n_replacements": result.n_replacements,
+                            "run_id": run_id, "created_at": utc_now(),
+                        })
+                        flagged += result.status != "ok"
+                    con.begin()
+                    append_rows(con, "counterfactuals", pd.DataFrame(rows))
+                    con.commit()
+                    written += len(rows)
+                    bar.update(task, advance=len(chunk),
+                               rate=rate_text(start + len(chunk), time.perf_counter() - started, "records"))
+        except BaseException:
+            _abandon(con, run_id, written)
+            raise
+        counts = _counts(rewriter, written, flagged, pending)
+        _record_counts(con, run_id, counts)
         finish_run(con, run_id, written)
-    return CounterfactualRun(run_id, generator, written, flagged, existing)
+        checks = similar = 0
+        if diagnostics:
+            from biasmirror.counterfactuals.diagnostics import write_checks
+
+            checks = write_checks(con, dataset, name, run_id)
+        if similarity:
+            from biasmirror.counterfactuals.diagnostics import write_similarity
+
+            similar = write_similarity(con, dataset, name, run_id)
+    if pending and written == 0 and len(records) > 0:
+        raise RuntimeError(f"The {parameters.get('backend')} backend failed for all {pending} records (nothing "
+                           "written; see the run's parameters in inference.runs). Check the server and rerun.")
+    return CounterfactualRun(run_id, name, written, flagged, existing, pending, checks, similar, counts)
+
+
+def _counts(rewriter: Any, written: int, flagged: int, pending: int) -> dict[str, Any]:
+    counts: dict[str, Any] = {"written": written, "ok": written - flagged, "flagged": flagged,
+                              "left_pending": pending}
+    if hasattr(rewriter, "counts"):
+        counts.update(vars(rewriter.counts))
+        cache = rewriter.backend
+        counts.update(cache_hits=cache.hits, cache_misses=cache.misses,
+                      http_retries=getattr(cache.backend, "retries", None))
+    return counts
+
+
+def _record_counts(con, run_id: str, counts: dict[str, Any]) -> None:
+    """Add the run's counts to its parameters in the manifest."""
+    row = con.execute("select parameters from inference.runs where run_id = ?", [run_id]).fetchone()
+    parameters = json.loads(row[0]) if row and row[0] else {}
+    parameters["counts"] = counts
+    con.execute("update inference.runs set parameters = ? where run_id = ?",
+                [json.dumps(parameters, sort_keys=True, default=str), run_id])
+
+
+def _abandon(con, run_id: str, written: int) -> None:
+    """Mark an interrupted run as failed, keeping what its committed batches wrote."""
+    try:
+        con.rollback()
+    except Exception:  # no transaction open
+        pass
+    try:
+        finish_run(con, run_id, written, status="failed")
+    except Exception:  # the connection itself is gone; the run stays 'running' with no finish time
+        pass

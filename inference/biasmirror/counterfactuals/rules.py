@@ -18,7 +18,7 @@ already match ``target_sex`` are swapped too (they refer to other people, e.g.
 the spouse); ``target_sex`` is validated and states the intent, but the output
 does not depend on it.
 
-Rules (English lexicon):
+Rules (English lexicon; French and Spanish below):
 
 * whole words only (regex word boundaries): "the", "there", "sheet",
   "hemoglobin", "MRSA" are never touched, "woman" and "women" are distinct;
@@ -42,7 +42,23 @@ typical HPI sentences but is not guaranteed: "Mrs."/"Miss" come back as
 function-word lists is read as a determiner ("helped him shower" -> "helped
 her shower" -> "helped his shower").
 
-Known limitations: "his" before "and"/"or" is read as standalone ("his and
+French and Spanish (lexicons/fr.json, lexicons/es.json) use the same engine plus:
+
+* determiners that agree with a swapped person noun, as directed forms that are
+  kept unless a rule applies ("la patiente" -> "le patient", "son mari" ->
+  "sa femme", "de la paciente" -> "del paciente"; a null default keeps the
+  token, and a rule may state the sex the token signals there);
+* an ``agreement`` section: adjectives and past participles swapped only in
+  the contexts its rules describe (``window_in``: a patient word among the
+  last words of the sentence; ``clause_prefix_in``: the word opens its clause
+  with only listed words before it; "Elle est admise" -> "Il est admis",
+  "Adressée par le SAMU" -> "Adressé par le SAMU");
+* honorifics written with their period ("M." <-> "Mme"), and sex codes that
+  can be limited to labelled fields (``"bare": false``).
+
+See the ``_doc`` entries of each lexicon for its rules and known limitations.
+
+Known limitations (English): "his" before "and"/"or" is read as standalone ("his and
 her towels" -> "hers and his towels"); a true swap assumes pronouns refer to
 the patient or to the swapped spouse, so :func:`residual_terms` flags a
 swapped pronoun of another person (the son's "he" becomes "she");
@@ -178,6 +194,10 @@ _NAME_FOLLOWS = re.compile(r"\.?" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?[_A-Z]"
 _CAPS_NAME_FOLLOWS = re.compile(r"\." + _HSPACE + r"+([A-Z][\w'’-]*)")
 
 _END = ("end", "", -1)
+_SENTENCE_END = re.compile(r"[.!?;]|\n" + _HSPACE + r"*\n")
+# Words of a rule's window: apostrophes split elided forms ("qu'il" -> "qu", "il"); hyphenated words stay whole.
+_WINDOW_TOKEN = re.compile(r"_+|[^\W_]+(?:-[^\W_]+)*")
+_CLAUSE_CHARS = frozenset(" \t'’_-")
 
 
 def _check_sex(value: Any, name: str) -> None:
@@ -239,13 +259,59 @@ class _Doc:
 class _Context:
     """Lazy neighbourhood of one matched token, for directed rules."""
 
-    __slots__ = ("text", "start", "end", "_next1", "_next2", "_prev")
+    __slots__ = ("text", "start", "end", "abbreviations", "_next1", "_next2", "_prev", "_sentence", "_clause")
 
-    def __init__(self, text: str, start: int, end: int) -> None:
+    def __init__(self, text: str, start: int, end: int, abbreviations: frozenset[str] = frozenset()) -> None:
         self.text, self.start, self.end = text, start, end
+        self.abbreviations = abbreviations
         self._next1: tuple[str, str, int] | None = None
         self._next2: tuple[str, str, int] | None = None
         self._prev: str | None = None
+        self._sentence: list[str] | None = None
+        self._clause: list[str] | None = None
+
+    @property
+    def sentence_words(self) -> list[str]:
+        """Lower-cased words (numbers and '___' included) between the sentence start and the token.
+
+        A sentence ends at '.', '!', '?', ';' or a blank line; a period after a word of the lexicon's
+        ``abbreviations`` class ('M.', 'Sr.', 'Dr.') or between digits does not end it.  Looks back at most
+        200 characters.
+        """
+        if self._sentence is None:
+            low = max(0, self.start - 200)
+            segment = self.text[low : self.start]
+            cut = 0
+            for m in reversed(list(_SENTENCE_END.finditer(segment))):
+                if m.group() == "." and self._period_continues(segment, m.start()):
+                    continue
+                cut = m.end()
+                break
+            words = _WINDOW_TOKEN.findall(segment[cut:])
+            self._sentence = [w.lower() for w in words]
+        return self._sentence
+
+    def _period_continues(self, segment: str, dot: int) -> bool:
+        before = _PREV.search(segment, max(0, dot - 48), dot)
+        if before is not None and before.group(1).lower() in self.abbreviations:
+            return True
+        return 0 < dot < len(segment) - 1 and segment[dot - 1].isdigit() and segment[dot + 1].isdigit()
+
+    @property
+    def clause_words(self) -> list[str] | None:
+        """Lower-cased words between the clause start and the token, or None when the clause began more
+        than 80 characters before.  A clause starts at the start of the text, a line break or any
+        punctuation other than an apostrophe, a hyphen or an underscore."""
+        if self._clause is None:
+            i = self.start
+            limit = max(0, self.start - 80)
+            text = self.text
+            while i > limit and (text[i - 1].isalnum() or text[i - 1] in _CLAUSE_CHARS):
+                i -= 1
+            if i == limit and i > 0 and (text[i - 1].isalnum() or text[i - 1] in _CLAUSE_CHARS):
+                return None
+            self._clause = [w.lower() for w in _WINDOW_TOKEN.findall(text, i, self.start)]
+        return self._clause
 
     @property
     def next1(self) -> tuple[str, str, int]:
@@ -272,6 +338,10 @@ class _Context:
 # --------------------------------------------------------------------------
 
 _RULE_KEYS = {
+    "window_in",
+    "window",
+    "clause_prefix_in",
+    "sex",
     "next_end",
     "next_in",
     "next_not_in",
@@ -287,15 +357,18 @@ _RULE_KEYS = {
 class _Rule:
     """One compiled directed rule: all conditions must hold to ``use`` its form."""
 
-    __slots__ = ("use", "checks")
+    __slots__ = ("use", "sex", "checks")
 
     def __init__(self, spec: dict[str, Any], classes: dict[str, frozenset[str]], where: str) -> None:
         unknown = set(spec) - _RULE_KEYS - {"_doc"}
         if unknown:
             raise ValueError(f"{where}: unknown rule keys {sorted(unknown)}")
-        if not isinstance(spec.get("use"), str):
-            raise ValueError(f"{where}: rule needs a string 'use'")
-        self.use: str = spec["use"].lower()
+        if "use" not in spec or not (spec["use"] is None or isinstance(spec["use"], str)):
+            raise ValueError(f"{where}: rule needs a string 'use' (or null: keep the token, it is not a reference)")
+        self.use: str | None = None if spec["use"] is None else spec["use"].lower()
+        if "sex" in spec and spec["sex"] not in _SEXES:
+            raise ValueError(f"{where}: rule 'sex' must be 'F' or 'M'")
+        self.sex: str | None = spec.get("sex")
 
         def words(key: str) -> frozenset[str]:
             names = spec[key]
@@ -336,6 +409,19 @@ class _Rule:
                 return unit is not None and unit.group(1).lower() in s
 
             checks.append(number_then)
+        if "window_in" in spec:
+            s8 = words("window_in")
+            n = spec.get("window", 4)
+            if not isinstance(n, int) or n < 1:
+                raise ValueError(f"{where}: 'window' must be a positive integer")
+            checks.append(lambda c, s=s8, n=n: any(w in s for w in c.sentence_words[-n:]))
+        elif "window" in spec:
+            raise ValueError(f"{where}: 'window' needs 'window_in'")
+        if "clause_prefix_in" in spec:
+            s9 = words("clause_prefix_in") if spec["clause_prefix_in"] else frozenset()
+            # the token opens its clause, or only words of the class (at most 4) precede it there
+            checks.append(lambda c, s=s9: c.clause_words is not None and len(c.clause_words) <= 4
+                          and all(w in s for w in c.clause_words))
         self.checks = tuple(checks)
 
     def applies(self, ctx: _Context) -> bool:
@@ -346,18 +432,23 @@ class _Rule:
 
 
 class _Term:
-    """A lower-cased form of the lexicon and how to swap it."""
+    """A lower-cased form of the lexicon and how to swap it.
+
+    ``default`` None: the form is kept (it is not a reference to the patient) unless a rule applies.
+    """
 
     __slots__ = ("sex", "default", "rules", "kin_next")
 
-    def __init__(self, sex: str, default: str, rules: tuple[_Rule, ...] = (), kin_next: re.Pattern[str] | None = None):
+    def __init__(self, sex: str, default: str | None, rules: tuple[_Rule, ...] = (),
+                 kin_next: re.Pattern[str] | None = None):
         self.sex, self.default, self.rules, self.kin_next = sex, default, rules, kin_next
 
-    def replacement(self, ctx: _Context) -> str:
+    def replacement(self, ctx: _Context) -> tuple[str | None, str]:
+        """(replacement or None to keep the token, sex the token signals here)."""
         for rule in self.rules:
             if rule.applies(ctx):
-                return rule.use
-        return self.default
+                return rule.use, rule.sex or self.sex
+        return self.default, self.sex
 
 
 def _forms(value: Any, where: str) -> list[str]:
@@ -405,6 +496,13 @@ class _Lexicon:
             if not name.startswith("_")
         }
 
+        # "_agreement": every form of the agreement section, so that rules can let coordinated agreeing words
+        # open a clause ("consciente, orientada y colaboradora").
+        agreement_pairs = data.get("agreement", {}).get("pairs", [])
+        self.classes["_agreement"] = frozenset(
+            form.lower() for pair in agreement_pairs for key in ("F", "M")
+            for form in ([pair.get(key)] if isinstance(pair.get(key), str) else pair.get(key) or []))
+
         self.words: dict[str, _Term] = {}
 
         def add(form: str, term: _Term, section: str) -> None:
@@ -426,12 +524,34 @@ class _Lexicon:
             if form.startswith("_"):
                 continue
             sex = spec.get("sex")
-            if sex not in _SEXES or not isinstance(spec.get("default"), str):
-                raise ValueError(f"{where}: directed[{form!r}] needs sex 'F'/'M' and a string default")
+            default = spec.get("default", "")
+            if sex not in _SEXES or not (default is None or (isinstance(default, str) and default)):
+                raise ValueError(f"{where}: directed[{form!r}] needs sex 'F'/'M' and a string (or null) default")
             rules = tuple(
                 _Rule(r, self.classes, f"{where} directed[{form!r}].rules[{j}]") for j, r in enumerate(spec.get("rules", []))
             )
-            add(form, _Term(sex, spec["default"].lower(), rules), "directed")
+            if default is None and not rules:
+                raise ValueError(f"{where}: directed[{form!r}] has a null default and no rules")
+            add(form, _Term(sex, None if default is None else default.lower(), rules), "directed")
+
+        # Agreement forms (French/Spanish adjectives and participles): swapped only in the contexts of
+        # their section's rules, which describe when the form refers to the patient.
+        agreement = data.get("agreement", {})
+        if agreement:
+            shared = agreement.get("rules")
+            if not isinstance(shared, list) or not shared:
+                raise ValueError(f"{where}: agreement needs a non-empty 'rules' list")
+            for key in ("use", "sex"):
+                if any(key in r for r in shared):
+                    raise ValueError(f"{where}: agreement rules take no {key!r} (the counterpart is used)")
+            for i, pair in enumerate(agreement.get("pairs", [])):
+                f_forms = _forms(pair.get("F"), f"{where} agreement.pairs[{i}].F")
+                m_forms = _forms(pair.get("M"), f"{where} agreement.pairs[{i}].M")
+                for sex, forms, other in (("F", f_forms, m_forms[0]), ("M", m_forms, f_forms[0])):
+                    rules = tuple(_Rule({**r, "use": other}, self.classes, f"{where} agreement.rules[{j}]")
+                                  for j, r in enumerate(shared))
+                    for form in forms:
+                        add(form, _Term(sex, None, rules), "agreement")
 
         # Kinship nouns that describe the patient only in given patterns.
         kin = data.get("patient_kinship", {})
@@ -451,15 +571,20 @@ class _Lexicon:
         # Honorifics: case-sensitive Title-case forms.
         hon = data.get("honorifics", {})
         self.honorifics: dict[str, tuple[str, str]] = {}
+        # A form written with its period ('M.' in French) is an honorific only when the period follows, and the
+        # period is part of the token that is replaced ('M.' <-> 'Mme').
+        self.period_forms: set[str] = set()
         for i, pair in enumerate(hon.get("pairs", [])):
             f_forms = _forms(pair.get("F"), f"{where} honorifics.pairs[{i}].F")
             m_forms = _forms(pair.get("M"), f"{where} honorifics.pairs[{i}].M")
-            for form in f_forms:
-                self.honorifics[form] = ("F", m_forms[0])
-            for form in m_forms:
-                self.honorifics[form] = ("M", f_forms[0])
+            for forms, sex, other in ((f_forms, "F", m_forms[0]), (m_forms, "M", f_forms[0])):
+                for form in forms:
+                    key = form[:-1] if form.endswith(".") else form
+                    if form.endswith("."):
+                        self.period_forms.add(key)
+                    self.honorifics[key] = (sex, other)
         self.honorifics_upper = {k.upper(): v for k, v in self.honorifics.items()}
-        self.require_name = frozenset(hon.get("require_name", []))
+        self.require_name = frozenset(f[:-1] if f.endswith(".") else f for f in hon.get("require_name", []))
 
         # Sex codes.
         codes = data.get("sex_codes", {})
@@ -471,6 +596,8 @@ class _Lexicon:
             self.codes = {f_code.upper(): ("F", m_code.upper()), m_code.upper(): ("M", f_code.upper())}
         self.code_blockers = frozenset(w.lower() for w in codes.get("blockers", []))
 
+        self.bare_codes = bool(codes.get("bare", True))
+        self.abbreviations = self.classes.get("abbreviations", frozenset())
         self.upper_abbreviations = frozenset(data.get("uppercase_abbreviations", {}).get("tokens", []))
         self.known_words = frozenset(self.words).union(*self.classes.values()) if self.classes else frozenset(self.words)
 
@@ -522,7 +649,7 @@ class _Lexicon:
             if labels:
                 at_word.append(rf"(?:{_trie(labels)}){hs}*[:=-]?{hs}*(?P<code_label>[{letters}])")
         branches = [r"\b(?:" + "|".join(at_word) + r")\b"] if at_word else []
-        if self.codes:
+        if self.codes and self.bare_codes:
             units = [u.lower() for u in codes.get("age_units", [])]
             unit_alt = "|".join(
                 re.escape(u).replace(r"\ ", r"[\s-]+") for u in sorted(set(units), key=lambda u: (-len(u), u))
@@ -582,8 +709,13 @@ class _Lexicon:
             prev = _prev_word(text, start)
             if prev in self.kin_not_after or prev.endswith(("'s", "’s")):
                 return None
-        new = term.replacement(_Context(text, start, end)) if term.rules else term.default
-        return term.sex, start, end, _match_case(token, new)
+        if term.rules:
+            new, sex = term.replacement(_Context(text, start, end, self.abbreviations))
+        else:
+            new, sex = term.default, term.sex
+        if new is None:
+            return None
+        return sex, start, end, _match_case(token, new)
 
     def _classify_honorific(self, token: str, start: int, end: int, doc: _Doc) -> tuple[str, int, int, str] | None:
         text = doc.text
@@ -591,7 +723,7 @@ class _Lexicon:
             if token in self.require_name and _NAME_FOLLOWS.match(text, end) is None:
                 return None
             sex, new = self.honorifics[token]
-            return sex, start, end, new
+            return self._honorific_hit(token, sex, start, end, new, text)
         if token.isupper() and token in self.honorifics_upper:
             ok = _PLACEHOLDER_FOLLOWS.match(text, end) is not None
             if not ok and doc.mostly_upper:
@@ -599,8 +731,21 @@ class _Lexicon:
                 ok = name is not None and name.group(1).lower() not in self.known_words
             if ok:
                 sex, new = self.honorifics_upper[token]
-                return sex, start, end, new.upper()
+                return self._honorific_hit(token, sex, start, end, new.upper(), text)
         return None
+
+    def _honorific_hit(self, token: str, sex: str, start: int, end: int, new: str, text: str):
+        """Honorific replacement; a period is consumed only by forms written with one ('M.' -> 'Mme')."""
+        has_period = text[end : end + 1] == "."
+        if self.period_forms:
+            key = token if token in self.honorifics else token.title()
+            if key in self.period_forms or token in self.period_forms:
+                if not has_period:
+                    return None
+                return sex, start, end + 1, new
+            if new.endswith(".") and has_period:
+                return sex, start, end + 1, new
+        return sex, start, end, new
 
     def _code_blocked(self, text: str, start: int, end: int) -> bool:
         if not self.code_blockers:

@@ -1,0 +1,48 @@
+"""Speed of the rule-based swapper: 20,000 English notes of about 1 KB (the size of a MIMIC HPI + PMH).
+
+Run: .venv/bin/python benchmarks/rules_swapper.py
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+SENTENCES = [
+    "Ms. ___ is a 67 year old woman with HTN who presents with chest pain.",
+    "She reports her husband found her on the floor and called EMS.",
+    "Mr. ___ is a 54 y/o man, father of two, who states his pain started yesterday.",
+    "He took aspirin 325 mg at home without relief and denies shortness of breath.",
+    "Her daughter brought her in after she was noted to be confused.",
+    "Labs notable for troponin 0.05, creatinine 1.4, hemoglobin 10.2, lactate 2.1.",
+    "He denies fevers, chills, nausea, vomiting, diarrhea, dysuria or hematuria.",
+]
+
+
+def main(n_notes: int = 20_000) -> None:
+    rng = random.Random(0)
+    notes = []
+    for _ in range(n_notes):
+        parts: list[str] = []
+        while sum(len(p) + 1 for p in parts) < 1000:
+            parts.append(rng.choice(SENTENCES))
+        notes.append(" ".join(parts))
+    swap_sex("warm up the lexicon cache", "M")
+    # baseline measured in the same run: one regex pass per note that only finds the gendered words
+    finder = re.compile(r"\b(she|he|her|him|his|hers|woman|man|ms|mr|husband|wife)\b", re.IGNORECASE)
+    start = time.perf_counter()
+    found = sum(len(finder.findall(note)) for note in notes)
+    baseline = time.perf_counter() - start
+    start = time.perf_counter()
+    changed = sum(swap_sex(note, "M").replacements for note in notes)
+    elapsed = time.perf_counter() - start
+    print(f"{n_notes:,} notes, {sum(map(len, notes)) / n_notes:,.0f} chars each: swap {elapsed:.2f} s "
+          f"({n_notes / elapsed:,.0f} notes/s, {changed:,} replacements); a bare regex find pass takes "
+          f"{baseline:.2f} s ({found:,} matches), ratio {elapsed / baseline:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

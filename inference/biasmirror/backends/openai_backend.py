@@ -1,0 +1,176 @@
+"""Any OpenAI-compatible chat endpoint over HTTP: a `vllm serve` server, a hospital gateway, a public API.
+
+Only the standard library is used (urllib), so the backend needs no optional dependency. Each request is a
+POST to `<base_url>/chat/completions`; requests of a batch run concurrently on at most `concurrency` threads.
+A request that times out, cannot connect, or gets HTTP 408/409/429/5xx is retried up to `max_retries` times
+with exponential backoff (`backoff` * 2**attempt seconds, or the server's Retry-After when it is given and
+shorter than a minute). Other HTTP errors are not retried. A request that still fails comes back as a
+`Generation` with `finish_reason="error"` and the reason in `error` (never the prompt), so that the caller can
+leave its record for a later run instead of failing the whole batch.
+
+`is_local` is True only when the base URL's host is a loopback address (localhost, 127.0.0.0/8, ::1): the
+patient-data guard (biasmirror.backends.guard) refuses any other host for credentialed data sets unless the
+user allows it explicitly.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import socket
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Sequence
+
+from biasmirror.backends.base import Generation, GenerationRequest
+
+RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
+API_KEY_ENV = "BIASMIRROR_API_KEY"
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when the URL's host is this machine (localhost or a loopback IP). Host names other than
+    'localhost' are not resolved: a name that happens to point at 127.0.0.1 still counts as remote."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def request_payload(model: str, request: GenerationRequest) -> dict[str, Any]:
+    """The JSON body of one chat-completions call."""
+    payload: dict[str, Any] = {
+        "model": model,
+        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+    }
+    if request.seed is not None:
+        payload["seed"] = request.seed
+    if request.stop:
+        payload["stop"] = list(request.stop)
+    return payload
+
+
+class OpenAIBackend:
+    """Chat completions from an OpenAI-compatible server."""
+
+    name = "openai"
+
+    def __init__(self, model: str, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None,
+                 api_key_env: str = API_KEY_ENV, timeout: float = 120.0, max_retries: int = 3,
+                 backoff: float = 1.0, concurrency: int = 8, extra_body: dict[str, Any] | None = None) -> None:
+        if not model:
+            raise ValueError("the openai backend needs a model name (as the server knows it)")
+        scheme = urllib.parse.urlsplit(base_url).scheme
+        if scheme not in ("http", "https"):
+            raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        if timeout <= 0 or max_retries < 0 or backoff < 0 or concurrency < 1:
+            raise ValueError("timeout and concurrency must be positive; max_retries and backoff not negative")
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key if api_key is not None else os.environ.get(api_key_env) or os.environ.get("OPENAI_API_KEY")
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.backoff = float(backoff)
+        self.concurrency = int(concurrency)
+        self.extra_body = dict(extra_body or {})
+        self.is_local = is_loopback_url(self.base_url)
+        self.retries = 0  # retried attempts over the backend's life (for run manifests)
+        self._lock = threading.Lock()
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        if not requests:
+            return []
+        if len(requests) == 1 or self.concurrency == 1:
+            return [self._one(r) for r in requests]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
+            return list(pool.map(self._one, requests))
+
+    # -- one request, with retries ----------------------------------------------------------------------
+
+    def _one(self, request: GenerationRequest) -> Generation:
+        body = json.dumps({**request_payload(self.model, request), **self.extra_body}).encode("utf-8")
+        last_error = "no attempt"
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                with self._lock:
+                    self.retries += 1
+            try:
+                return self._post(body)
+            except _Retryable as error:
+                last_error = error.reason
+                if attempt < self.max_retries:
+                    time.sleep(error.retry_after if error.retry_after is not None else self.backoff * 2 ** attempt)
+            except _Fatal as error:
+                return Generation("", "error", error.reason)
+        return Generation("", "error", f"gave up after {self.max_retries + 1} attempts: {last_error}")
+
+    def _post(self, body: bytes) -> Generation:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        http_request = urllib.request.Request(self.endpoint, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(http_request, timeout=self.timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as error:
+            reason = f"HTTP {error.code} from {self.base_url}"
+            if error.code in RETRY_STATUS:
+                raise _Retryable(reason, _retry_after(error.headers.get("Retry-After"))) from None
+            raise _Fatal(reason) from None
+        except (TimeoutError, socket.timeout) as error:
+            raise _Retryable(f"timed out after {self.timeout:g} s ({type(error).__name__})") from None
+        except urllib.error.URLError as error:
+            if isinstance(error.reason, (TimeoutError, socket.timeout)):
+                raise _Retryable(f"timed out after {self.timeout:g} s") from None
+            raise _Retryable(f"cannot reach {self.base_url}: {error.reason}") from None
+        except (ConnectionError, OSError) as error:  # reset or closed mid-response
+            raise _Retryable(f"connection error with {self.base_url}: {type(error).__name__}") from None
+        try:
+            document = json.loads(raw)
+            choice = document["choices"][0]
+            text = choice["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise _Retryable(f"malformed response from {self.base_url} (not a chat completion)") from None
+        if text is None:
+            text = ""
+        if not isinstance(text, str):
+            raise _Fatal(f"malformed response from {self.base_url}: message content is not text")
+        return Generation(text, choice.get("finish_reason"))
+
+
+class _Retryable(Exception):
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+class _Fatal(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if 0 <= seconds <= 60 else None

@@ -1,0 +1,74 @@
+"""Offline vLLM (`vllm.LLM`) with prefix caching: the fast path on a GPU. Optional extra (`biasmirror[vllm]`).
+
+The module imports without vLLM; `VllmBackend` imports it when built. Everything that turns our requests into
+vLLM's inputs is a plain function here (`engine_kwargs`, `sampling_kwargs`, `chat_messages`,
+`generation_from_output`) so that it is unit-tested on machines without a GPU. A batch goes to `LLM.chat` in one
+call with one `SamplingParams` per request; prefix caching makes the shared k-shot prefix of a batch cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from biasmirror.backends.base import Generation, GenerationRequest
+
+
+def engine_kwargs(model: str, tensor_parallel_size: int = 1, gpu_memory_utilization: float = 0.9,
+                  max_model_len: int | None = None, enable_prefix_caching: bool = True, dtype: str = "auto",
+                  seed: int = 0, **extra: Any) -> dict[str, Any]:
+    """Arguments of `vllm.LLM(...)`."""
+    if tensor_parallel_size < 1 or not 0 < gpu_memory_utilization <= 1:
+        raise ValueError("tensor_parallel_size must be >= 1 and gpu_memory_utilization in (0, 1]")
+    kwargs: dict[str, Any] = {"model": model, "tensor_parallel_size": tensor_parallel_size,
+                              "gpu_memory_utilization": gpu_memory_utilization,
+                              "enable_prefix_caching": enable_prefix_caching, "dtype": dtype, "seed": seed}
+    if max_model_len is not None:
+        kwargs["max_model_len"] = int(max_model_len)
+    kwargs.update(extra)
+    return kwargs
+
+
+def sampling_kwargs(request: GenerationRequest) -> dict[str, Any]:
+    """Arguments of `vllm.SamplingParams(...)` for one request (temperature 0 is greedy in vLLM)."""
+    kwargs: dict[str, Any] = {"max_tokens": request.max_tokens, "temperature": request.temperature}
+    if request.seed is not None:
+        kwargs["seed"] = request.seed
+    if request.stop:
+        kwargs["stop"] = list(request.stop)
+    return kwargs
+
+
+def chat_messages(request: GenerationRequest) -> list[dict[str, str]]:
+    """One conversation in the OpenAI message format that `LLM.chat` takes."""
+    return [{"role": m.role, "content": m.content} for m in request.messages]
+
+
+def generation_from_output(output: Any) -> Generation:
+    """A `Generation` from a `vllm.RequestOutput` (its first completion)."""
+    completions = getattr(output, "outputs", None) or []
+    if not completions:
+        return Generation("", "error", "vLLM returned no completion")
+    completion = completions[0]
+    return Generation(completion.text, getattr(completion, "finish_reason", None))
+
+
+class VllmBackend:
+    name = "vllm"
+    is_local = True
+
+    def __init__(self, model: str, **options: Any) -> None:
+        try:
+            import vllm
+        except ImportError as error:
+            raise RuntimeError("the vllm backend needs vLLM and a GPU: pip install 'biasmirror[vllm]' "
+                               f"({error})") from error
+        self.model = model
+        self._sampling_params = vllm.SamplingParams
+        self._llm = vllm.LLM(**engine_kwargs(model, **options))
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        if not requests:
+            return []
+        params = [self._sampling_params(**sampling_kwargs(r)) for r in requests]
+        outputs = self._llm.chat([chat_messages(r) for r in requests], sampling_params=params, use_tqdm=False)
+        return [generation_from_output(o) for o in outputs]

@@ -1,0 +1,77 @@
+-- Validity of the counterfactual copies per data set, language and generator (placebo generators included):
+-- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex,
+-- clinical content preserved, length ratio, and semantic similarity (when computed). Shares are over the copies
+-- that have the check (a copy without checks, or a language without a rule lexicon, is left out of a share).
+
+with diagnostics as (
+    select * from {{ ref('int_counterfactual_diagnostics') }}
+),
+
+ok as (
+    select * from diagnostics where status = 'ok'
+),
+
+counts as (
+    select
+        dataset,
+        language,
+        generator,
+        bool_or(is_placebo) as is_placebo,
+        count(*) as n_copies,
+        count(*) filter (where status = 'ok') as n_ok,
+        count(*) filter (where status = 'flagged') as n_flagged
+    from diagnostics
+    group by dataset, language, generator
+),
+
+quality as (
+    select
+        dataset,
+        language,
+        generator,
+        count(*) filter (where is_checked) as n_checked,
+        avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as residual_share,
+        avg(wrong_sex_terms) as mean_wrong_sex_terms,
+        avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as numbers_preserved_share,
+        avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as drugs_preserved_share,
+        avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as negations_preserved_share,
+        avg(case when content_preserved then 1.0 when not content_preserved then 0.0 end) as content_preserved_share,
+        avg(length_ratio) as mean_length_ratio,
+        min(length_ratio) as min_length_ratio,
+        max(length_ratio) as max_length_ratio,
+        count(cosine_similarity) as n_with_similarity,
+        avg(cosine_similarity) as mean_cosine_similarity,
+        {{ quantile_cont('cosine_similarity', 0.05) }} as p05_cosine_similarity,
+        min(cosine_similarity) as min_cosine_similarity
+    from ok
+    group by dataset, language, generator
+)
+
+select
+    counts.dataset,
+    counts.language,
+    counts.generator,
+    counts.is_placebo,
+    counts.n_copies,
+    counts.n_ok,
+    counts.n_flagged,
+    cast(counts.n_flagged as double) / counts.n_copies as flagged_share,
+    coalesce(quality.n_checked, 0) as n_checked,
+    quality.residual_share,
+    quality.mean_wrong_sex_terms,
+    quality.numbers_preserved_share,
+    quality.drugs_preserved_share,
+    quality.negations_preserved_share,
+    quality.content_preserved_share,
+    quality.mean_length_ratio,
+    quality.min_length_ratio,
+    quality.max_length_ratio,
+    coalesce(quality.n_with_similarity, 0) as n_with_similarity,
+    quality.mean_cosine_similarity,
+    quality.p05_cosine_similarity,
+    quality.min_cosine_similarity
+from counts
+left join quality
+    on quality.dataset = counts.dataset
+    and quality.language is not distinct from counts.language
+    and quality.generator = counts.generator

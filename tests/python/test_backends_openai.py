@@ -1,0 +1,134 @@
+"""The OpenAI-compatible HTTP backend against a local server started by the test: payloads, retries after a
+500 and a timeout, no retry on a 400, concurrency limit, loopback detection, and the registry."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from biasmirror.backends.base import ChatMessage, GenerationRequest
+from biasmirror.backends.openai_backend import OpenAIBackend, is_loopback_url, request_payload
+from biasmirror.backends.registry import make_backend
+from local_openai_server import LocalChatServer, completion
+
+
+def request(text: str = "hello", **kwargs) -> GenerationRequest:
+    return GenerationRequest((ChatMessage("system", "be brief"), ChatMessage("user", text)), **kwargs)
+
+
+def echo(body, n):
+    return 200, completion("echo: " + body["messages"][-1]["content"]), 0.0
+
+
+def test_sends_the_chat_payload_and_reads_the_answer() -> None:
+    with LocalChatServer(echo) as server:
+        backend = OpenAIBackend("tiny-chat", base_url=server.url, api_key="secret-1", max_retries=0)
+        answers = backend.generate([request("one", max_tokens=7, temperature=0.5, seed=3, stop=("\n",)),
+                                    request("two")])
+    assert [a.text for a in answers] == ["echo: one", "echo: two"]
+    assert all(a.finish_reason == "stop" and a.error is None for a in answers)
+    bodies = sorted(server.bodies, key=lambda b: b["messages"][-1]["content"])
+    assert bodies[0] == {"model": "tiny-chat", "max_tokens": 7, "temperature": 0.5, "seed": 3, "stop": ["\n"],
+                         "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "one"}]}
+    assert "seed" not in bodies[1] and "stop" not in bodies[1]
+    assert all(h.get("Authorization") == "Bearer secret-1" for h in server.headers)
+    assert request_payload("m", request("x"))["messages"][-1] == {"role": "user", "content": "x"}
+
+
+def test_retries_after_a_server_error_then_succeeds() -> None:
+    def flaky(body, n):
+        return (500, {"error": "boom"}, 0.0) if n < 2 else (200, completion("fine"), 0.0)
+
+    with LocalChatServer(flaky) as server:
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=3, backoff=0.01)
+        (answer,) = backend.generate([request()])
+    assert answer.text == "fine" and answer.error is None
+    assert len(server.bodies) == 3 and backend.retries == 2
+
+
+def test_retries_after_a_timeout() -> None:
+    def slow_first(body, n):
+        return 200, completion("late" if n == 0 else "on time"), (6.0 if n == 0 else 0.0)
+
+    with LocalChatServer(slow_first) as server:
+        backend = OpenAIBackend("m", base_url=server.url, timeout=0.3, max_retries=2, backoff=0.01)
+        started = time.perf_counter()
+        (answer,) = backend.generate([request()])
+        elapsed = time.perf_counter() - started
+    assert answer.text == "on time" and backend.retries == 1
+    assert len(server.bodies) == 2
+    assert elapsed < 4.0  # the client gave up on the slow answer instead of waiting for it
+
+
+def test_gives_up_after_max_retries_with_an_error_generation() -> None:
+    with LocalChatServer(lambda body, n: (503, {"error": "busy"}, 0.0)) as server:
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=2, backoff=0.01)
+        (answer,) = backend.generate([request("patient text that must not leak")])
+    assert answer.finish_reason == "error" and answer.text == ""
+    assert "gave up after 3 attempts" in answer.error and "HTTP 503" in answer.error
+    assert "patient text" not in answer.error
+    assert len(server.bodies) == 3
+
+
+def test_client_errors_are_not_retried() -> None:
+    with LocalChatServer(lambda body, n: (400, {"error": "bad request"}, 0.0)) as server:
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=3, backoff=0.01)
+        (answer,) = backend.generate([request()])
+    assert answer.error == f"HTTP 400 from {server.url}" and len(server.bodies) == 1
+
+
+def test_a_malformed_body_is_retried_then_reported() -> None:
+    with LocalChatServer(lambda body, n: (200, "not json", 0.0)) as server:
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=1, backoff=0.01)
+        (answer,) = backend.generate([request()])
+    assert "malformed response" in answer.error and len(server.bodies) == 2
+
+
+def test_unreachable_server_is_an_error_not_an_exception() -> None:
+    with LocalChatServer(echo) as server:
+        url = server.url
+    backend = OpenAIBackend("m", base_url=url, max_retries=1, backoff=0.01, timeout=2)
+    (answer,) = backend.generate([request()])
+    assert answer.finish_reason == "error" and "cannot reach" in answer.error
+
+
+def test_concurrency_limit_is_respected_and_order_is_kept() -> None:
+    active = {"now": 0, "max": 0}
+    lock = threading.Lock()
+
+    def counting(body, n):
+        with lock:
+            active["now"] += 1
+            active["max"] = max(active["max"], active["now"])
+        time.sleep(0.05)
+        with lock:
+            active["now"] -= 1
+        return 200, completion(body["messages"][-1]["content"].upper()), 0.0
+
+    with LocalChatServer(counting) as server:
+        backend = OpenAIBackend("m", base_url=server.url, concurrency=3)
+        texts = [f"r{i}" for i in range(12)]
+        answers = backend.generate([request(t) for t in texts])
+    assert [a.text for a in answers] == [t.upper() for t in texts]
+    assert 2 <= active["max"] <= 3
+
+
+@pytest.mark.parametrize(("url", "local"), [
+    ("http://127.0.0.1:8000/v1", True), ("http://localhost:8000/v1", True), ("http://[::1]:8000/v1", True),
+    ("http://127.8.9.10/v1", True), ("https://api.example.com/v1", False), ("http://10.0.0.5:8000/v1", False),
+    ("http://192.168.1.2/v1", False), ("http://localhost.example.com/v1", False),
+])
+def test_loopback_detection(url: str, local: bool) -> None:
+    assert is_loopback_url(url) is local
+    assert OpenAIBackend("m", base_url=url).is_local is local
+
+
+def test_registry_builds_it_and_rejects_bad_options() -> None:
+    backend = make_backend("openai", "m", base_url="http://127.0.0.1:9/v1", concurrency=2)
+    assert isinstance(backend, OpenAIBackend) and backend.name == "openai" and backend.concurrency == 2
+    with pytest.raises(ValueError, match="http"):
+        make_backend("openai", "m", base_url="ftp://x")
+    with pytest.raises(ValueError, match="model name"):
+        OpenAIBackend("", base_url="http://127.0.0.1/v1")

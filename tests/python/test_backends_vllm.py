@@ -1,0 +1,53 @@
+"""The vLLM backend is GPU-only and not installed here: test how it builds vLLM's inputs (engine arguments,
+sampling parameters, conversations) and reads its outputs, and that it fails clearly without vLLM."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from biasmirror.backends import vllm_backend
+from biasmirror.backends.base import ChatMessage, GenerationRequest
+from biasmirror.backends.registry import KINDS, make_backend
+
+
+def test_importing_the_module_does_not_import_vllm() -> None:
+    assert "vllm" not in sys.modules or importlib.util.find_spec("vllm") is not None
+    assert KINDS["vllm"] == ("biasmirror.backends.vllm_backend", "VllmBackend")
+
+
+def test_engine_kwargs_enable_prefix_caching() -> None:
+    kwargs = vllm_backend.engine_kwargs("/models/mistral-small", tensor_parallel_size=2, max_model_len=8192)
+    assert kwargs == {"model": "/models/mistral-small", "tensor_parallel_size": 2, "gpu_memory_utilization": 0.9,
+                      "enable_prefix_caching": True, "dtype": "auto", "seed": 0, "max_model_len": 8192}
+    assert vllm_backend.engine_kwargs("m", enforce_eager=True)["enforce_eager"] is True
+    with pytest.raises(ValueError):
+        vllm_backend.engine_kwargs("m", gpu_memory_utilization=1.5)
+
+
+def test_sampling_kwargs_and_messages_follow_the_request() -> None:
+    request = GenerationRequest((ChatMessage("system", "s"), ChatMessage("user", "u"), ChatMessage("assistant", "a"),
+                                 ChatMessage("user", "again")), max_tokens=300, temperature=0.0, seed=7, stop=("}\n",))
+    assert vllm_backend.sampling_kwargs(request) == {"max_tokens": 300, "temperature": 0.0, "seed": 7, "stop": ["}\n"]}
+    assert vllm_backend.sampling_kwargs(GenerationRequest((ChatMessage("user", "u"),))) == {"max_tokens": 256, "temperature": 0.0}
+    assert vllm_backend.chat_messages(request) == [
+        {"role": "system", "content": "s"}, {"role": "user", "content": "u"},
+        {"role": "assistant", "content": "a"}, {"role": "user", "content": "again"}]
+
+
+def test_generation_from_output_reads_the_first_completion() -> None:
+    output = SimpleNamespace(outputs=[SimpleNamespace(text='{"sex": "M"}', finish_reason="stop"),
+                                      SimpleNamespace(text="other", finish_reason="length")])
+    generation = vllm_backend.generation_from_output(output)
+    assert generation.text == '{"sex": "M"}' and generation.finish_reason == "stop" and generation.error is None
+    empty = vllm_backend.generation_from_output(SimpleNamespace(outputs=[]))
+    assert empty.finish_reason == "error" and empty.error
+
+
+def test_missing_vllm_gives_a_clear_error(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "vllm", None)  # makes `import vllm` fail, installed or not
+    with pytest.raises(RuntimeError, match=r"biasmirror\[vllm\]"):
+        make_backend("vllm", "/models/any")
