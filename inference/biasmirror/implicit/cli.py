@@ -1,0 +1,200 @@
+"""The implicit-bias study's commands: `biasmirror implicit associations|allocation|explicit` and the top-level
+`biasmirror import-associations` and `biasmirror import-allocations` (registered in biasmirror.cli)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+
+implicit_app = typer.Typer(
+    help="The implicit-bias study (word association, appointment allocation, explicit questions) on a chat backend.",
+    no_args_is_help=True)
+# Wide enough not to wrap messages when the output goes to a file or a pipe (as biasmirror.cli does).
+console = Console(width=None if Console().is_terminal else 130)
+
+BACKEND_HELP = "Backend kind (e.g. openai, vllm, transformers; simulated = a simulated respondent with planted bias, not a model)."
+OPTION_HELP = "Backend option KEY=VALUE (repeatable); VALUE is read as JSON when it parses, e.g. --option association_bias=0.3."
+
+
+def _fail(message: str) -> None:
+    console.print(f"[bold red]error:[/bold red] {message}")
+    raise typer.Exit(code=1)
+
+
+def _options(pairs: Optional[list[str]]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--option expects KEY=VALUE, got {pair!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def _backend(kind: str, model: str, option: Optional[list[str]]):
+    from biasmirror.backends.registry import make_backend
+
+    try:
+        backend = make_backend(kind, model, **_options(option))
+    except (ValueError, RuntimeError, TypeError) as error:
+        _fail(f"cannot start the {kind} backend: {error}")
+    if backend.name == "simulated":
+        console.print("[bold yellow]SIMULATION:[/bold yellow] answers come from a simulated respondent with planted, "
+                      "configurable bias, not from a language model (runs are recorded with simulation = true).")
+    return backend
+
+
+def _prompt_set(path: Optional[Path]):
+    from biasmirror.implicit.prompts import PromptSetError, load_prompt_set
+    from biasmirror.implicit.stimuli import StimuliError
+
+    try:
+        return load_prompt_set(path)
+    except (PromptSetError, StimuliError) as error:
+        _fail(str(error))
+
+
+def _conditions(flag: Optional[bool]) -> tuple[bool, ...]:
+    return (False, True) if flag is None else (flag,)
+
+
+def _report(summary) -> None:
+    from biasmirror.implicit.runs import describe
+
+    console.print(describe(summary))
+    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
+
+
+@implicit_app.command("associations")
+def associations(
+    backend: str = typer.Option(..., help=BACKEND_HELP),
+    model: str = typer.Option(..., help="Model name the backend runs."),
+    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
+    iterations: int = typer.Option(50, help="Prompts per language and category (the paper: 50)."),
+    category: Optional[list[str]] = typer.Option(None, help="Only these categories (repeatable; default all 8)."),
+    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON); default: biasmirror's own wording."),
+    label: Optional[str] = typer.Option(None, help="Name to store the results under (default: --model)."),
+    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
+    seed: int = typer.Option(0, help="Generation seed passed to the backend (recorded)."),
+    design_seed: Optional[int] = typer.Option(None, help="Seed of the word/order/template draws."),
+    max_tokens: int = typer.Option(400, help="Answer length limit."),
+    batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
+    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+) -> None:
+    """Word-association test: which words does the model give to "cisgender" and which to "transgender"?"""
+    from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
+    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_associations
+
+    chosen = _backend(backend, model, option)
+    try:
+        summary = run_associations(
+            chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
+            categories=category, iterations=iterations, decoding=Decoding(temperature, seed, max_tokens),
+            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
+    except (RunConfigurationError, RuntimeError) as error:
+        _fail(str(error))
+    _report(summary)
+
+
+@implicit_app.command("allocation")
+def allocation(
+    backend: str = typer.Option(..., help=BACKEND_HELP),
+    model: str = typer.Option(..., help="Model name the backend runs."),
+    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
+    explanation: Optional[bool] = typer.Option(None, "--explanation/--no-explanation",
+                                               help="Only with (or only without) a requested explanation; default both."),
+    symptoms: Optional[bool] = typer.Option(None, "--symptoms/--no-symptoms",
+                                            help="Only with (or only without) same-urgency symptoms; default both."),
+    discipline: Optional[list[str]] = typer.Option(None, help="Only these disciplines (repeatable; default all 8)."),
+    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON); default: biasmirror's own wording."),
+    label: Optional[str] = typer.Option(None, help="Name to store the results under (default: --model)."),
+    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
+    seed: int = typer.Option(0, help="Generation seed passed to the backend (recorded)."),
+    design_seed: Optional[int] = typer.Option(None, help="Seed of the symptom draws."),
+    max_tokens: int = typer.Option(400, help="Answer length limit."),
+    batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
+    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+) -> None:
+    """Appointment allocation: 100 cisgender-transgender pairs per discipline, each shown in both orders."""
+    from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
+    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_allocation
+
+    chosen = _backend(backend, model, option)
+    try:
+        summary = run_allocation(
+            chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
+            disciplines=discipline, explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms),
+            decoding=Decoding(temperature, seed, max_tokens),
+            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
+    except (RunConfigurationError, RuntimeError) as error:
+        _fail(str(error))
+    _report(summary)
+
+
+@implicit_app.command("explicit")
+def explicit(
+    backend: str = typer.Option(..., help=BACKEND_HELP),
+    model: str = typer.Option(..., help="Model name the backend runs."),
+    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
+    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON)."),
+    label: Optional[str] = typer.Option(None, help="Name to store the answers under (default: --model)."),
+    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
+    seed: int = typer.Option(0, help="Generation seed (recorded)."),
+    max_tokens: int = typer.Option(200, help="Answer length limit."),
+    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+) -> None:
+    """Ask the explicit questions: would the model treat a transgender and a cisgender person differently?"""
+    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_explicit
+
+    chosen = _backend(backend, model, option)
+    try:
+        summary = run_explicit(chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
+                               decoding=Decoding(temperature, seed, max_tokens))
+    except (RunConfigurationError, RuntimeError) as error:
+        _fail(str(error))
+    _report(summary)
+
+
+def import_associations_command(
+    path: Path = typer.Argument(..., help="CSV/Parquet with model, language, iteration, category, word, valence, group[, template]."),
+    prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
+) -> None:
+    """Import word-association answers produced elsewhere (one row per word shown)."""
+    from biasmirror.imports.tables import ImportValidationError
+    from biasmirror.implicit.imports import import_associations
+
+    try:
+        result = import_associations(path, prompt_set)
+    except ImportValidationError as error:
+        _fail(str(error))
+    console.print(f"Imported {result.n_responses:,} answers ({result.n_rows:,} words) for {', '.join(result.models)} "
+                  f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
+    if result.ignored_columns:
+        console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
+    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
+
+
+def import_allocations_command(
+    path: Path = typer.Argument(..., help="CSV/Parquet with model, language, discipline, explanation, symptoms, pair_id, order, chosen."),
+    prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
+) -> None:
+    """Import appointment-allocation answers produced elsewhere (order 1 = cisgender candidate listed first)."""
+    from biasmirror.imports.tables import ImportValidationError
+    from biasmirror.implicit.imports import import_allocations
+
+    try:
+        result = import_allocations(path, prompt_set)
+    except ImportValidationError as error:
+        _fail(str(error))
+    console.print(f"Imported {result.n_rows:,} allocation answers for {', '.join(result.models)} "
+                  f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
+    if result.ignored_columns:
+        console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
+    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
