@@ -1,0 +1,38 @@
+"""Printing a check report: one line per suite (passed / failed expectations), then every failure with its
+rule and what broke it. Offending values of identifier columns are never printed."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from rich.console import Console
+from rich.table import Table
+
+from biasmirror.quality.runner import CheckReport
+
+
+def print_report(console: Console, report: CheckReport) -> None:
+    suites: OrderedDict[tuple[str, str, str], list[bool]] = OrderedDict()
+    for outcome in report.outcomes:
+        suites.setdefault((outcome.layer, outcome.suite, outcome.subject), []).append(outcome.success)
+    table = Table(title=f"Data-quality gates (suites v{report.suite_version})")
+    table.add_column("layer")
+    table.add_column("suite")
+    table.add_column("batch", overflow="fold")
+    table.add_column("passed", justify="right")
+    table.add_column("failed", justify="right")
+    for (layer, suite, subject), results in suites.items():
+        failed = results.count(False)
+        table.add_row(layer, suite, subject, str(results.count(True)),
+                      f"[bold red]{failed}[/bold red]" if failed else "0")
+    for skipped in report.skipped:
+        table.add_row(skipped.layer, skipped.suite, f"[dim]skipped: {skipped.reason}[/dim]", "-", "-")
+    console.print(table)
+    for failure in report.failures:
+        column = f" column {failure.column}:" if failure.column else ""
+        console.print(f"[bold red]FAILED[/bold red] {failure.suite} ({failure.subject}):{column} "
+                      f"{failure.rule}: {failure.detail}", soft_wrap=True)
+    n = len(report.outcomes)
+    verdict = "[bold green]all gates passed[/bold green]" if report.success else \
+        f"[bold red]{len(report.failures)} of {n} expectation(s) failed[/bold red]"
+    console.print(f"{verdict}. Data Docs: {report.docs_dir / 'index.html'}")
