@@ -1,0 +1,24 @@
+{#- Text helpers for keyword strata and term associations (RE2 syntax on DuckDB). -#}
+
+{#- Replace every match of a regular expression. -#}
+{% macro regex_replace_all(expr, pattern, replacement) -%}
+  {{ return(adapter.dispatch('regex_replace_all', 'biasmirror')(expr, pattern, replacement)) }}
+{%- endmacro %}
+{% macro duckdb__regex_replace_all(expr, pattern, replacement) -%}
+  regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }}, 'g')
+{%- endmacro %}
+
+{#- One row per word of a text column: the relation's `id_columns` and `word` (lower case; a word is a run of
+    letters of any alphabet, so digits, punctuation and de-identification marks such as ___ separate words).
+    Empty strings are not returned. -#}
+{% macro split_words(relation, id_columns, text_column) -%}
+  {{ return(adapter.dispatch('split_words', 'biasmirror')(relation, id_columns, text_column)) }}
+{%- endmacro %}
+{% macro duckdb__split_words(relation, id_columns, text_column) -%}
+  select {{ id_columns | join(', ') }}, word
+  from (
+      select {{ id_columns | join(', ') }}, unnest(regexp_split_to_array(lower({{ text_column }}), '[^\pL]+')) as word
+      from {{ relation }}
+  )
+  where word <> ''
+{%- endmacro %}

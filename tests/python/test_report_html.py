@@ -1,0 +1,155 @@
+"""The static HTML report: rendered from the demo warehouse and checked in headless Chromium (every figure
+present and non-empty, no console errors, no request beyond the file itself), on an empty warehouse, and
+through the CLI."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from biasmirror.report.render import write_report
+from conftest import Workspace
+from demo_warehouse import NOISE_FLIPS, demo_warehouse
+from report_browser import BrowserUnavailable, Chromium
+
+FIGURES_JS = """
+Array.from(document.querySelectorAll('figure.bm-figure')).map(f => {
+  const svg = f.querySelector('svg');
+  const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+  const caption = f.querySelector('figcaption');
+  return {id: f.id, width: box.width, height: box.height,
+          marks: svg ? svg.querySelectorAll('path, text, use, rect, line, circle, polyline').length : 0,
+          texts: svg ? Array.from(svg.querySelectorAll('text')).filter(t => t.getBBox().width > 0).length : 0,
+          caption: caption ? caption.textContent : ''};
+})
+"""
+
+# The demo warehouse has a MIMIC-like data set with one model, the rule-based generator and its placebo, three
+# settings, a noise floor and counterfactual diagnostics, and imported pairs with nurse x patient sex dyads:
+# these figures and tables must be there ...
+EXPECTED_FIGURES = (
+    "fig-cohort-flow", "fig-kappa-size", "fig-forest-mimic-rf-small-rules", "fig-noise-floor-mimic-rf-small-rules",
+    "fig-comparisons-setting", "fig-comparisons-generator",
+    "fig-strata-documented-level-mimic-rf-small-rules", "fig-strata-presentation-group-mimic-rf-small-rules",
+    "fig-strata-age-band-mimic-rf-small-rules", "fig-wordcloud-dts-m-to-f-mimic-rf-small-rules",
+    "fig-wordcloud-dts-f-to-m-mimic-rf-small-rules", "fig-dyad-dyads-imported-model-imported",
+)
+EXPECTED_TABLES = ("tbl-audited-groups", "tbl-levels", "tbl-model-performance", "tbl-table2-mimic-rf-small-rules",
+                   "tbl-counterfactual-quality", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules")
+# ... and no section waits for data.
+
+
+def open_browser() -> Chromium:
+    try:
+        return Chromium().__enter__()
+    except BrowserUnavailable as error:
+        pytest.fail(f"headless Chromium is needed for the report checks and could not be started: {error}")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workspace = demo_warehouse()
+    return write_report(tmp_path_factory.mktemp("report"), workspace.warehouse).path
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    instance = open_browser()
+    yield instance
+    instance.__exit__(None, None, None)
+
+
+def test_every_figure_renders_non_empty_without_console_errors(report: Path, chromium: Chromium, tmp_path: Path) -> None:
+    load = chromium.load(report)
+    assert load.errors() == []
+    assert [url for url in load.requests if url != report.resolve().as_uri()] == []
+    figures = {f["id"]: f for f in chromium.evaluate(FIGURES_JS)}
+    assert set(EXPECTED_FIGURES) <= set(figures), sorted(figures)
+    for figure in figures.values():
+        assert figure["width"] > 200 and figure["height"] > 80, figure
+        assert figure["marks"] >= 10 and figure["texts"] >= 2, figure
+        assert len(figure["caption"]) > 120, figure["id"]
+    # every caption says how to read the sign (or that there is none to read)
+    for figure in figures.values():
+        assert re.search(r"sign|&gt;|>|<|red|higher is better", figure["caption"]), figure["id"]
+    panels = chromium.evaluate("Array.from(document.querySelectorAll('.no-data')).map(p => p.id)")
+    assert panels == []
+    tables = chromium.evaluate("Array.from(document.querySelectorAll('.bm-table')).map(t => [t.id, t.querySelectorAll('tbody tr').length])")
+    assert set(EXPECTED_TABLES) <= {name for name, _ in tables}
+    assert all(rows > 0 for _, rows in tables), tables
+    chromium.screenshot(tmp_path / "report.png")
+    assert (tmp_path / "report.png").stat().st_size > 50_000
+
+
+def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
+    row = demo_warehouse().query(
+        "select estimate, ci_low, ci_high from audit.paired_metrics where stratum_name = 'overall' "
+        "and setting = 'full' and metric = 'pooled_rate' and dataset = 'mimic' and generator = 'rules'").iloc[0]
+    cell = f"{row.estimate * 100:+.2f}% [{row.ci_low * 100:+.2f}, {row.ci_high * 100:+.2f}]"
+    html = report.read_text(encoding="utf-8")
+    assert f"<td>pooled_rate</td><td class=\"num\">{cell}</td>" in html
+    # the noise floor row shows the self-flip rate of the planted repeats, next to pdr
+    flips = demo_warehouse().query(
+        "select estimate from audit.noise_floor where metric = 'self_flip_rate' and setting = 'full' "
+        "and dataset = 'mimic'").estimate.iloc[0]
+    assert flips == pytest.approx(NOISE_FLIPS, abs=0.02)
+    assert f"<td>noise floor: self_flip_rate</td><td class=\"num\">{flips * 100:.2f}%" in html
+    # the dyad heatmap shows each dyad's pairs and the DTS of its patients' direction
+    dyads = demo_warehouse().query(
+        "select stratum_value, metric, estimate, n_pairs from audit.paired_metrics "
+        "where stratum_name = 'nurse_patient_dyad' and metric in ('dts_m_to_f', 'dts_f_to_m')")
+    figure = html[html.index('id="fig-dyad-dyads-imported-model-imported"'):]
+    figure = figure[:figure.index("</figure>")]
+    for row in dyads.itertuples():
+        if row.stratum_value.endswith(("M_patient" if row.metric == "dts_m_to_f" else "F_patient")):
+            assert f"{row.estimate * 100:+.1f} pp" in figure and f"n={row.n_pairs:,}" in figure, row
+    # self-contained: nothing is loaded from anywhere (XML namespace URIs are names, not requests)
+    assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:|//)", html) and "<script" not in html
+    assert "@import" not in html and not re.search(r"url\(\s*[\"']?(?!#)", html)  # url(#clip) is in-page
+
+
+def test_the_browser_check_catches_errors(tmp_path: Path, chromium: Chromium) -> None:
+    """The harness itself can fail: a console error, an exception and a missing resource are all reported."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><html><head><link rel='icon' href='data:,'></head><body>"
+                    "<img src='missing.png'><script>console.error('planted'); undefinedFunction();</script>"
+                    "</body></html>")
+    errors = chromium.load(page).errors()
+    assert any("planted" in e for e in errors)
+    assert any("undefinedFunction" in e or "Uncaught" in e for e in errors)
+    assert any("missing.png" in e or "Failed to load" in e or "ERR_FILE_NOT_FOUND" in e for e in errors), errors
+
+
+def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium: Chromium, tmp_path: Path) -> None:
+    import duckdb
+
+    duckdb.connect(str(workspace.warehouse)).close()  # a warehouse file with nothing built yet
+    result = write_report(tmp_path / "out", workspace.warehouse)
+    assert result.n_figures == 0
+    assert {"overview-no-pairs", "cohort-flow-no-data", "performance-no-data", "table2-no-data", "figure3-no-data",
+            "comparisons-no-data", "strata-documented_level-no-data", "dyads-no-data", "terms-no-data"} <= set(result.no_data)
+    load = chromium.load(result.path)
+    assert load.errors() == []
+    text = chromium.evaluate("document.body.innerText")
+    assert "No data yet." in text and "biasmirror build" in text
+
+
+def test_cli_writes_the_report_and_explains_a_missing_warehouse(tmp_path: Path) -> None:
+    from biasmirror.cli import app
+
+    runner = CliRunner()
+    workspace = demo_warehouse()
+    with workspace.active():
+        result = runner.invoke(app, ["report", "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "cli" / "index.html").stat().st_size > 50_000
+    assert "figures" in result.output
+    missing = Workspace(tmp_path / "nothing")
+    with missing.active():
+        result = runner.invoke(app, ["report", "--out", str(tmp_path / "none")])
+    assert result.exit_code == 1
+    assert "No warehouse at" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "none" / "index.html").exists()
