@@ -1,19 +1,21 @@
 """The study's classical baseline: TF-IDF features of the linearized record and a random forest.
 
 The study tuned the forest with 3-fold cross-validation on part of the train split; this baseline uses fixed,
-documented hyperparameters so the demo is fast and reproducible (the tuned version belongs to the
-triage-models work). Single-character tokens are kept so that the tabular sex value is a feature.
+documented hyperparameters so the demo is fast and reproducible (the tuned version is
+`biasmirror.triage.classical.TfidfForest`, `biasmirror baselines tfidf-rf`). Single-character tokens are kept so
+that the tabular sex value is a feature. Scoring goes through `biasmirror.triage.runs.score_pending`.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
-from biasmirror.progress import progress_bar, rate_text
-from biasmirror.triage.scoring import prediction_rows, training_inputs, unscored_inputs, write_predictions
-from biasmirror.warehouse import connect
-from biasmirror.warehouse.writes import finish_run, start_run
+import numpy as np
+
+from biasmirror.triage.runs import score_pending
+from biasmirror.triage.scoring import register_model, training_inputs
 
 DEFAULT_MODEL_NAME = "tfidf-rf"
 
@@ -25,6 +27,21 @@ class BaselineRun:
     n_train: int
     n_scored: int
     train_seconds: float
+
+
+class _FittedPipeline:
+    """A fitted scikit-learn pipeline as a probability model for `score_pending`."""
+
+    def __init__(self, pipeline: Any) -> None:
+        self.pipeline = pipeline
+        self.levels = [int(c) for c in pipeline.classes_]
+
+    def score(self, records: Sequence[str], batch_size: int = 5000, progress: Callable[[int], None] | None = None,
+              **_: Any) -> np.ndarray:
+        out = self.pipeline.predict_proba(list(records))
+        if progress is not None:
+            progress(len(records))
+        return out
 
 
 def train_and_score(dataset: str, model: str = DEFAULT_MODEL_NAME, seed: int = 0, n_estimators: int = 300,
@@ -43,21 +60,8 @@ def train_and_score(dataset: str, model: str = DEFAULT_MODEL_NAME, seed: int = 0
     started = time.perf_counter()
     pipeline.fit(train["input_text"], train["documented_level"].astype(int))
     train_seconds = time.perf_counter() - started
-    classes = [int(c) for c in pipeline.classes_]
-
-    pending = unscored_inputs(dataset, model)
-    with connect() as con:
-        run_id = start_run(con, "predictions", parameters, dataset=dataset, model=model)
-    scored = 0
-    started = time.perf_counter()
-    with progress_bar() as bar:
-        task = bar.add_task(f"scoring ({model})", total=len(pending), rate="")
-        for start in range(0, len(pending), batch_size):
-            batch = pending.iloc[start:start + batch_size]
-            probabilities = pipeline.predict_proba(batch["input_text"])
-            scored += write_predictions(prediction_rows(dataset, model, run_id, batch["input_id"].tolist(),
-                                                        classes, probabilities))
-            bar.update(task, advance=len(batch), rate=rate_text(scored, time.perf_counter() - started, "inputs"))
-    with connect() as con:
-        finish_run(con, run_id, scored)
-    return BaselineRun(run_id, model, len(train), scored, train_seconds)
+    nodes = sum(int(tree.tree_.node_count) for tree in pipeline[-1].estimators_)
+    register_model(dataset, model, "tfidf-rf-fixed", nodes, nodes, parameters)
+    run = score_pending(dataset, model, _FittedPipeline(pipeline), parameters, batch_size=batch_size,
+                        chunk_size=batch_size, order="input_id")
+    return BaselineRun(run.run_id, model, len(train), run.n_scored, train_seconds)

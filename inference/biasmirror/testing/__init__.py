@@ -1,0 +1,1 @@
+"""Helpers for tests and benchmarks: tiny, locally built models (nothing is downloaded)."""

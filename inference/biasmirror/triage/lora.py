@@ -1,0 +1,200 @@
+"""LoRA fine-tuning of a causal LM to answer the triage prompt with the documented level.
+
+The study's configuration: peft LoRA with rank 16, alpha 32, dropout 0.1 on the attention and MLP projections
+(q, k, v, o, gate, up, down); cross-entropy on the answer tokens only; a few epochs until the loss stabilises
+(3-5 in the study). The adapter is saved with `save_pretrained` (adapter_config.json +
+adapter_model.safetensors), the format vLLM's `LoRARequest` and peft's `PeftModel.from_pretrained` load,
+together with the tokenizer and `biasmirror_triage.json` (levels, prompt, input transform, options, losses).
+
+The loop is a plain PyTorch loop (AdamW, linear warm-up and decay, gradient accumulation), deterministic for a
+seed on CPU. `train_seeds` trains one adapter per seed so the audit can report how stable its metrics are
+across training runs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from biasmirror.triage.artifacts import ModelMetadata, save_metadata
+from biasmirror.triage.hf import check_model_dir, count_parameters, default_dtype, load_tokenizer, pick_device
+from biasmirror.triage.neutralize import transform_inputs
+from biasmirror.triage.prompt import PromptTemplate, TriagePrompt
+
+TARGET_MODULES: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+@dataclass(frozen=True)
+class LoraOptions:
+    epochs: float = 3.0
+    learning_rate: float = 2e-4
+    batch_size: int = 8
+    gradient_accumulation: int = 1
+    seed: int = 0
+    rank: int = 16
+    alpha: int = 32
+    dropout: float = 0.1
+    target_modules: tuple[str, ...] = TARGET_MODULES
+    warmup_ratio: float = 0.03
+    weight_decay: float = 0.0
+    max_grad_norm: float = 1.0
+    max_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.epochs <= 0 or self.learning_rate <= 0 or self.batch_size < 1 or self.gradient_accumulation < 1:
+            raise ValueError("epochs and learning rate must be > 0, batch size and gradient accumulation >= 1")
+
+
+@dataclass
+class LoraResult:
+    adapter_dir: Path
+    losses: list[float]
+    n_examples: int
+    parameter_count: int
+    trainable_parameter_count: int
+    seconds: float
+    metadata: ModelMetadata = field(repr=False, default=None)  # type: ignore[assignment]
+    model: Any = field(repr=False, default=None)  # the trained peft model, in memory (eval mode)
+
+
+def seed_everything(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def apply_lora(model: Any, options: LoraOptions) -> Any:
+    from peft import LoraConfig, get_peft_model
+
+    present = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}
+    missing = [module for module in options.target_modules if module not in present]
+    if missing:
+        raise ValueError(f"The base model has no module(s) {', '.join(missing)} to adapt; LoRA targets "
+                         f"{', '.join(options.target_modules)} (Llama/Mistral-style projection names).")
+    config = LoraConfig(r=options.rank, lora_alpha=options.alpha, lora_dropout=options.dropout,
+                        target_modules=list(options.target_modules), bias="none", task_type="CAUSAL_LM")
+    return get_peft_model(model, config)
+
+
+def _batches(n: int, batch_size: int, generator: np.random.Generator) -> list[np.ndarray]:
+    order = generator.permutation(n)
+    return [order[start:start + batch_size] for start in range(0, n, batch_size)]
+
+
+def collate(examples: Sequence[tuple[list[int], list[int]]], pad_id: int) -> dict[str, Any]:
+    """Right-padded input ids, attention mask and labels (-100 on padding)."""
+    import torch
+
+    width = max(len(ids) for ids, _ in examples)
+    input_ids = torch.full((len(examples), width), pad_id, dtype=torch.long)
+    labels = torch.full((len(examples), width), -100, dtype=torch.long)
+    attention = torch.zeros((len(examples), width), dtype=torch.long)
+    for row, (ids, target) in enumerate(examples):
+        input_ids[row, :len(ids)] = torch.tensor(ids)
+        labels[row, :len(target)] = torch.tensor(target)
+        attention[row, :len(ids)] = 1
+    return {"input_ids": input_ids, "attention_mask": attention, "labels": labels}
+
+
+def answer_loss(model: Any, examples: Sequence[tuple[list[int], list[int]]], pad_id: int, batch_size: int = 16) -> float:
+    """Mean cross-entropy per answer token (the training objective) over examples, without gradients."""
+    import torch
+
+    total, count = 0.0, 0
+    model.eval()
+    with torch.inference_mode():
+        for start in range(0, len(examples), batch_size):
+            batch = {k: v.to(model.device) for k, v in collate(examples[start:start + batch_size], pad_id).items()}
+            n_tokens = int((batch["labels"][:, 1:] != -100).sum())
+            loss = model(**batch).loss
+            total += float(loss) * n_tokens
+            count += n_tokens
+    return total / count
+
+
+def train_lora(base_dir: Path, records: Sequence[str], record_levels: Sequence[int], out_dir: Path, dataset: str,
+               options: LoraOptions = LoraOptions(), levels: Sequence[int] | None = None,
+               input_transform: str = "none", language: str = "en", template: PromptTemplate | None = None,
+               device: str | None = None, progress: Callable[[int, int, float], None] | None = None) -> LoraResult:
+    """Fine-tune a LoRA adapter on (record, level) examples and save it to out_dir.
+
+    progress(step, total_steps, loss) is called after every optimizer step."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    if len(records) != len(record_levels) or not records:
+        raise ValueError("Need one level per record and at least one record to train on.")
+    base_dir = check_model_dir(base_dir, "Base model")
+    levels = tuple(sorted(set(int(level) for level in (levels or record_levels))))
+    device = pick_device(device)
+    seed_everything(options.seed)
+    tokenizer = load_tokenizer(base_dir)
+    prompt = TriagePrompt(tokenizer, levels, template)
+    texts = transform_inputs(list(records), input_transform, language)
+    examples = [prompt.training_example(text, int(level)) for text, level in zip(texts, record_levels)]
+
+    model = AutoModelForCausalLM.from_pretrained(str(base_dir), dtype=default_dtype(device), local_files_only=True)
+    model = apply_lora(model, options).to(device)
+    total_parameters, trainable = count_parameters(model)
+
+    steps_per_epoch = math.ceil(len(examples) / (options.batch_size * options.gradient_accumulation))
+    total_steps = options.max_steps or max(1, math.ceil(steps_per_epoch * options.epochs))
+    warmup = int(options.warmup_ratio * total_steps)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=options.learning_rate,
+                                  weight_decay=options.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: (step + 1) / max(1, warmup) if step < warmup
+        else max(0.0, (total_steps - step) / max(1, total_steps - warmup)))
+    shuffler = np.random.default_rng(options.seed)
+    pad_id = tokenizer.pad_token_id
+    losses: list[float] = []
+    started = time.perf_counter()
+    model.train()
+    step = 0
+    while step < total_steps:
+        micro_batches = _batches(len(examples), options.batch_size, shuffler)
+        for first in range(0, len(micro_batches), options.gradient_accumulation):
+            group = micro_batches[first:first + options.gradient_accumulation]
+            n_tokens = sum(sum(1 for t in examples[i][1][1:] if t != -100) for b in group for i in b)
+            step_loss = 0.0
+            for indices in group:
+                batch = {k: v.to(device) for k, v in collate([examples[i] for i in indices], pad_id).items()}
+                batch_tokens = int((batch["labels"][:, 1:] != -100).sum())
+                loss = model(**batch).loss * (batch_tokens / n_tokens)  # mean over the step's answer tokens
+                loss.backward()
+                step_loss += float(loss.detach())
+            torch.nn.utils.clip_grad_norm_(model.parameters(), options.max_grad_norm)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            losses.append(step_loss)
+            step += 1
+            if progress is not None:
+                progress(step, total_steps, step_loss)
+            if step >= total_steps:
+                break
+    seconds = time.perf_counter() - started
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(out_dir))
+    tokenizer.save_pretrained(str(out_dir))
+    hyperparameters = {**asdict(options), "target_modules": list(options.target_modules), "n_examples": len(examples),
+                       "total_steps": total_steps}
+    metadata = ModelMetadata(
+        kind="lora", dataset=dataset, levels=levels, input_transform=input_transform,
+        base_model=str(Path(base_dir).resolve()), prompt_template=prompt.template.label,
+        prompt_sha256=prompt.template.sha256, label_tokens={str(k): v for k, v in prompt.label_tokens.items()},
+        hyperparameters=hyperparameters, parameter_count=total_parameters, trainable_parameter_count=trainable,
+        train_losses=losses)
+    save_metadata(out_dir, metadata)
+    model.eval()
+    return LoraResult(out_dir, losses, len(examples), total_parameters, trainable, seconds, metadata, model)

@@ -1,0 +1,248 @@
+"""A RoBERTa encoder trained from scratch on the cohort's text, then fine-tuned to classify the level.
+
+The study's recipe (to see how much pre-existing bias a pretrained model brings):
+1. a byte-level BPE tokenizer trained on the train split's text (vocabulary 52,000, minimum frequency 2) with
+   RoBERTa's special tokens;
+2. a randomly initialised `RobertaForMaskedLM` (12 layers, 12 heads, hidden 768, up to 1,024 positions,
+   type_vocab_size 1, dropout 0.1) pretrained with masked-language modelling on the same texts;
+3. a softmax classification head on the pretrained encoder (`RobertaForSequenceClassification`, one output per
+   level), fine-tuned on the documented levels.
+
+`RobertaSpec.study()` is that configuration; `RobertaSpec.tiny()` trains in seconds for tests. Nothing is
+downloaded; the plain PyTorch loops are deterministic for a seed on CPU.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
+
+
+@dataclass(frozen=True)
+class RobertaSpec:
+    vocab_size: int = 52_000
+    min_frequency: int = 2
+    hidden_size: int = 768
+    num_layers: int = 12
+    num_heads: int = 12
+    intermediate_size: int = 3072
+    max_length: int = 1024
+    dropout: float = 0.1
+    mlm_probability: float = 0.15
+    mlm_epochs: float = 3.0
+    mlm_learning_rate: float = 5e-5
+    classifier_epochs: float = 3.0
+    classifier_learning_rate: float = 2e-5
+    batch_size: int = 16
+    seed: int = 0
+
+    @classmethod
+    def study(cls, **overrides: Any) -> "RobertaSpec":
+        return cls(**overrides)
+
+    @classmethod
+    def tiny(cls, **overrides: Any) -> "RobertaSpec":
+        values = dict(vocab_size=600, hidden_size=32, num_layers=2, num_heads=2, intermediate_size=64,
+                      max_length=256, mlm_epochs=1.0, mlm_learning_rate=1e-3, classifier_epochs=6.0,
+                      classifier_learning_rate=1e-2, batch_size=16)
+        values.update(overrides)
+        return cls(**values)
+
+
+def train_roberta_tokenizer(texts: Sequence[str], spec: RobertaSpec) -> Any:
+    """A byte-level BPE tokenizer with RoBERTa's special tokens and post-processing, as a fast HF tokenizer."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=spec.vocab_size, min_frequency=spec.min_frequency,
+                                  special_tokens=list(SPECIAL_TOKENS),
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    tokenizer.train_from_iterator(list(texts), trainer=trainer)
+    tokenizer.post_processor = processors.RobertaProcessing(
+        ("</s>", tokenizer.token_to_id("</s>")), ("<s>", tokenizer.token_to_id("<s>")), trim_offsets=False)
+    return PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", sep_token="</s>",
+                                   cls_token="<s>", pad_token="<pad>", unk_token="<unk>", mask_token="<mask>",
+                                   model_max_length=spec.max_length, padding_side="right")
+
+
+def _config(tokenizer: Any, spec: RobertaSpec, num_labels: int | None = None) -> Any:
+    from transformers import RobertaConfig
+
+    extra = {"num_labels": num_labels} if num_labels else {}
+    return RobertaConfig(
+        vocab_size=len(tokenizer), hidden_size=spec.hidden_size, num_hidden_layers=spec.num_layers,
+        num_attention_heads=spec.num_heads, intermediate_size=spec.intermediate_size,
+        max_position_embeddings=spec.max_length + 2, type_vocab_size=1, hidden_dropout_prob=spec.dropout,
+        attention_probs_dropout_prob=spec.dropout, pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **extra)
+
+
+def _linear_schedule(optimizer: Any, total_steps: int) -> Any:
+    import torch
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: max(0.0, 1 - step / max(1, total_steps)))
+
+
+class ScratchRoberta:
+    """Tokenizer, MLM pretraining and classification fine-tuning, from nothing but the training texts."""
+
+    kind = "roberta-scratch"
+
+    def __init__(self, spec: RobertaSpec = RobertaSpec.study(), device: str | None = None) -> None:
+        from biasmirror.triage.hf import pick_device
+
+        self.spec = spec
+        self.device = pick_device(device)
+        self.tokenizer: Any = None
+        self.model: Any = None
+        self.levels: tuple[int, ...] = ()
+        self.mlm_losses: list[float] = []
+        self.classifier_losses: list[float] = []
+
+    def _encode(self, texts: Sequence[str]) -> list[list[int]]:
+        return self.tokenizer(list(texts), truncation=True, max_length=self.spec.max_length)["input_ids"]
+
+    def _batches(self, n: int, generator: np.random.Generator) -> list[np.ndarray]:
+        order = generator.permutation(n)
+        return [order[i:i + self.spec.batch_size] for i in range(0, n, self.spec.batch_size)]
+
+    def _pad(self, sequences: list[list[int]]) -> tuple[Any, Any]:
+        import torch
+
+        width = max(len(s) for s in sequences)
+        ids = torch.full((len(sequences), width), self.tokenizer.pad_token_id, dtype=torch.long)
+        mask = torch.zeros((len(sequences), width), dtype=torch.long)
+        for row, seq in enumerate(sequences):
+            ids[row, :len(seq)] = torch.tensor(seq)
+            mask[row, :len(seq)] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    def _mask_tokens(self, ids: Any, attention: Any, generator: Any) -> tuple[Any, Any]:
+        """BERT masking: 15% of real, non-special tokens are predicted; of those 80% -> <mask>, 10% random, 10% kept."""
+        import torch
+
+        labels = ids.clone()
+        special = (ids == self.tokenizer.bos_token_id) | (ids == self.tokenizer.eos_token_id) | (attention == 0)
+        chosen = (torch.rand(ids.shape, generator=generator, device=ids.device) < self.spec.mlm_probability) & ~special
+        labels[~chosen] = -100
+        masked = ids.clone()
+        roll = torch.rand(ids.shape, generator=generator, device=ids.device)
+        masked[chosen & (roll < 0.8)] = self.tokenizer.mask_token_id
+        random_tokens = torch.randint(len(self.tokenizer), ids.shape, generator=generator, device=ids.device)
+        swap = chosen & (roll >= 0.8) & (roll < 0.9)
+        masked[swap] = random_tokens[swap]
+        return masked, labels
+
+    def fit(self, texts: Sequence[str], levels: Sequence[int],
+            progress: Callable[[str, int, int, float], None] | None = None) -> "ScratchRoberta":
+        import torch
+        from transformers import RobertaForMaskedLM, RobertaForSequenceClassification
+
+        from biasmirror.triage.lora import seed_everything
+
+        spec = self.spec
+        seed_everything(spec.seed)
+        self.levels = tuple(sorted(set(int(level) for level in levels)))
+        targets = [self.levels.index(int(level)) for level in levels]
+        self.tokenizer = train_roberta_tokenizer(texts, spec)
+        encoded = self._encode(texts)
+        shuffler = np.random.default_rng(spec.seed)
+        generator = torch.Generator(device=self.device).manual_seed(spec.seed)
+
+        mlm = RobertaForMaskedLM(_config(self.tokenizer, spec)).to(self.device)
+        steps = max(1, math.ceil(spec.mlm_epochs * math.ceil(len(encoded) / spec.batch_size)))
+        optimizer = torch.optim.AdamW(mlm.parameters(), lr=spec.mlm_learning_rate)
+        scheduler = _linear_schedule(optimizer, steps)
+        mlm.train()
+        step = 0
+        while step < steps:
+            for batch in self._batches(len(encoded), shuffler):
+                ids, attention = self._pad([encoded[i] for i in batch])
+                inputs, labels = self._mask_tokens(ids, attention, generator)
+                if int((labels != -100).sum()) == 0:
+                    continue
+                loss = mlm(input_ids=inputs, attention_mask=attention, labels=labels).loss
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad(set_to_none=True)
+                self.mlm_losses.append(float(loss.detach()))
+                step += 1
+                if progress is not None:
+                    progress("masked-LM pretraining", step, steps, self.mlm_losses[-1])
+                if step >= steps:
+                    break
+
+        classifier = RobertaForSequenceClassification(_config(self.tokenizer, spec, num_labels=len(self.levels)))
+        missing, _ = classifier.roberta.load_state_dict(mlm.roberta.state_dict(), strict=False)
+        if [name for name in missing if not name.startswith("pooler")]:
+            raise RuntimeError(f"Pretrained encoder weights did not fit the classifier: {missing}")
+        classifier.to(self.device)
+        del mlm
+        steps = max(1, math.ceil(spec.classifier_epochs * math.ceil(len(encoded) / spec.batch_size)))
+        optimizer = torch.optim.AdamW(classifier.parameters(), lr=spec.classifier_learning_rate)
+        scheduler = _linear_schedule(optimizer, steps)
+        classifier.train()
+        step = 0
+        labels_all = torch.tensor(targets, dtype=torch.long)
+        while step < steps:
+            for batch in self._batches(len(encoded), shuffler):
+                ids, attention = self._pad([encoded[i] for i in batch])
+                loss = classifier(input_ids=ids, attention_mask=attention,
+                                  labels=labels_all[batch].to(self.device)).loss
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad(set_to_none=True)
+                self.classifier_losses.append(float(loss.detach()))
+                step += 1
+                if progress is not None:
+                    progress("classification fine-tuning", step, steps, self.classifier_losses[-1])
+                if step >= steps:
+                    break
+        classifier.eval()
+        self.model = classifier
+        return self
+
+    def score(self, records: Sequence[str], batch_size: int = 32, progress: Callable[[int], None] | None = None,
+              **_: Any) -> np.ndarray:
+        import torch
+
+        encoded = self._encode(records)
+        out = np.zeros((len(records), len(self.levels)))
+        order = np.argsort([-len(e) for e in encoded], kind="stable")
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                batch = order[start:start + batch_size]
+                ids, attention = self._pad([encoded[i] for i in batch])
+                logits = self.model(input_ids=ids, attention_mask=attention).logits.double()
+                out[batch] = torch.softmax(logits, -1).cpu().numpy()
+                if progress is not None:
+                    progress(len(batch))
+        return out
+
+    def save(self, folder: Path) -> Path:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(str(folder))
+        self.tokenizer.save_pretrained(str(folder))
+        return folder
+
+    def parameter_counts(self) -> tuple[int, int]:
+        total = sum(p.numel() for p in self.model.parameters())
+        return int(total), int(total)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        return {**asdict(self.spec), "mlm_steps": len(self.mlm_losses),
+                "classifier_steps": len(self.classifier_losses),
+                "final_mlm_loss": self.mlm_losses[-1] if self.mlm_losses else None,
+                "final_classifier_loss": self.classifier_losses[-1] if self.classifier_losses else None}

@@ -1,0 +1,43 @@
+-- Beyond argmax flips: for every pair, the shift between its female and its male presentation of the expected
+-- level (probability-weighted mean level; > 0: the female presentation is scored less severe) and of the
+-- high-acuity probability P(level <= 2) (< 0: the female presentation is less likely to get level 1 or 2).
+-- Means over pairs with percentile bootstrap CIs (pairs resampled with the same keys as audit.paired_metrics),
+-- per data set, model, generator, setting and stratum (var probability_shift_strata; default overall and
+-- documented_level).
+
+{%- set strata = var('probability_shift_strata', ['overall', 'documented_level']) %}
+{%- set groups = ['dataset', 'model', 'generator', 'setting', 'stratum_name', 'stratum_value'] %}
+{%- set metrics = ['expected_level_shift', 'p_high_acuity_shift'] %}
+
+with units as (
+    select
+        pairs.dataset, pairs.model, pairs.generator, pairs.setting, strata.stratum_name, strata.stratum_value,
+        pairs.unit_key, pairs.expected_level_shift, pairs.p_high_acuity_shift
+    from {{ ref('int_pair_probabilities') }} as pairs
+    inner join {{ ref('int_pair_strata') }} as strata
+        on strata.dataset = pairs.dataset
+        and strata.model = pairs.model
+        and strata.generator = pairs.generator
+        and strata.setting = pairs.setting
+        and strata.pair_id = pairs.pair_id
+    where strata.stratum_name in ({% for name in strata %}'{{ name }}'{{ ", " if not loop.last }}{% endfor %})
+),
+
+sums as (
+    {{ bootstrap_unit_sums('units', groups, metrics) | indent(4) }}
+),
+
+replicate_metrics as (
+    select
+        {{ groups | join(', ') }}, replicate, n_w,
+        {%- for name in metrics %}
+        sum_{{ name }} / nullif(n_w, 0) as {{ name }}{{ "," if not loop.last }}
+        {%- endfor %}
+    from sums
+),
+
+summary as (
+    {{ summarise_replicates('replicate_metrics', groups, metrics, 'n_w', 'n_pairs') | indent(4) }}
+)
+
+select * from summary

@@ -1,0 +1,303 @@
+"""Triage models in the warehouse: train/score commands, the tuned forest and its neutralized twin, resume after a
+kill, and the marts (noise floor, probability shifts, sex gap, parameter counts) against independent
+computations with numpy, pandas and scipy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from biasmirror.counterfactuals.generate import generate_counterfactuals
+from biasmirror.synth.mimic import write_mimic
+from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
+from biasmirror.triage.baselines import TransformedInputs, train_and_score_model
+from biasmirror.triage.classical import TINY_FOREST_GRID, TfidfForest
+from biasmirror.triage.neutralize import neutralize_text, remaining_markers
+from conftest import Workspace
+
+
+@pytest.fixture(scope="module", autouse=True)
+def single_torch_thread():
+    """One intra-op thread: on a small shared machine, two spinning threads slow tiny models down badly."""
+    import torch
+
+    saved = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(saved)
+
+VARIABLES = {"bootstrap_resamples": 200}
+# Only what the triage marts need: the cohort and the pairs' strata first, then the part of the project that
+# reads the inference tables and feeds the triage marts and model performance.
+FIRST_BUILD = ["+model_inputs", "+int_pair_strata"]
+MARTS = ["noise_floor", "sex_gap", "probability_shifts", "model_performance", "paired_metrics"]
+LAST_BUILD = [f"source:inference+,+{mart}" for mart in MARTS]
+
+
+def build(ws: Workspace, select: list[str], variables: dict) -> None:
+    """dbt build of a selection; data tests run when all the models they read are selected (cautious)."""
+    from biasmirror.dbt_runner import run_dbt
+
+    with ws.active():
+        run_dbt("build", select=select, variables=variables, extra=["--indirect-selection", "cautious"])
+LEVEL_COLUMNS = [f"p_level_{level}" for level in range(1, 6)]
+
+
+def forest(seed: int = 0) -> TfidfForest:
+    return TfidfForest(grid=dict(TINY_FOREST_GRID), seed=seed, n_jobs=1)
+
+
+@pytest.fixture(scope="module")
+def pipeline(module_workspace: Workspace, tmp_path_factory: pytest.TempPathFactory):
+    from biasmirror.cli import app
+
+    root = tmp_path_factory.mktemp("triage")
+    write_mimic(root / "mimic", stays=150, seed=11, female_effect=0.9)
+    variables = {**VARIABLES, "mimic_root": str(root / "mimic")}
+    build(module_workspace, FIRST_BUILD, variables)
+    with module_workspace.active():
+        generate_counterfactuals("mimic", "rules")
+    build(module_workspace, ["model_inputs"], variables)
+    inputs = module_workspace.query("select input_text from audit.model_inputs where split = 'train'").input_text
+    # a larger vocabulary trained on the inputs themselves keeps the prompts short (fast scoring)
+    base = build_tiny_causal_lm(root / "base", synthetic_texts(60, seed=1) + inputs.tolist(),
+                                TinyModelSpec(vocab_size=4096, hidden_size=32, intermediate_size=64, seed=2))
+    runner = CliRunner()
+    with module_workspace.active():
+        trained = runner.invoke(app, ["train", "--dataset", "mimic", "--base", str(base), "--out", str(root / "lora"),
+                                      "--model", "lora-a", "--max-steps", "3", "--batch-size", "4",
+                                      "--max-train", "12", "--learning-rate", "5e-3"])
+        assert trained.exit_code == 0, trained.output
+        scored = runner.invoke(app, ["score", "--dataset", "mimic", "--model", "lora-a", "--base", str(base),
+                                     "--adapter", str(root / "lora"), "--merge", "--batch-size", "16",
+                                     "--chunk-size", "128", "--parity-sample", "6"])
+        assert scored.exit_code == 0, scored.output
+        original = train_and_score_model("mimic", "rf-cv", forest())
+        neutral = train_and_score_model("mimic", "rf-cv-neutral", forest(), input_transform="neutralized")
+    build(module_workspace, LAST_BUILD, variables)
+    return module_workspace, root, base, original, neutral, scored.output
+
+
+def predictions_with_inputs(ws: Workspace, model: str) -> pd.DataFrame:
+    return ws.query(
+        "select i.record_id, i.setting, i.variant, i.generator, i.input_text, k.sex, k.documented_level, p.* "
+        "from inference.predictions p join audit.model_inputs i on i.dataset = p.dataset and i.input_id = p.input_id "
+        "join audit.triage_cohort k on k.dataset = i.dataset and k.record_id = i.record_id "
+        "where p.model = ? and i.split = 'test'", [model])
+
+
+def test_every_test_input_is_scored_once_with_probabilities(pipeline) -> None:
+    ws, *_ = pipeline
+    counts = ws.query(
+        "select p.model, count(*) as n, count(distinct p.input_id) as k, "
+        "(select count(distinct input_id) from audit.model_inputs where split = 'test') as expected, "
+        "max(abs(p_level_1 + p_level_2 + p_level_3 + p_level_4 + p_level_5 - 1)) as worst_sum "
+        "from inference.predictions p group by p.model")
+    assert set(counts.model) == {"lora-a", "rf-cv", "rf-cv-neutral"}
+    assert (counts.n == counts.k).all() and (counts.n == counts.expected).all()
+    assert counts.worst_sum.max() < 1e-9
+    lora = ws.query("select * from inference.predictions where model = 'lora-a'")
+    levels = np.arange(1, 6)
+    probabilities = lora[LEVEL_COLUMNS].to_numpy()
+    np.testing.assert_array_equal(lora.predicted_level, levels[probabilities.argmax(axis=1)])
+    np.testing.assert_allclose(lora.expected_level, probabilities @ levels)
+
+
+def test_training_and_scoring_runs_are_recorded(pipeline) -> None:
+    ws, root, base, _, _, output = pipeline
+    runs = ws.query("select kind, model, status, parameters, n_items from inference.runs where model = 'lora-a'")
+    assert set(runs.kind) == {"training", "predictions", "prediction_repeats"}
+    assert (runs.status == "finished").all()
+    scoring = json.loads(runs[runs.kind == "predictions"].parameters.iloc[0])
+    assert scoring["parity"]["n"] == 6 and scoring["merge"] is True
+    levels = ws.query("select distinct documented_level from audit.model_inputs where split = 'train'")
+    assert scoring["levels"] == sorted(levels.documented_level.astype(int).tolist())
+    assert scoring["label_tokens"] == {str(level): str(level) for level in scoring["levels"]}
+    assert "Parity with generate-and-parse on 6 inputs" in output
+    model = ws.query("select * from inference.triage_models where model = 'lora-a'").iloc[0]
+    assert model.kind == "lora" and model.input_transform == "none"
+    assert Path(model.artifact_path) == (root / "lora").resolve()
+    per_layer = 16 * ((32 + 32) * 2 + (32 + 16) * 2 + (32 + 64) * 3)  # r (in + out) on q, o, k, v, gate, up, down
+    assert model.trainable_parameter_count == 2 * per_layer
+
+
+def test_model_performance_carries_the_parameter_counts(pipeline) -> None:
+    ws, _, base, original, _, _ = pipeline
+    from transformers import AutoModelForCausalLM
+
+    performance = ws.query("select * from audit.model_performance where setting = 'full' and metric = 'kappa_linear'")
+    by_model = performance.set_index("model")
+    base_parameters = sum(p.numel() for p in AutoModelForCausalLM.from_pretrained(base).parameters())
+    lora = by_model.loc["lora-a"]
+    assert lora.model_kind == "lora"
+    assert lora.parameter_count == base_parameters + lora.trainable_parameter_count
+    assert by_model.loc["rf-cv"].parameter_count == original.parameter_count
+    assert by_model.loc["rf-cv-neutral"].input_transform == "neutralized"
+
+
+def test_resume_after_a_kill_loses_and_duplicates_nothing(pipeline, monkeypatch) -> None:
+    """A run killed while writing its third chunk keeps exactly the first two (the third is rolled back); the
+    next run writes exactly the rest, and the result equals an uninterrupted run."""
+    import biasmirror.triage.scoring as scoring
+    from biasmirror.triage.runs import score_pending
+
+    ws, *_ = pipeline
+    model = TransformedInputs(forest().fit(*_train(ws)), "none", "en")
+    original_append = scoring.append_rows
+    calls = {"n": 0}
+
+    def append_then_die(con, table, frame):
+        calls["n"] += 1
+        written = original_append(con, table, frame)
+        if calls["n"] == 3:
+            raise KeyboardInterrupt("killed while writing")
+        return written
+
+    with ws.active():
+        monkeypatch.setattr(scoring, "append_rows", append_then_die)
+        with pytest.raises(KeyboardInterrupt):
+            score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+        monkeypatch.setattr(scoring, "append_rows", original_append)
+        assert ws.query("select count(*) as n from inference.predictions where model = 'rf-resume'").n[0] == 80
+        failed = ws.query("select status, n_items from inference.runs where model = 'rf-resume'")
+        assert failed.status.tolist() == ["failed"] and failed.n_items.tolist() == [80]
+        resumed = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+        again = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+    total = ws.query("select count(distinct input_id) as n from audit.model_inputs where split = 'test'").n[0]
+    assert resumed.n_scored == total - 80 and again.n_scored == 0
+    compare = ws.query(
+        "select a.input_id, a.predicted_level as a_level, b.predicted_level as b_level, "
+        + ", ".join(f"a.{c} as a_{c}, b.{c} as b_{c}" for c in LEVEL_COLUMNS)
+        + " from inference.predictions a full join inference.predictions b using (dataset, input_id) "
+          "where a.model = 'rf-resume' and b.model = 'rf-cv'")
+    assert len(compare) == total and compare.input_id.is_unique
+    assert (compare.a_level == compare.b_level).all()
+    np.testing.assert_allclose(compare[[f"a_{c}" for c in LEVEL_COLUMNS]].to_numpy(),
+                               compare[[f"b_{c}" for c in LEVEL_COLUMNS]].to_numpy())
+
+
+def _train(ws: Workspace) -> tuple[list[str], list[int]]:
+    train = ws.query("select input_text, documented_level from audit.model_inputs "
+                     "where split = 'train' order by record_id")
+    return train.input_text.tolist(), train.documented_level.astype(int).tolist()
+
+
+def test_tuned_forest_predictions_are_the_forests(pipeline) -> None:
+    """The stored probabilities are those of the same search refitted independently on the train split."""
+    ws, *_ = pipeline
+    texts, levels = _train(ws)
+    for model, transform in (("rf-cv", lambda t: t), ("rf-cv-neutral", neutralize_text)):
+        refit = forest().fit([transform(t) for t in texts], levels)
+        stored = predictions_with_inputs(ws, model).drop_duplicates("input_id")
+        columns = [f"p_level_{level}" for level in refit.levels]
+        np.testing.assert_allclose(stored[columns].to_numpy(), refit.score([transform(t) for t in stored.input_text]))
+        others = [c for c in LEVEL_COLUMNS if c not in columns]
+        assert (stored[others].to_numpy() == 0).all()
+
+
+def test_neutralized_model_cannot_see_sex(pipeline) -> None:
+    ws, *_ = pipeline
+    inputs = ws.query("select input_text from audit.model_inputs where split = 'train'").input_text
+    assert all(remaining_markers(neutralize_text(text)) == [] for text in inputs)
+    pdr = ws.query("select model, estimate from audit.paired_metrics where stratum_name = 'overall' "
+                   "and setting = 'full' and metric = 'pdr'").set_index("model").estimate
+    assert pdr["rf-cv-neutral"] == 0.0  # a record and its sex-swapped copy neutralize to the same text
+
+
+def test_sex_gap_against_numpy_and_scipy(pipeline) -> None:
+    from scipy.stats import mannwhitneyu
+
+    ws, *_ = pipeline
+    mart = ws.query("select * from audit.sex_gap").set_index(["model", "setting"])
+    assert set(mart.reset_index().model) >= {"lora-a", "rf-cv", "rf-cv-neutral"}
+    for model in ("lora-a", "rf-cv", "rf-cv-neutral"):
+        frame = predictions_with_inputs(ws, model)
+        for setting in ("full", "text_only"):
+            originals = frame[(frame.variant == "original") & (frame.setting == setting)]
+            male = originals[originals.sex == "M"].predicted_level.to_numpy(float)
+            female = originals[originals.sex == "F"].predicted_level.to_numpy(float)
+            row = mart.loc[(model, setting)]
+            assert (row.n_male, row.n_female) == (len(male), len(female))
+            assert row.m_minus_f == pytest.approx(male.mean() - female.mean(), abs=1e-12)
+            if np.concatenate([male, female]).std() == 0:
+                continue
+            test = mannwhitneyu(male, female, alternative="two-sided", method="asymptotic", use_continuity=True)
+            assert row.mann_whitney_u == pytest.approx(test.statistic)
+            assert row.mann_whitney_p == pytest.approx(test.pvalue, rel=1e-5, abs=1e-12)
+            assert row.m_minus_f_ci_low <= row.m_minus_f <= row.m_minus_f_ci_high
+    assert mart.loc[("rf-cv-neutral", "full")].input_transform == "neutralized"
+
+
+def test_probability_shifts_against_pandas(pipeline) -> None:
+    ws, *_ = pipeline
+    mart = ws.query("select * from audit.probability_shifts where stratum_name = 'overall'")
+    for model in ("lora-a", "rf-cv"):
+        frame = predictions_with_inputs(ws, model)
+        frame["p_high"] = frame.p_level_1 + frame.p_level_2
+        for setting in ("full", "tabular_only"):
+            subset = frame[frame.setting == setting]
+            original = subset[subset.variant == "original"].set_index("record_id")
+            copy = subset[subset.variant == "counterfactual"].set_index("record_id").loc[original.index]
+            sign = np.where(original.sex == "F", 1.0, -1.0)  # female minus male
+            expected_shift = (sign * (original.expected_level - copy.expected_level)).mean()
+            p_high_shift = (sign * (original.p_high - copy.p_high)).mean()
+            rows = mart[(mart.model == model) & (mart.setting == setting)].set_index("metric")
+            assert rows.loc["expected_level_shift"].estimate == pytest.approx(expected_shift, abs=1e-12)
+            assert rows.loc["p_high_acuity_shift"].estimate == pytest.approx(p_high_shift, abs=1e-12)
+            assert rows.loc["expected_level_shift"].n_pairs == len(original)
+    neutral = mart[mart.model == "rf-cv-neutral"]
+    assert (neutral.estimate.abs() < 1e-12).all()
+
+
+def test_noise_floor_against_pandas(pipeline) -> None:
+    ws, *_ = pipeline
+    repeats = ws.query("select * from inference.prediction_repeats where model = 'lora-a'")
+    originals = ws.query("select distinct input_id from audit.model_inputs where split = 'test' and variant = 'original'")
+    assert sorted(repeats.input_id) == sorted(originals.input_id)
+    assert (repeats.batch_size == 9).all()
+    first = predictions_with_inputs(ws, "lora-a")
+    first = first[first.variant == "original"].merge(repeats, on="input_id", suffixes=("", "_repeat"))
+    mart = ws.query("select * from audit.noise_floor where model = 'lora-a'")
+    pdr = ws.query("select setting, estimate from audit.paired_metrics where model = 'lora-a' "
+                   "and stratum_name = 'overall' and metric = 'pdr'").set_index("setting").estimate
+    for setting, group in first.groupby("setting"):
+        rows = mart[mart.setting == setting].set_index("metric")
+        flips = (group.predicted_level != group.predicted_level_repeat).mean()
+        change = (group.expected_level - group.expected_level_repeat).abs().mean()
+        assert rows.loc["self_flip_rate"].estimate == pytest.approx(flips)
+        assert rows.loc["mean_abs_expected_change"].estimate == pytest.approx(change, abs=1e-12)
+        assert rows.loc["self_flip_rate"].n_records == len(group)
+        assert rows.loc["self_flip_rate"].pdr == pytest.approx(pdr[setting])
+        assert rows.loc["self_flip_rate"].generator == "rules"
+    # float32 batching moves probabilities by rounding only
+    assert mart[mart.metric == "mean_abs_expected_change"].estimate.max() < 1e-4
+
+
+def test_multi_seed_training_and_clear_errors(pipeline) -> None:
+    from biasmirror.cli import app
+
+    ws, root, base, *_ = pipeline
+    runner = CliRunner()
+    with ws.active():
+        trained = runner.invoke(app, ["train", "--dataset", "mimic", "--base", str(base), "--out", str(root / "seeds"),
+                                      "--model", "lora-s", "--seeds", "1,2", "--max-steps", "1", "--batch-size", "2",
+                                      "--max-train", "4"])
+        assert trained.exit_code == 0, trained.output
+        missing = runner.invoke(app, ["score", "--dataset", "mimic", "--model", "x", "--base", str(root / "nothing")])
+        bad_seeds = runner.invoke(app, ["train", "--dataset", "mimic", "--base", str(base), "--out", str(root / "x"),
+                                        "--seeds", "1,one"])
+        no_data = runner.invoke(app, ["baselines", "tfidf-rf", "--dataset", "bordeaux", "--tiny"])
+    models = ws.query("select model, artifact_path, hyperparameters from inference.triage_models "
+                      "where model like 'lora-s-seed%' order by model")
+    assert models.model.tolist() == ["lora-s-seed1", "lora-s-seed2"]
+    assert [json.loads(h)["seed"] for h in models.hyperparameters] == [1, 2]
+    assert all((Path(p) / "adapter_model.safetensors").is_file() for p in models.artifact_path)
+    for result, message in ((missing, "not a model folder"), (bad_seeds, "--seeds"), (no_data, "bordeaux")):
+        text = " ".join(result.output.split())  # rich wraps long lines
+        assert result.exit_code == 1 and "error:" in text and message in text, result.output
+        assert "Traceback" not in result.output
