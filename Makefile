@@ -6,13 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install benchmark clean
+.PHONY: demo test install browser benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -20,11 +20,21 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/biasmirror demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# The report tests open the HTML report in headless Chromium (Debian's package).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the report tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  else \
+	    echo "The report tests need Chromium: install Debian's chromium and fonts-dejavu-core (as root)."; exit 1; \
+	  fi; }
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/metric_marts.py
 
 clean:
-	rm -rf target logs demo_data biasmirror.duckdb
+	rm -rf target logs demo_data data_docs biasmirror.duckdb

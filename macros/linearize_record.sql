@@ -13,12 +13,12 @@
            'temperature_c': 'temperature (C)', 'heart_rate': 'heart rate', 'resp_rate': 'respiratory rate',
            'o2_saturation': 'oxygen saturation (%)', 'blood_pressure': 'blood pressure', 'pain': 'pain (0-10)',
            'chief_complaint': 'chief complaint', 'chief_complaint_class': 'complaint class',
-           'hpi': 'history of present illness', 'pmh': 'past medical history'},
+           'hpi': 'history of present illness', 'pmh': 'past medical history', 'nurse_sex': 'triage nurse sex'},
     'fr': {'age': 'âge', 'sex': 'sexe', 'female': 'femme', 'male': 'homme', 'arrival_mode': "mode d'arrivée",
            'temperature_c': 'température (°C)', 'heart_rate': 'fréquence cardiaque', 'resp_rate': 'fréquence respiratoire',
            'o2_saturation': 'saturation en oxygène (%)', 'blood_pressure': 'pression artérielle', 'pain': 'douleur (0-10)',
            'chief_complaint': 'motif de recours', 'chief_complaint_class': 'classe du motif',
-           'hpi': 'histoire de la maladie', 'pmh': 'antécédents'}
+           'hpi': 'histoire de la maladie', 'pmh': 'antécédents', 'nurse_sex': "sexe de l'IOA"}
   }) }}
 {% endmacro %}
 
@@ -41,6 +41,10 @@
     {%- do lines.append(biasmirror.labelled_line('sex', sex_word)) -%}
   {%- endif -%}
   {%- do lines.append(biasmirror.labelled_line('arrival_mode', 'arrival_mode')) -%}
+  {#- The triage nurse's sex (Bordeaux) is context the study gave its model; it is never flipped. -#}
+  {%- set nurse_word = "case nurse_sex when 'F' then " ~ biasmirror.label_for_language('female')
+                       ~ " when 'M' then " ~ biasmirror.label_for_language('male') ~ " end" -%}
+  {%- do lines.append(biasmirror.labelled_line('nurse_sex', nurse_word)) -%}
   {%- do lines.append(biasmirror.labelled_line('temperature_c', 'cast(round(temperature_c, 1) as varchar)')) -%}
   {%- do lines.append(biasmirror.labelled_line('heart_rate', 'cast(cast(round(heart_rate) as integer) as varchar)')) -%}
   {%- do lines.append(biasmirror.labelled_line('resp_rate', 'cast(cast(round(resp_rate) as integer) as varchar)')) -%}

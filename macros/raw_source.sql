@@ -7,19 +7,21 @@
     - var set but the file missing, or a declared column missing from it: a compile error naming the file
       and the columns, before anything is built;
     - otherwise: the declared columns, read with the engine's CSV/Parquet reader.
-    `source()` is still called so that lineage and docs show the dependency. -#}
+    `meta.file` is one path or a list of alternatives (e.g. [visits.parquet, visits.csv.gz, visits.csv]): the
+    first that exists is read. `source()` is still called so that lineage and docs show the dependency.
+    Before any model is built, the on-run-start hook validate_raw_sources runs the same file and column checks
+    (and the contract's row rules) for every source the selected models read. -#}
 {% macro raw_source(source_name, table_name) %}
   {%- set relation = source(source_name, table_name) -%}
   {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
   {%- set node = biasmirror.source_node(source_name, table_name) -%}
-  {%- set root = var(node.source_meta.root_var, '') | string | trim -%}
-  {%- if root == '' -%}{%- set root = biasmirror.registered_root(node.source_meta.dataset) -%}{%- endif -%}
+  {%- set root = biasmirror.dataset_root(node.source_meta) -%}
   {%- set columns = node.columns.keys() | list -%}
   {%- if root == '' -%}
     select {% for col in columns %}cast(null as varchar) as {{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
     where false
   {%- else -%}
-    {%- set path = root.rstrip('/') ~ '/' ~ node.meta.file -%}
+    {%- set path = biasmirror.raw_file_path(node, root) -%}
     {%- do biasmirror.assert_raw_file(path, columns, source_name ~ '.' ~ table_name) -%}
     select {% for col in columns %}{{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
     from {{ biasmirror.read_text_file(path) }}
@@ -33,12 +35,35 @@
   {{ exceptions.raise_compiler_error("Unknown source " ~ source_name ~ "." ~ table_name) }}
 {% endmacro %}
 
+{#- The folder of a file-based source: its root var, else the folder registered for its data set, else ''. -#}
+{% macro dataset_root(source_meta) %}
+  {%- set root = var(source_meta.root_var, '') | string | trim -%}
+  {%- if root == '' -%}{%- set root = biasmirror.registered_root(source_meta.dataset) -%}{%- endif -%}
+  {{ return(root) }}
+{% endmacro %}
+
+{#- The file a source table reads under root: meta.file, or the first existing one of a list of alternatives
+    (a compile error naming every alternative when none exists). -#}
+{% macro raw_file_path(node, root) %}
+  {%- set candidates = [node.meta.file] if node.meta.file is string else node.meta.file -%}
+  {%- set paths = [] -%}
+  {%- for name in candidates -%}{%- do paths.append(root.rstrip('/') ~ '/' ~ name) -%}{%- endfor -%}
+  {%- if paths | length == 1 -%}{{ return(paths[0]) }}{%- endif -%}
+  {%- for path in paths -%}
+    {%- set found = run_query("select count(*) from glob(" ~ biasmirror.sql_string(path) ~ ")").columns[0].values()[0] -%}
+    {%- if found > 0 -%}{{ return(path) }}{%- endif -%}
+  {%- endfor -%}
+  {{ exceptions.raise_compiler_error("Source " ~ node.source_name ~ "." ~ node.name ~ ": file not found: none of "
+      ~ paths | join(', ') ~ ". Check the data set root var (" ~ node.source_meta.root_var ~ ") and the file name.") }}
+{% endmacro %}
+
 {% macro assert_raw_file(path, columns, label) %}
   {%- set found = run_query("select count(*) from glob(" ~ biasmirror.sql_string(path) ~ ")").columns[0].values()[0] -%}
   {%- if found == 0 -%}
     {{ exceptions.raise_compiler_error("Source " ~ label ~ ": file not found: " ~ path ~ ". Check the data set root var (e.g. mimic_root) and the file name.") }}
   {%- endif -%}
-  {%- set described = run_query("describe select * from " ~ biasmirror.read_text_file(path) ~ " limit 0") -%}
+  {#- the recording reader: a badly encoded line in the sniffed sample must not hide the column check -#}
+  {%- set described = run_query("describe select * from " ~ biasmirror.read_text_file_recording_rejects(path) ~ " limit 0") -%}
   {%- set present = described.columns[0].values() | map('lower') | list -%}
   {%- set missing = [] -%}
   {%- for col in columns if col | lower not in present -%}{%- do missing.append(col) -%}{%- endfor -%}

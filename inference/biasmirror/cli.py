@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 
 from biasmirror.paths import warehouse_path
+from biasmirror.report.command import report as report_command
+from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
+from biasmirror.triage.cli import register as register_triage_commands
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -48,12 +51,40 @@ def synth_mimic(
         console.print(f"  {out / name}: {rows:,} rows")
 
 
+@synth_app.command("bordeaux")
+def synth_bordeaux(
+    out: Path = typer.Option(..., help="Folder to write visits.csv.gz (or visits.parquet) and _truth/ into."),
+    visits: int = typer.Option(20000, help="Number of ED visits."),
+    seed: int = typer.Option(42, help="Random seed: the same seed writes the same bytes."),
+    ff_effect: Optional[float] = typer.Option(None, help="Probability that a female nurse documents a female "
+                                              "patient one level less severe (policy levels 2-4; default 0.30)."),
+    parquet: bool = typer.Option(False, "--parquet", help="Write visits.parquet instead of visits.csv.gz."),
+) -> None:
+    """Synthetic Bordeaux-shaped (French) ED extract with a planted nurse-sex x patient-sex interaction."""
+    from biasmirror.progress import progress_bar
+    from biasmirror.synth.bordeaux import DEFAULT_FF_EFFECT, write_bordeaux
+
+    effect = DEFAULT_FF_EFFECT if ff_effect is None else ff_effect
+    try:
+        with progress_bar() as bar:
+            task = bar.add_task("synthetic visits", total=visits, rate="")
+            result = write_bordeaux(out, visits=visits, seed=seed, ff_effect=effect,
+                                    fmt="parquet" if parquet else "csv",
+                                    progress=lambda n: bar.update(task, advance=n))
+    except ValueError as error:
+        _fail(str(error))
+    for name, rows in result.files.items():
+        console.print(f"  {out / name}: {rows:,} rows")
+
+
 @app.command()
 def build(
     mimic_root: Optional[Path] = typer.Option(None, help="MIMIC-IV folder (ed/, hosp/, note/); remembered in the warehouse."),
     select: Optional[list[str]] = typer.Option(None, help="dbt selection (default: everything)."),
     resamples: Optional[int] = typer.Option(None, help="Bootstrap resamples (dbt var bootstrap_resamples, default 1000)."),
     seed: Optional[int] = typer.Option(None, help="Bootstrap seed (dbt var bootstrap_seed)."),
+    bordeaux_root: Annotated[Optional[Path], typer.Option(
+        help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
 ) -> None:
     """Run `dbt build`: cohorts, model inputs and every audit mart, with their tests."""
     from biasmirror.datasets import register_root
@@ -63,6 +94,8 @@ def build(
         if mimic_root is not None:
             root = register_root("mimic", mimic_root)
             console.print(f"MIMIC-IV files: {root}")
+        if bordeaux_root is not None:
+            console.print(f"Bordeaux extract: {register_root('bordeaux', bordeaux_root)}")
         variables = {k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None}
         run_dbt("build", select=select, variables=variables)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
@@ -94,18 +127,65 @@ def import_pairs_command(
 
 @app.command()
 def counterfactuals(
-    dataset: str = typer.Option("mimic", help="Data set whose test records to copy."),
-    generator: str = typer.Option("rules", help="Counterfactual generator."),
+    dataset: Annotated[str, typer.Option(help="Data set whose test records to copy.")] = "mimic",
+    generator: Annotated[str, typer.Option(help="rules (lexicon swapper, en/fr/es) or llm (k-shot rewriting by a chat model).")] = "rules",
+    backend: Annotated[Optional[str], typer.Option(help="LLM backend: transformers (local folder), vllm (GPU) or openai (OpenAI-compatible HTTP).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="LLM: model folder (transformers), model path/name (vllm) or the server's model name (openai).")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="Backend option KEY=VALUE (repeatable; VALUE read as JSON when it parses), e.g. base_url=http://127.0.0.1:8000/v1, device=cuda, concurrency=8.")] = None,
+    language: Annotated[Optional[str], typer.Option(help="Only records in this language (en, fr, es); default all, each in its own language.")] = None,
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow sending credentialed records (mimic, bordeaux) to a non-local endpoint; recorded in the run.")] = False,
+    placebo: Annotated[bool, typer.Option("--placebo", help="Write same-sex rewrites through the same generator (generator <name>-placebo): a control for the rewrite itself.")] = False,
+    k_shots: Annotated[int, typer.Option(help="LLM: examples in the prompt.")] = 7,
+    max_tokens: Annotated[Optional[int], typer.Option(help="LLM: token limit of an answer (default: from the record's length).")] = None,
+    name: Annotated[Optional[str], typer.Option(help="LLM: generator name to store the copies under (default llm-<model>).")] = None,
+    prompt_template: Annotated[Optional[Path], typer.Option(help="LLM: system prompt template file ($language placeholder) instead of the shipped one.")] = None,
+    examples_dir: Annotated[Optional[Path], typer.Option(help="LLM: folder of <language>.json k-shot example files instead of the shipped ones.")] = None,
+    batch_size: Annotated[Optional[int], typer.Option(help="Records per committed batch (default 2000 rules, 16 llm).")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="At most this many pending records (for a trial run).")] = None,
+    similarity: Annotated[bool, typer.Option("--similarity", help="Also compute the semantic similarity of each copy (sentence embeddings; slow on CPU).")] = False,
 ) -> None:
-    """Write a sex-swapped copy of every test record (resumable: done records are skipped)."""
-    from biasmirror.counterfactuals.generate import generate_counterfactuals
+    """Write a sex-swapped copy of every test record, then its validity checks (resumable: done records are
+    skipped). The settings full, text_only and tabular_only are derived from this one copy in SQL."""
+    from biasmirror.counterfactuals.generate import LlmSpec, generate_counterfactuals
+    from biasmirror.counterfactuals.llm_rewriter import PromptError
 
+    llm = None
+    if generator == "llm" or backend or model:
+        if generator != "llm":
+            _fail("--backend and --model apply to --generator llm")
+        if not backend or not model:
+            _fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
+        llm = LlmSpec(backend=backend, model=model, options=_backend_options(option), k_shots=k_shots,
+                      max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
     try:
-        run = generate_counterfactuals(dataset, generator)
-    except (RuntimeError, ValueError) as error:
+        run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
+                                       allow_remote=allow_remote, limit=limit, similarity=similarity)
+    except (RuntimeError, ValueError, FileNotFoundError, PromptError) as error:
         _fail(str(error))
-    console.print(f"{run.written:,} counterfactuals written ({run.flagged:,} flagged and left out of the pairs), "
-                  f"{run.skipped_existing:,} already present; run {run.run_id}.")
+    console.print(f"{run.generator}: {run.written:,} counterfactuals written ({run.flagged:,} flagged and left out "
+                  f"of the pairs), {run.skipped_existing:,} already present; run {run.run_id}.")
+    if run.pending:
+        console.print(f"[yellow]{run.pending:,} record(s) left for a later run: the backend failed for them "
+                      "(rerun the same command to retry).[/yellow]")
+    if run.checks_written or run.similarity_written:
+        console.print(f"Diagnostics: {run.checks_written:,} copies checked, {run.similarity_written:,} similarities; "
+                      "`biasmirror build` updates audit.counterfactual_quality.")
+
+
+def _backend_options(pairs: Optional[list[str]]) -> dict:
+    """--option KEY=VALUE pairs as keyword options (VALUE parsed as JSON when it parses)."""
+    import json
+
+    options: dict = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--option expects KEY=VALUE, got {pair!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
 
 
 @app.command()
@@ -141,6 +221,44 @@ def summary(
 
 
 @app.command()
+def check(
+    docs: Annotated[Path, typer.Option(help="Folder for the Great Expectations Data Docs (HTML) and summary.json.")] = Path("data_docs"),
+    layer: Annotated[Optional[list[str]], typer.Option(help="Only these layers: raw, cohort, inference, audit (repeatable; default all).")] = None,
+    mimic_root: Annotated[Optional[Path], typer.Option(help="MIMIC-IV folder to check (default: the one registered by build).")] = None,
+    bordeaux_root: Annotated[Optional[Path], typer.Option(help="Bordeaux folder to check (default: the one registered by build).")] = None,
+    min_parse_rate: Annotated[float, typer.Option(help="Least share of predictions with a level (predicted_level not null).")] = 0.95,
+    test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: dbt var test_fraction).")] = None,
+) -> None:
+    """Data-quality gates (Great Expectations) over raw files, cohort, inference and audit tables; exits 1 on failure."""
+    from biasmirror.quality.gx_context import QualityUnavailable
+    from biasmirror.quality.report import print_report
+    from biasmirror.quality.runner import run_checks
+    from biasmirror.quality.suites import LAYERS
+
+    roots = {name: path for name, path in (("mimic", mimic_root), ("bordeaux", bordeaux_root)) if path is not None}
+    try:
+        fraction = test_fraction if test_fraction is not None else float(_project_var("test_fraction", 0.5))
+        with console.status("running data-quality gates") as status:
+            report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=fraction,
+                                min_parse_rate=min_parse_rate, progress=lambda name: status.update(f"checking {name}"))
+    except (FileNotFoundError, ValueError, RuntimeError, QualityUnavailable) as error:
+        _fail(str(error))
+    print_report(console, report)
+    if not report.success:
+        raise typer.Exit(code=1)
+
+
+def _project_var(name: str, default: object) -> object:
+    """A var's default from dbt_project.yml (the value a plain `dbt build` uses)."""
+    import yaml
+
+    from biasmirror.paths import project_dir
+
+    document = yaml.safe_load((project_dir() / "dbt_project.yml").read_text(encoding="utf-8"))
+    return (document.get("vars") or {}).get(name, default)
+
+
+@app.command()
 def demo(
     out: Path = typer.Option(Path("demo_data"), help="Where to write the synthetic MIMIC-IV files."),
     stays: int = typer.Option(20000, help="Synthetic ED stays."),
@@ -149,21 +267,38 @@ def demo(
     """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics."""
     started = time.perf_counter()
     steps = [
-        ("1/6 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
-        ("2/6 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
-        ("3/6 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
-        ("4/6 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
-        ("5/6 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
-        ("6/6 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
+        ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
+        ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
+        ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
+        ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
+        ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
+        ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
+        ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
+                                                                    bordeaux_root=None, min_parse_rate=0.95,
+                                                                    test_fraction=None)),
     ]
     for title, step in steps:
         console.rule(f"[bold]{title}")
         step()
     console.rule("[bold]results")
     summary(dataset="mimic", model=None)
+    console.rule("[bold]audit report")
+    report_command(out=out / "report")
     console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {warehouse_path()}")
     console.print(f"Open it read-only: duckdb -readonly {warehouse_path()} "
                   "\"select * from audit.paired_metrics where stratum_name = 'overall'\"")
+
+
+# The implicit-bias study (biasmirror.implicit.cli).
+app.add_typer(implicit_app, name="implicit")
+app.command("import-associations")(import_associations_command)
+app.command("import-allocations")(import_allocations_command)
+
+# Triage models: train, score, baselines, tiny-model (biasmirror.triage.cli).
+register_triage_commands(app)
+
+# The static HTML audit report (biasmirror.report.command).
+app.command("report")(report_command)
 
 
 if __name__ == "__main__":

@@ -9,18 +9,22 @@ import pandas as pd
 from biasmirror.warehouse import connect, ensure_inference_tables
 from biasmirror.warehouse.writes import append_rows, utc_now
 
-EXPECTED_FILES = {
+# Files each data set's folder must hold; a tuple entry lists alternatives (any one of them will do).
+EXPECTED_FILES: dict[str, tuple[str | tuple[str, ...], ...]] = {
     "mimic": ("ed/edstays.csv.gz", "ed/triage.csv.gz", "hosp/patients.csv.gz", "hosp/admissions.csv.gz",
               "note/discharge.csv.gz"),
+    "bordeaux": (("visits.parquet", "visits.csv.gz", "visits.csv"),),
 }
 
 
 def register_root(dataset: str, root: Path) -> Path:
-    """Check the folder holds the data set's files and record it in inference.dataset_roots."""
+    """Check the folder holds the data set's files (one of each set of alternatives) and record it in
+    inference.dataset_roots."""
     if dataset not in EXPECTED_FILES:
         raise ValueError(f"Unknown data set {dataset!r}; known: {', '.join(EXPECTED_FILES)}")
     root = root.expanduser().resolve()
-    missing = [name for name in EXPECTED_FILES[dataset] if not (root / name).is_file()]
+    missing = [name if isinstance(name, str) else " or ".join(name) for name in EXPECTED_FILES[dataset]
+               if not any((root / option).is_file() for option in ((name,) if isinstance(name, str) else name))]
     if missing:
         raise FileNotFoundError(f"{root} is not a {dataset} folder: missing {', '.join(missing)}")
     with connect() as con:

@@ -45,16 +45,19 @@
 
 {#- Weighted cell counts for every replicate. `units` is a relation with one row per resampling unit and
     columns `unit_key` (from resample_key) and `cell_column`. Returns (cell_column, replicate, weight) with
-    replicate = -1 holding the observed counts (the point estimate) and 0 .. B-1 the bootstrap replicates. -#}
-{% macro bootstrap_cell_weights(units, cell_column='cell_id') -%}
+    replicate = -1 holding the observed counts (the point estimate) and 0 .. B-1 the bootstrap replicates.
+    n_boot: B, when a study sets its own (default: var bootstrap_resamples). -#}
+{% macro bootstrap_cell_weights(units, cell_column='cell_id', n_boot=none) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
+  {%- set n_boot = cfg.n_boot if n_boot is none else n_boot | int -%}
+  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
   select {{ cell_column }}, -1 as replicate, count(*) as weight
   from {{ units }}
   group by {{ cell_column }}
   union all
   select u.{{ cell_column }}, r.replicate, sum({{ biasmirror.bootstrap_weight('u.unit_key', 'r.replicate') }}) as weight
   from {{ units }} as u
-  cross join {{ biasmirror.integer_series(cfg.n_boot, 'replicate') }} as r
+  cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as r
   group by u.{{ cell_column }}, r.replicate
 {%- endmacro %}
 

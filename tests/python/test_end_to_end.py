@@ -69,7 +69,7 @@ def test_model_performance_and_strata_are_built(pipeline: Workspace) -> None:
     accuracy = performance[performance.metric == "accuracy"].estimate.iloc[0]
     assert 0.3 < accuracy <= 1
     strata = pipeline.query("select distinct stratum_name from audit.paired_metrics")
-    assert set(strata.stratum_name) == {"overall", "documented_level"}
+    assert set(strata.stratum_name) == {"overall", "documented_level", "presentation_group", "age_band"}
 
 
 def test_rerunning_resumes_without_duplicates(pipeline: Workspace) -> None:

@@ -1,14 +1,21 @@
 -- One exclusion_reason per record (null = kept): first the data set's own rules (links, levels), then content
 -- that cannot be swapped to the other sex (keyword patterns per language, matched in the chief complaint,
--- history of present illness and past medical history).
+-- history of present illness and past medical history; for Bordeaux the complaint label, triage note and history).
 
 with records as (
     select * from {{ ref('int_triage_records_unioned') }}
 ),
 
+-- One alternation of patterns per language (seed exclusion_keywords_<language>); a record is matched against
+-- its own language's patterns only.
 keyword_patterns as (
     select 'en' as language, string_agg(pattern, '|' order by pattern) as alternatives
     from {{ ref('exclusion_keywords_en') }}
+
+    union all
+
+    select 'fr' as language, string_agg(pattern, '|' order by pattern) as alternatives
+    from {{ ref('exclusion_keywords_fr') }}
 ),
 
 flagged as (

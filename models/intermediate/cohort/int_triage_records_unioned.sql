@@ -4,3 +4,7 @@
 {{ config(materialized='view') }}
 
 select * from {{ ref('int_mimic__ed_stays_linked') }}
+
+union all
+
+select * from {{ ref('int_bordeaux__visits_prepared') }}

@@ -1,5 +1,6 @@
 -- Accuracy, weighted Cohen's kappa (linear and quadratic), macro precision, recall and F1 of each model
--- against the documented level on the test split, with percentile bootstrap CIs (records resampled).
+-- against the documented level on the test split, with percentile bootstrap CIs (records resampled), and the
+-- model's kind and parameter counts when it was trained here (inference.triage_models): the study's Table 1.
 
 {%- set metrics = classification_metric_expressions() %}
 
@@ -76,6 +77,20 @@ replicate_metrics as (
 summary as (
     {{ summarise_replicates('replicate_metrics', ['dataset', 'model', 'setting'],
                             metrics.keys() | list, 'n_w', 'n_records') | indent(4) }}
+),
+
+triage_models as (
+    select dataset, model, kind, input_transform, parameter_count, trainable_parameter_count
+    from {{ ref('stg_inference__triage_models') }}
 )
 
-select * from summary
+select
+    summary.*,
+    triage_models.kind as model_kind,
+    triage_models.input_transform,
+    triage_models.parameter_count,
+    triage_models.trainable_parameter_count
+from summary
+left join triage_models
+    on triage_models.dataset = summary.dataset
+    and triage_models.model = summary.model

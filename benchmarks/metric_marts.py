@@ -1,0 +1,620 @@
+"""Benchmark: building the metric marts (paired metrics and model performance, SQL Poisson bootstrap) in dbt.
+
+Target (issue): 150,000 pairs x 3 settings, two strata columns, B = 1000 -> building the metric marts takes at
+most 10 s wall on a 2-core machine and is at least 20x faster than a straightforward pandas loop over
+resamples computing the same metrics, measured in the same run; B = 10,000 in at most 60 s.
+
+What this script does (see benchmarks/README.md for the results):
+
+1. Generates N pairs per setting x 3 settings (fixed numpy seed) with two strata columns (stratum_age_band,
+   5 values; stratum_complaint, 6 values) and a true_level, writes one Parquet file and imports it with
+   `biasmirror import-pairs` into a fresh warehouse in a temporary folder.
+2. Times `dbt build --select stg_inference__imported_pairs+ stg_inference__imported_pair_strata+` (every
+   model and test downstream of the imported pairs) as a subprocess, wall clock including dbt's start-up
+   and parsing, and reads target/run_results.json for the time of each node.
+3. Baseline: a straightforward pandas loop over resamples (draw N pairs with replacement per setting, compute
+   the 11 paired metrics overall and per stratum value with groupby), timed over a few replicates and
+   extrapolated linearly to B. Second reference: a vectorised numpy multinomial bootstrap on cell counts.
+4. Scaling: build times over a grid of N and B, with a least-squares fit of the growth.
+5. Checks that the SQL point estimates equal the pandas ones on the full data (to 1e-12).
+
+The dbt project is copied (snapshot) into the temporary folder first, so that edits to the checkout during
+the run do not change what is measured and the checkout's target/ is left alone (--no-snapshot runs on the
+checkout itself, with a separate target path).
+
+Usage:  .venv/bin/python benchmarks/metric_marts.py            # the target configuration (~10 minutes)
+        .venv/bin/python benchmarks/metric_marts.py --quick    # smoke run: N = 20,000, B = 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+SETTINGS = ("full", "text_only", "tabular_only")
+AGE_BANDS = ("18-34", "35-49", "50-64", "65-79", "80+")
+AGE_P = (0.24, 0.22, 0.24, 0.19, 0.11)
+COMPLAINTS = ("chest_pain", "abdominal_pain", "dyspnea", "trauma", "neuro", "other")
+COMPLAINT_P = (0.15, 0.18, 0.12, 0.2, 0.1, 0.25)
+LEVEL_P = (0.05, 0.2, 0.45, 0.24, 0.06)
+SELECTION = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
+EXPECTED_NODES = ("int_pairs_unioned", "int_pair_strata", "int_pair_cells", "int_pair_cell_strata",
+                  "int_pair_bootstrap_weights", "pair_outcomes", "paired_metrics", "int_performance_records",
+                  "int_performance_bootstrap_weights", "model_performance")
+HEAVY_NODES = ("int_pair_bootstrap_weights", "int_performance_bootstrap_weights", "paired_metrics",
+               "model_performance")
+METRICS = ("pdr", "p_up_m_to_f", "p_down_m_to_f", "p_up_f_to_m", "p_down_f_to_m", "dts_m_to_f", "dts_f_to_m",
+           "nats_plus", "nats_minus", "nmd", "pooled_rate")
+# Sufficient statistics of the paired metrics (macros/metrics/paired_metrics.sql), as per-pair columns.
+STATS = ("n", "n_mf", "n_fm", "up_mf", "down_mf", "up_fm", "down_fm", "fmm")
+# Strata as audit.paired_metrics names them: (stratum_name, column of the pandas frame or None for overall).
+STRATA = (("overall", None), ("documented_level", "documented_level"), ("age_band", "age_band"),
+          ("complaint", "complaint"))
+DATASET, MODEL = "bench", "synthetic"
+
+
+def log(message: str) -> None:
+    print(message, flush=True)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Synthetic pairs
+# --------------------------------------------------------------------------------------------------------
+
+def generate_pairs(n: int, seed: int) -> pd.DataFrame:
+    """n pairs per setting x 3 settings; the same records (pair ids, sex, strata, true level) in each setting,
+    with setting-specific predictions and a small planted sex effect on the counterfactual."""
+    rng = np.random.default_rng(seed)
+    sex = rng.choice(np.array(["F", "M"]), n)
+    age = rng.choice(np.array(AGE_BANDS), n, p=AGE_P)
+    complaint = rng.choice(np.array(COMPLAINTS), n, p=COMPLAINT_P)
+    true_level = rng.choice(np.arange(1, 6), n, p=LEVEL_P)
+    pair_id = np.char.add("P", np.char.zfill(np.arange(n).astype(str), 7))
+    frames = []
+    for setting, p_change in zip(SETTINGS, (0.085, 0.07, 0.04)):
+        original = np.clip(true_level + rng.choice([-1, 0, 1], n, p=[0.15, 0.7, 0.15]), 1, 5)
+        change = rng.random(n) < p_change
+        p_up = np.where(sex == "M", 0.56, 0.45)  # M->F copies drift toward less severe, F->M toward more
+        step = np.where(rng.random(n) < p_up, 1, -1)
+        counterfactual = np.clip(original + np.where(change, step, 0), 1, 5)
+        frames.append(pd.DataFrame({
+            "pair_id": pair_id, "setting": setting, "original_sex": sex,
+            "original_level": original.astype("int64"), "counterfactual_level": counterfactual.astype("int64"),
+            "true_level": true_level.astype("int64"), "stratum_age_band": age, "stratum_complaint": complaint,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def analysis_frame(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per-pair indicator columns of the sufficient statistics, plus the strata as the marts name them."""
+    m2f = (pairs["original_sex"] == "M").astype("int64")
+    f2m = 1 - m2f
+    up = (pairs["counterfactual_level"] > pairs["original_level"]).astype("int64")
+    down = (pairs["counterfactual_level"] < pairs["original_level"]).astype("int64")
+    delta = pairs["counterfactual_level"] - pairs["original_level"]
+    return pd.DataFrame({
+        "setting": pairs["setting"], "documented_level": pairs["true_level"].astype(str),
+        "age_band": pairs["stratum_age_band"], "complaint": pairs["stratum_complaint"],
+        "n": np.ones(len(pairs), dtype="int64"), "n_mf": m2f, "n_fm": f2m,
+        "up_mf": m2f * up, "down_mf": m2f * down, "up_fm": f2m * up, "down_fm": f2m * down,
+        "fmm": np.where(m2f == 1, delta, -delta).astype("int64"),
+    })
+
+
+def metrics_from_sums(s: pd.DataFrame) -> pd.DataFrame:
+    """The 11 paired metrics of DESIGN.md section 4 from the sums, with the SQL's operation order."""
+    def ratio(a, b):
+        b = b.astype("float64")
+        return (a / b.where(b != 0)).astype("float64")
+
+    n = s["n"].astype("float64").where(s["n"] != 0)
+    p_up_mf, p_down_mf = ratio(s["up_mf"], s["n_mf"]), ratio(s["down_mf"], s["n_mf"])
+    p_up_fm, p_down_fm = ratio(s["up_fm"], s["n_fm"]), ratio(s["down_fm"], s["n_fm"])
+    return pd.DataFrame({
+        "pdr": (s["up_mf"] + s["down_mf"] + s["up_fm"] + s["down_fm"]) / n,
+        "p_up_m_to_f": p_up_mf, "p_down_m_to_f": p_down_mf, "p_up_f_to_m": p_up_fm, "p_down_f_to_m": p_down_fm,
+        "dts_m_to_f": p_up_mf - p_down_mf, "dts_f_to_m": p_up_fm - p_down_fm,
+        "nats_plus": p_up_fm - p_up_mf, "nats_minus": p_down_fm - p_down_mf,
+        "nmd": s["fmm"] / n,
+        "pooled_rate": ((s["up_mf"] - s["down_mf"]) - (s["up_fm"] - s["down_fm"])) / n,
+    }, index=s.index)
+
+
+def stratum_sums(frame: pd.DataFrame) -> pd.DataFrame:
+    """Sums of the statistics per (setting, stratum_name, stratum_value): the pandas groupby computation."""
+    parts = []
+    for name, column in STRATA:
+        if column is None:
+            sums = frame.groupby("setting")[list(STATS)].sum()
+            sums = sums.set_index(pd.Index(["all"] * len(sums), name="stratum_value"), append=True)
+        else:
+            sums = frame.groupby(["setting", column])[list(STATS)].sum()
+            sums.index = sums.index.set_names(["setting", "stratum_value"])
+        parts.append(pd.concat({name: sums}, names=["stratum_name"]))
+    return pd.concat(parts).reorder_levels(["setting", "stratum_name", "stratum_value"])
+
+
+def pandas_point_estimates(frame: pd.DataFrame) -> pd.DataFrame:
+    sums = stratum_sums(frame)
+    metrics = metrics_from_sums(sums)
+    long = metrics.stack(future_stack=True).rename("estimate").reset_index()
+    long.columns = ["setting", "stratum_name", "stratum_value", "metric", "estimate"]
+    n_pairs = sums["n"].rename("n_pairs").reset_index()
+    return long.merge(n_pairs, on=["setting", "stratum_name", "stratum_value"])
+
+
+def pandas_loop_bootstrap(frame: pd.DataFrame, replicates: int, seed: int) -> tuple[float, float, pd.DataFrame]:
+    """The straightforward baseline: for each replicate, resample the pairs of each setting with replacement
+    (DataFrame.sample) and recompute every metric overall and per stratum value with groupby; then percentile
+    intervals. Returns (wall seconds, CPU seconds, summary)."""
+    rng = np.random.default_rng(seed)
+    by_setting = {setting: group for setting, group in frame.groupby("setting")}
+    start, cpu_start = time.perf_counter(), time.process_time()
+    results = []
+    for b in range(replicates):
+        for setting, group in by_setting.items():
+            sample = group.sample(n=len(group), replace=True, random_state=rng)
+            metrics = metrics_from_sums(stratum_sums(sample))
+            metrics["replicate"] = b
+            results.append(metrics)
+    replicated = pd.concat(results).set_index("replicate", append=True)
+    groups = replicated.groupby(level=["setting", "stratum_name", "stratum_value"])
+    summary = pd.concat({"ci_low": groups.quantile(0.025), "ci_high": groups.quantile(0.975)}, axis=1)
+    return time.perf_counter() - start, time.process_time() - cpu_start, summary
+
+
+# --------------------------------------------------------------------------------------------------------
+# Vectorised numpy reference: multinomial resampling of cell counts
+# --------------------------------------------------------------------------------------------------------
+
+def numpy_multinomial_bootstrap(frame: pd.DataFrame, boot: int, seed: int, chunk: int = 1000) -> tuple[float, pd.DataFrame]:
+    """Per setting: map pairs to cells (direction x both levels x every stratum), draw B multinomial(N, counts/N)
+    cell-count vectors (exactly "N pairs with replacement"), and get every stratum's sums as one matrix product.
+    Returns (seconds, long frame with ci_low / ci_high per setting, stratum and metric)."""
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    out = []
+    for setting, group in frame.groupby("setting"):
+        codes = {c: pd.factorize(group[c], sort=True) for c in ("documented_level", "age_band", "complaint")}
+        stats_cols = ["n_mf", "up_mf", "down_mf", "up_fm", "down_fm", "fmm"]
+        key = group[stats_cols].astype("int64").copy()
+        for c, (code, _) in codes.items():
+            key[c] = code
+        cells, inverse = np.unique(key.to_numpy(), axis=0, return_inverse=True)
+        counts = np.bincount(inverse.ravel(), minlength=len(cells))
+        n_mf, up_mf, down_mf, up_fm, down_fm, fmm = (cells[:, i] for i in range(6))
+        per_cell = np.stack([np.ones(len(cells)), n_mf, 1 - n_mf, up_mf, down_mf, up_fm, down_fm, fmm], axis=1)
+        labels, masks = [], []
+        for name, column in STRATA:
+            if column is None:
+                labels.append((name, "all"))
+                masks.append(np.ones(len(cells), dtype=bool))
+                continue
+            code_col = 6 + ("documented_level", "age_band", "complaint").index(column)
+            for value_code, value in enumerate(codes[column][1]):
+                labels.append((name, value))
+                masks.append(cells[:, code_col] == value_code)
+        design = np.concatenate([per_cell * m[:, None] for m in masks], axis=1)  # K x (G * 8)
+        n_total = int(counts.sum())
+        p = counts / n_total
+        sums = np.concatenate([rng.multinomial(n_total, p, size=min(chunk, boot - i)) @ design
+                               for i in range(0, boot, chunk)])  # B x (G * 8)
+        sums = sums.reshape(boot, len(labels), len(STATS))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            frame_sums = pd.DataFrame(sums.reshape(-1, len(STATS)), columns=list(STATS))
+            metrics = metrics_from_sums(frame_sums).to_numpy().reshape(boot, len(labels), len(METRICS))
+        low, high = np.nanquantile(metrics, [0.025, 0.975], axis=0)
+        for g, (name, value) in enumerate(labels):
+            for m, metric in enumerate(METRICS):
+                out.append((setting, name, value, metric, low[g, m], high[g, m]))
+    seconds = time.perf_counter() - start
+    return seconds, pd.DataFrame(out, columns=["setting", "stratum_name", "stratum_value", "metric", "ci_low", "ci_high"])
+
+
+# --------------------------------------------------------------------------------------------------------
+# Warehouse and dbt
+# --------------------------------------------------------------------------------------------------------
+
+class Warehouse:
+    """A fresh DuckDB warehouse in `folder`, with its own dbt target and log paths."""
+
+    def __init__(self, folder: Path, project: Path, threads: int | None):
+        self.folder = folder
+        self.project = project
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / "warehouse.duckdb"
+        self.target = folder / "target"
+        self.logs = folder / "logs"
+        self.env = dict(os.environ, BIASMIRROR_WAREHOUSE=str(self.path), BIASMIRROR_PROJECT_DIR=str(project),
+                        BIASMIRROR_MIMIC_ROOT="", DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+        if threads is not None:
+            self.env["BIASMIRROR_THREADS"] = str(threads)
+
+    def _run(self, args: list[str], what: str) -> tuple[float, str]:
+        start, cpu_start = time.perf_counter(), _children_cpu()
+        done = subprocess.run(args, env=self.env, cwd=self.project, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        self.last_cpu_s = _children_cpu() - cpu_start
+        if done.returncode != 0:
+            sys.stderr.write(done.stdout[-20000:] + done.stderr[-5000:])
+            raise SystemExit(f"{what} failed (exit {done.returncode}); its output is above")
+        return seconds, done.stdout
+
+    def dbt(self, command: str, select: list[str] | None, variables: dict, extra: list[str] | None = None) -> tuple[float, str]:
+        args = [str(BIN / "dbt"), command, "--project-dir", str(self.project), "--profiles-dir", str(self.project),
+                "--target-path", str(self.target), "--log-path", str(self.logs), "--no-use-colors"]
+        if select:
+            args += ["--select", *select]
+        if variables:
+            args += ["--vars", json.dumps(variables)]
+        return self._run(args + (extra or []), f"dbt {command}")
+
+    def import_pairs(self, parquet: Path) -> float:
+        seconds, _ = self._run([str(BIN / "biasmirror"), "import-pairs", str(parquet), "--dataset", DATASET,
+                                "--model", MODEL], "biasmirror import-pairs")
+        return seconds
+
+    def build(self, boot: int) -> dict:
+        """Timed `dbt build` of the metric marts; wall clock plus per-node times from run_results.json."""
+        load_before = os.getloadavg()[0]
+        wall, stdout = self.dbt("build", SELECTION, {"bootstrap_resamples": boot})
+        results = json.loads((self.target / "run_results.json").read_text())
+        stamps = [(pd.Timestamp(t["started_at"]), pd.Timestamp(t["completed_at"]))
+                  for r in results["results"] for t in r.get("timing", []) if t.get("started_at") and t.get("completed_at")]
+        span = (max(c for _, c in stamps) - min(s for s, _ in stamps)).total_seconds()
+        nodes = {}
+        for r in results["results"]:
+            uid = r["unique_id"]
+            nodes[uid] = {"status": r["status"], "seconds": r["execution_time"],
+                          "execute": _phase_seconds(r, "execute")}
+        failed = {uid: n["status"] for uid, n in nodes.items() if n["status"] not in ("success", "pass", "no-op")}
+        if failed:
+            raise SystemExit(f"dbt build reported {failed}")
+        models = {uid.split(".")[-1]: n for uid, n in nodes.items() if uid.startswith("model.")}
+        missing = [m for m in EXPECTED_NODES if m not in models]
+        if missing:
+            raise SystemExit(f"the selection did not build {missing}")
+        tests = [n for uid, n in nodes.items() if uid.startswith(("test.", "unit_test."))]
+        sql_models = sum(n["seconds"] for n in models.values())
+        sql_tests = sum(n["seconds"] for n in tests)
+        return {
+            "boot": boot, "wall_s": wall, "cpu_s": self.last_cpu_s, "dbt_elapsed_s": results.get("elapsed_time"),
+            # sql_s: from the first node's start to the last node's end (the SQL part of the wall time, with
+            # dbt's threads overlapping nodes); sql_sum_s: the nodes' times added up (more than sql_s when
+            # nodes ran in parallel); overhead_s: dbt start-up, parsing and bookkeeping (wall - sql_s).
+            "sql_s": span, "sql_sum_s": sql_models + sql_tests, "overhead_s": wall - span,
+            "sql_models_sum_s": sql_models, "sql_tests_sum_s": sql_tests,
+            "full_parse": "Starting full parse" in stdout, "load1_before": load_before,
+            "n_models": len(models), "n_tests": len(tests),
+            "nodes_s": {name: n["seconds"] for name, n in sorted(models.items(), key=lambda kv: -kv[1]["seconds"])},
+            "slowest_tests_s": dict(sorted(((uid.split(".")[-1], n["seconds"]) for uid, n in nodes.items()
+                                            if uid.startswith(("test.", "unit_test."))), key=lambda kv: -kv[1])[:3]),
+        }
+
+    def query(self, sql: str) -> pd.DataFrame:
+        import duckdb
+        with duckdb.connect(str(self.path), read_only=True) as con:
+            return con.execute(sql).df()
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) used so far by finished child processes (dbt is one)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _phase_seconds(result: dict, phase: str) -> float | None:
+    for t in result.get("timing", []):
+        if t.get("name") == phase and t.get("started_at") and t.get("completed_at"):
+            return (pd.Timestamp(t["completed_at"]) - pd.Timestamp(t["started_at"])).total_seconds()
+    return None
+
+
+def snapshot_project(destination: Path) -> Path:
+    """Copy the dbt project (not the venv, git data, build outputs or warehouses) so the run is isolated."""
+    ignore = shutil.ignore_patterns(".venv", ".git", "target", "logs", "*.duckdb", "*.duckdb.wal", "demo_data",
+                                    "report", "__pycache__", "*.egg-info", ".pytest_cache", "benchmarks", "build")
+    shutil.copytree(REPO, destination, ignore=ignore)
+    return destination
+
+
+def prepare_warehouse(folder: Path, project: Path, pairs: pd.DataFrame, threads: int | None) -> tuple[Warehouse, dict]:
+    """Fresh warehouse: a full `dbt build` of the (empty) project so the models upstream of the selection exist,
+    then the import. Neither is part of the measured time."""
+    wh = Warehouse(folder, project, threads)
+    parquet = folder / "pairs.parquet"
+    pairs.to_parquet(parquet, index=False)
+    setup_s, _ = wh.dbt("build", None, {"bootstrap_resamples": 10})
+    import_s = wh.import_pairs(parquet)
+    return wh, {"setup_build_s": setup_s, "import_s": import_s, "parquet_mb": parquet.stat().st_size / 2**20}
+
+
+def compare_point_estimates(wh: Warehouse, expected: pd.DataFrame, boot: int) -> dict:
+    sql = wh.query(f"""
+        select setting, stratum_name, stratum_value, metric, estimate, n_pairs, n_boot, ci_low, ci_high
+        from audit.paired_metrics where dataset = '{DATASET}' and model = '{MODEL}'""")
+    keys = ["setting", "stratum_name", "stratum_value", "metric"]
+    merged = expected.merge(sql, on=keys, how="outer", suffixes=("_pandas", "_sql"), indicator=True)
+    unmatched = int((merged["_merge"] != "both").sum())
+    both = merged[merged["_merge"] == "both"]
+    diff = (both["estimate_pandas"] - both["estimate_sql"]).abs()
+    null_mismatch = int((both["estimate_pandas"].isna() != both["estimate_sql"].isna()).sum())
+    max_diff = float(diff.max()) if diff.notna().any() else 0.0
+    n_mismatch = int((both["n_pairs_pandas"] != both["n_pairs_sql"]).sum())
+    n_boot_ok = bool((both["n_boot"] == boot).all())
+    ok = unmatched == 0 and null_mismatch == 0 and max_diff <= 1e-12 and n_mismatch == 0
+    return {"rows": int(len(both)), "unmatched_rows": unmatched, "max_abs_diff": max_diff,
+            "null_mismatches": null_mismatch, "n_pairs_mismatches": n_mismatch, "n_boot_all_equal_B": n_boot_ok,
+            "ok": ok, "sql": sql}
+
+
+def compare_intervals(sql: pd.DataFrame, reference: pd.DataFrame) -> dict:
+    """SQL Poisson-bootstrap intervals vs the numpy multinomial ones: both valid, differing by Monte Carlo
+    noise; reported as |difference of a bound| / interval width."""
+    keys = ["setting", "stratum_name", "stratum_value", "metric"]
+    merged = sql.merge(reference, on=keys, suffixes=("_sql", "_np"))
+    width = (merged["ci_high_np"] - merged["ci_low_np"]).where(lambda w: w > 0)
+    rel = pd.concat([(merged["ci_low_sql"] - merged["ci_low_np"]).abs() / width,
+                     (merged["ci_high_sql"] - merged["ci_high_np"]).abs() / width]).dropna()
+    return {"rows": int(len(merged)), "median_rel_bound_diff": float(rel.median()),
+            "p95_rel_bound_diff": float(rel.quantile(0.95)), "max_rel_bound_diff": float(rel.max())}
+
+
+def fit_growth(points: list[dict], key: str) -> dict:
+    """Least squares  t = a + b * (pairs x B) + c * B  over the grid (pairs = all settings together)."""
+    x = np.array([[1.0, p["pairs"] * p["boot"], p["boot"]] for p in points])
+    y = np.array([p[key] for p in points])
+    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+    fitted = x @ coef
+    return {"a_s": float(coef[0]), "ns_per_pair_replicate": float(coef[1] * 1e9), "ms_per_replicate": float(coef[2] * 1e3),
+            "max_rel_residual": float(np.max(np.abs(fitted - y) / y))}
+
+
+# --------------------------------------------------------------------------------------------------------
+
+def machine() -> dict:
+    mem_gb = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                mem_gb = round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    cpu = None
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import duckdb
+    import dbt.version
+    def git(*cmd: str) -> str:
+        try:
+            return subprocess.run(["git", *cmd], cwd=REPO, capture_output=True, text=True).stdout.rstrip()
+        except OSError:
+            return ""
+    changed = [line[3:] for line in git("status", "--porcelain", "--", "models", "macros", "dbt_project.yml").splitlines()]
+    return {"git_head": git("rev-parse", "--short", "HEAD").strip(), "uncommitted_dbt_files": changed,
+            "nproc": os.cpu_count(), "sched_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+            "mem_gb": mem_gb, "cpu": cpu, "python": platform.python_version(), "duckdb": duckdb.__version__,
+            "dbt_core": dbt.version.__version__, "pandas": pd.__version__, "numpy": np.__version__,
+            "loadavg_start": os.getloadavg()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=150_000, help="Pairs per setting (x 3 settings). Default 150000.")
+    parser.add_argument("--boot", type=int, default=1000, help="Bootstrap resamples of the main measurement. Default 1000.")
+    parser.add_argument("--boot-large", type=int, default=10_000, help="Large-B measurement (0: skip). Default 10000.")
+    parser.add_argument("--repeats", type=int, default=3, help="Builds at the main configuration (median reported). Default 3.")
+    parser.add_argument("--baseline-replicates", type=int, default=50,
+                        help="Replicates the pandas loop actually runs; its time is extrapolated linearly to B. Default 50.")
+    parser.add_argument("--scaling-pairs", default="50000,150000", help="Comma-separated pairs per setting for the scaling grid.")
+    parser.add_argument("--scaling-boot", default="250,1000,4000", help="Comma-separated B for the scaling grid.")
+    parser.add_argument("--no-scaling", action="store_true", help="Skip the scaling grid.")
+    parser.add_argument("--seed", type=int, default=20261129, help="numpy seed of the data and the baselines.")
+    parser.add_argument("--threads", type=int, default=None, help="dbt threads (BIASMIRROR_THREADS; profile default 2).")
+    parser.add_argument("--quick", action="store_true",
+                        help="Smoke run: N = 20,000 per setting, B = 200 (large B 1000, small scaling grid).")
+    parser.add_argument("--no-snapshot", action="store_true", help="Run dbt on the checkout instead of a copy of it.")
+    parser.add_argument("--keep", action="store_true", help="Keep the temporary folder (warehouses, run_results).")
+    parser.add_argument("--json", type=Path, default=None, help="Also write the results as JSON to this path.")
+    args = parser.parse_args(argv)
+    if args.quick:  # smaller defaults; options given explicitly still win
+        quick = {"pairs": 20_000, "boot": 200, "boot_large": 1000, "repeats": 1, "baseline_replicates": 10,
+                 "scaling_pairs": "5000,20000", "scaling_boot": "100,200,800"}
+        for name, value in quick.items():
+            if getattr(args, name) == parser.get_default(name):
+                setattr(args, name, value)
+    target_wall, target_ratio, target_large = 10.0, 20.0, 60.0
+
+    info = machine()
+    log(f"machine: {info['nproc']} CPUs ({info['cpu']}), {info['mem_gb']} GiB RAM; duckdb {info['duckdb']}, "
+        f"dbt-core {info['dbt_core']}, pandas {info['pandas']}, numpy {info['numpy']}; load {info['loadavg_start']}")
+    results: dict = {"config": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}, "machine": info}
+    tmp = Path(tempfile.mkdtemp(prefix="biasmirror-bench-"))
+    try:
+        project = REPO if args.no_snapshot else snapshot_project(tmp / "project")
+        log(f"work folder: {tmp}; dbt project: {project}")
+
+        # 1. data and warehouse ----------------------------------------------------------------------------
+        t = time.perf_counter()
+        pairs = generate_pairs(args.pairs, args.seed)
+        log(f"generated {len(pairs):,} pairs ({args.pairs:,} per setting x {len(SETTINGS)}) in {time.perf_counter() - t:.1f} s")
+        wh, prep = prepare_warehouse(tmp / f"n{args.pairs}", project, pairs, args.threads)
+        log(f"setup: full dbt build of the empty project {prep['setup_build_s']:.1f} s, import-pairs "
+            f"{prep['import_s']:.1f} s ({prep['parquet_mb']:.1f} MiB Parquet) [not part of the measurement]")
+        results["setup"] = prep
+        frame = analysis_frame(pairs)
+
+        # 2. dbt build of the metric marts at B -------------------------------------------------------------
+        builds = []
+        for i in range(args.repeats):
+            b = wh.build(args.boot)
+            builds.append(b)
+            log(f"dbt build B={args.boot} run {i + 1}/{args.repeats}: wall {b['wall_s']:.2f} s, CPU {b['cpu_s']:.1f} s, dbt elapsed "
+                f"{b['dbt_elapsed_s']:.2f} s, SQL {b['sql_s']:.2f} s (node times added up: models {b['sql_models_sum_s']:.2f} + "
+                f"{b['n_tests']} tests {b['sql_tests_sum_s']:.2f}), start-up/parse {b['overhead_s']:.2f} s "
+                f"({'full' if b['full_parse'] else 'partial'} parse); int_pair_bootstrap_weights "
+                f"{b['nodes_s']['int_pair_bootstrap_weights']:.2f} s")
+        main_build = sorted(builds, key=lambda b: b["wall_s"])[len(builds) // 2]  # the median run
+        results["builds_main"] = builds
+
+        # 5. point estimates: SQL vs pandas on the full data (before anything rebuilds the marts) -------------
+        expected = pandas_point_estimates(frame)
+        check = compare_point_estimates(wh, expected, args.boot)
+        sql_marts = check.pop("sql")
+        results["point_estimate_check"] = check
+        log(f"point estimates SQL vs pandas: {check['rows']} rows, max |diff| {check['max_abs_diff']:.3g}, "
+            f"unmatched {check['unmatched_rows']}, n_pairs mismatches {check['n_pairs_mismatches']}, "
+            f"n_boot = B everywhere: {check['n_boot_all_equal_B']} -> {'OK' if check['ok'] else 'MISMATCH'}")
+
+        # 3. baselines ------------------------------------------------------------------------------------
+        loop_s, loop_cpu_s, _ = pandas_loop_bootstrap(frame, args.baseline_replicates, args.seed + 1)
+        per_rep = loop_s / args.baseline_replicates
+        loop_extrapolated = per_rep * args.boot
+        loop_cpu_extrapolated = loop_cpu_s / args.baseline_replicates * args.boot
+        results["pandas_loop"] = {"replicates_run": args.baseline_replicates, "seconds": loop_s, "cpu_s": loop_cpu_s,
+                                  "seconds_per_replicate": per_rep, "extrapolated_to_B_s": loop_extrapolated,
+                                  "extrapolated_to_B_cpu_s": loop_cpu_extrapolated}
+        log(f"pandas loop: {args.baseline_replicates} replicates in {loop_s:.2f} s wall, {loop_cpu_s:.2f} s CPU "
+            f"({per_rep * 1e3:.0f} ms each) -> extrapolated linearly to B={args.boot}: {loop_extrapolated:.0f} s wall, "
+            f"{loop_cpu_extrapolated:.0f} s CPU")
+        np_s, np_ci = numpy_multinomial_bootstrap(frame, args.boot, args.seed + 2)
+        ci_check = compare_intervals(sql_marts, np_ci)
+        results["numpy_multinomial"] = {"boot": args.boot, "seconds": np_s, "interval_check": ci_check}
+        log(f"numpy multinomial on cell counts, B={args.boot}: {np_s:.2f} s; SQL vs numpy interval bounds differ by "
+            f"median {ci_check['median_rel_bound_diff']:.1%} (p95 {ci_check['p95_rel_bound_diff']:.1%}) of the width "
+            "(Monte Carlo noise between two valid bootstraps)")
+        # A build right after the baselines, so the ratio compares measurements taken back to back.
+        adjacent = wh.build(args.boot)
+        builds.append(adjacent)
+        log(f"dbt build B={args.boot} (after the baselines): wall {adjacent['wall_s']:.2f} s, CPU {adjacent['cpu_s']:.1f} s, "
+            f"SQL {adjacent['sql_s']:.2f} s")
+        walls = sorted(b["wall_s"] for b in builds)
+        median_wall = float(np.median(walls))
+        median_sql = float(np.median([b["sql_s"] for b in builds]))
+        median_cpu = float(np.median([b["cpu_s"] for b in builds]))
+        results["main"] = {"pairs_per_setting": args.pairs, "boot": args.boot, "wall_s_runs": walls,
+                           "wall_s_median": median_wall, "sql_s_median": median_sql,
+                           "ratio_pandas_loop_over_dbt_wall": loop_extrapolated / median_wall,
+                           "ratio_pandas_loop_over_sql": loop_extrapolated / median_sql,
+                           "ratio_numpy_over_dbt_wall": np_s / median_wall,
+                           "cpu_s_median": median_cpu, "cpu_s_runs": [b["cpu_s"] for b in builds],
+                           "ratio_pandas_loop_over_dbt_cpu": loop_cpu_extrapolated / median_cpu,
+                           "load1_before_runs": [b["load1_before"] for b in builds],
+                           "nodes_s_median_run": main_build["nodes_s"]}
+
+        # B large ---------------------------------------------------------------------------------------
+        grid = {(args.pairs, args.boot): main_build}
+        if args.boot_large:
+            big = wh.build(args.boot_large)
+            grid[(args.pairs, args.boot_large)] = big
+            np_big_s, _ = numpy_multinomial_bootstrap(frame, args.boot_large, args.seed + 3)
+            results["large"] = {"build": big, "numpy_multinomial_s": np_big_s,
+                                "pandas_loop_extrapolated_s": per_rep * args.boot_large}
+            log(f"dbt build B={args.boot_large}: wall {big['wall_s']:.2f} s, CPU {big['cpu_s']:.1f} s, SQL {big['sql_s']:.2f} s; "
+                f"int_pair_bootstrap_weights {big['nodes_s']['int_pair_bootstrap_weights']:.2f} s; numpy multinomial "
+                f"{np_big_s:.2f} s; pandas loop (extrapolated) {per_rep * args.boot_large:.0f} s")
+
+        # 4. scaling --------------------------------------------------------------------------------------
+        if not args.no_scaling:
+            scaling_pairs = [int(v) for v in args.scaling_pairs.split(",")]
+            scaling_boot = [int(v) for v in args.scaling_boot.split(",")]
+            for n in scaling_pairs:
+                if n == args.pairs:
+                    target_wh = wh
+                else:
+                    target_wh, _ = prepare_warehouse(tmp / f"n{n}", project, generate_pairs(n, args.seed), args.threads)
+                for boot in scaling_boot:
+                    if (n, boot) in grid:
+                        continue
+                    grid[(n, boot)] = target_wh.build(boot)
+                    g = grid[(n, boot)]
+                    log(f"scaling N={n:,}/setting B={boot}: wall {g['wall_s']:.2f} s, SQL {g['sql_s']:.2f} s, "
+                        f"weights {g['nodes_s']['int_pair_bootstrap_weights']:.2f} s")
+        points = [{"pairs_per_setting": n, "pairs": n * len(SETTINGS), "boot": boot, "wall_s": g["wall_s"],
+                   "cpu_s": g["cpu_s"], "sql_s": g["sql_s"], "overhead_s": g["overhead_s"], **{f"{k}_s": g["nodes_s"][k] for k in HEAVY_NODES}}
+                  for (n, boot), g in sorted(grid.items())]
+        results["scaling"] = points
+        if len({p["pairs"] for p in points}) > 1 and len({p["boot"] for p in points}) > 2:
+            results["growth_fit"] = {k: fit_growth(points, k) for k in
+                                     ("wall_s", "cpu_s", "sql_s", "int_pair_bootstrap_weights_s",
+                                      "int_performance_bootstrap_weights_s")}
+
+        # report ----------------------------------------------------------------------------------------
+        log("\n=== Results ===")
+        m = results["main"]
+        log(f"code measured: git {info['git_head']}" + (f" plus uncommitted changes to {len(info['uncommitted_dbt_files'])} "
+            "dbt file(s)" if info["uncommitted_dbt_files"] else ""))
+        log(f"{args.pairs:,} pairs x {len(SETTINGS)} settings, strata: overall, documented_level, age_band (5), complaint (6)")
+        log(f"dbt build of the metric marts, B={args.boot}: wall {', '.join(f'{w:.2f}' for w in walls)} s "
+            f"(median {median_wall:.2f} s; SQL alone, first node start to last node end, median {median_sql:.2f} s; "
+            f"the rest is dbt start-up and parsing)")
+        log("  slowest models (median run): " + ", ".join(f"{k} {v:.2f} s" for k, v in list(m["nodes_s_median_run"].items())[:5]))
+        log(f"pandas loop over resamples: {per_rep * 1e3:.0f} ms/replicate, measured over {args.baseline_replicates} "
+            f"replicates, EXTRAPOLATED linearly to B={args.boot}: {loop_extrapolated:.0f} s")
+        log(f"speed-up of the dbt build over the pandas loop: {m['ratio_pandas_loop_over_dbt_wall']:.1f}x (wall) / "
+            f"{m['ratio_pandas_loop_over_sql']:.1f}x (SQL alone) / {m['ratio_pandas_loop_over_dbt_cpu']:.1f}x (CPU seconds: "
+            f"dbt {median_cpu:.1f} s vs pandas {loop_cpu_extrapolated:.0f} s; less sensitive to other load on the machine)")
+        log(f"1-minute load average before each B={args.boot} build: "
+            + ", ".join(f"{x:.1f}" for x in m["load1_before_runs"]) + f" (on {info['nproc']} CPUs)")
+        log(f"vectorised numpy multinomial reference, B={args.boot}: {np_s:.2f} s "
+            f"({median_wall / np_s:.1f}x faster than the dbt build)")
+        verdicts = {
+            f"wall <= {target_wall:g} s at B={args.boot}": median_wall <= target_wall,
+            f">= {target_ratio:g}x faster than the pandas loop": m["ratio_pandas_loop_over_dbt_wall"] >= target_ratio,
+            "point estimates equal pandas to 1e-12": check["ok"],
+        }
+        if "large" in results:
+            big = results["large"]["build"]
+            log(f"B={args.boot_large}: dbt build wall {big['wall_s']:.2f} s (SQL {big['sql_s']:.2f} s); numpy "
+                f"multinomial {results['large']['numpy_multinomial_s']:.2f} s")
+            verdicts[f"wall <= {target_large:g} s at B={args.boot_large}"] = big["wall_s"] <= target_large
+        log("\nscaling (seconds)")
+        header = f"{'N/setting':>10} {'B':>6} {'wall':>7} {'CPU':>7} {'SQL':>7} {'startup':>7} " + " ".join(f"{k[:24]:>24}" for k in HEAVY_NODES)
+        log(header)
+        for p in points:
+            log(f"{p['pairs_per_setting']:>10,} {p['boot']:>6} {p['wall_s']:>7.2f} {p['cpu_s']:>7.1f} {p['sql_s']:>7.2f} {p['overhead_s']:>7.2f} "
+                + " ".join(f"{p[f'{k}_s']:>24.2f}" for k in HEAVY_NODES))
+        if "growth_fit" in results:
+            log("fit t = a + b*(pairs*B) + c*B  (pairs = all settings):")
+            for k, f in results["growth_fit"].items():
+                log(f"  {k:<38} a = {f['a_s']:6.2f} s, b = {f['ns_per_pair_replicate']:6.2f} ns per pair-replicate, "
+                    f"c = {f['ms_per_replicate']:6.2f} ms per replicate (max rel. residual {f['max_rel_residual']:.0%})")
+        is_target_config = (args.pairs, args.boot, args.boot_large) == (150_000, 1000, 10_000)
+        log("\ntargets:" + ("" if is_target_config else " (NOT the target configuration: indicative only)"))
+        for name, passed in verdicts.items():
+            log(f"  [{'MET' if passed else 'MISSED'}] {name}")
+        results["verdicts"] = verdicts
+        info["loadavg_end"] = os.getloadavg()
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2, default=str))
+            log(f"wrote {args.json}")
+        return 0 if check["ok"] else 1
+    finally:
+        if args.keep:
+            log(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
