@@ -286,7 +286,7 @@ def test_multi_seed_training_and_clear_errors(pipeline) -> None:
     with ws.active():
         trained = runner.invoke(app, ["train", "--dataset", "mimic", "--base", str(base), "--out", str(root / "seeds"),
                                       "--model", "lora-s", "--seeds", "1,2", "--max-steps", "1", "--batch-size", "2",
-                                      "--max-train", "4"])
+                                      "--max-train", "12"])  # a random subset: enough records for two levels
         assert trained.exit_code == 0, trained.output
         missing = runner.invoke(app, ["score", "--dataset", "mimic", "--model", "x", "--base", str(root / "nothing")])
         bad_seeds = runner.invoke(app, ["train", "--dataset", "mimic", "--base", str(base), "--out", str(root / "x"),
