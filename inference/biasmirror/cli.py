@@ -174,18 +174,12 @@ def counterfactuals(
 
 def _backend_options(pairs: Optional[list[str]]) -> dict:
     """--option KEY=VALUE pairs as keyword options (VALUE parsed as JSON when it parses)."""
-    import json
+    from biasmirror.cli_options import parse_key_values
 
-    options: dict = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            _fail(f"--option expects KEY=VALUE, got {pair!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
+    try:
+        return parse_key_values(pairs)
+    except ValueError as error:
+        _fail(str(error))
 
 
 @app.command()

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
+from biasmirror.cli_options import parse_key_values
 from rich.console import Console
 
 implicit_app = typer.Typer(
@@ -26,16 +27,10 @@ def _fail(message: str) -> None:
 
 
 def _options(pairs: Optional[list[str]]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            _fail(f"--option expects KEY=VALUE, got {pair!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
+    try:
+        return parse_key_values(pairs)
+    except ValueError as error:
+        _fail(str(error))
 
 
 def _backend(kind: str, model: str, option: Optional[list[str]]):

@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from biasmirror.synth.draws import Draws
+
 DEFAULT_FF_EFFECT: float = 0.30
 
 VISITS_CSV = "visits.csv.gz"
@@ -247,40 +249,6 @@ class SynthSummary:
     files: dict[str, int]
 
 
-class _Draws:
-    """Sequential reader over one visit's pre-drawn uniforms (scalar numpy calls are too slow)."""
-
-    __slots__ = ("_u", "_i")
-
-    def __init__(self, uniforms: list[float]) -> None:
-        self._u = uniforms
-        self._i = 0
-
-    def random(self) -> float:
-        value = self._u[self._i]
-        self._i += 1
-        return value
-
-    def chance(self, p: float) -> bool:
-        return self.random() < p
-
-    def index(self, n: int) -> int:
-        return min(int(self.random() * n), n - 1)
-
-    def choice(self, options: Sequence[str]) -> str:
-        return options[self.index(len(options))]
-
-    def integer(self, low: int, high: int) -> int:
-        return low + self.index(high - low + 1)
-
-    def sample(self, options: Sequence[str], k: int) -> list[str]:
-        pool = list(options)
-        for i in range(k):
-            j = i + self.index(len(pool) - i)
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
-
 @dataclass
 class _Visits:
     """Tabular values of every visit, drawn vectorised in a fixed order before any text."""
@@ -383,7 +351,7 @@ def _draw_visits(rng: np.random.Generator, n: int, ff_effect: float) -> _Visits:
                    exclusion=exclusion, keyword_in_note=keyword_in_note)
 
 
-def _texts(d: _Draws, sex: str, age: int, group: str, exclusion: str, keyword_field: str,
+def _texts(d: Draws, sex: str, age: int, group: str, exclusion: str, keyword_field: str,
            pain: int, temperature: float) -> tuple[str, str, str]:
     """(triage note, history, planted phrase) of one visit, in the patient's grammatical gender."""
     context = {"age": age, "transport": d.choice(_TRANSPORT), "motif": d.choice(_MOTIFS[group]),
@@ -432,7 +400,7 @@ def write_bordeaux(out_dir: Path, visits: int, seed: int, ff_effect: float = DEF
         stop = min(start + _CHUNK, n)
         block = rng.random((stop - start, _TEXT_DRAWS)).tolist()
         for i in range(start, stop):
-            row, truth_row = _visit(i, _Draws(block[i - start]), v)
+            row, truth_row = _visit(i, Draws(block[i - start]), v)
             rows.append(row)
             truth.append(truth_row)
         if progress is not None:
@@ -446,7 +414,7 @@ def write_bordeaux(out_dir: Path, visits: int, seed: int, ff_effect: float = DEF
     return SynthSummary(out_dir=out_dir, visits=n, files=files)
 
 
-def _visit(i: int, d: _Draws, v: _Visits) -> tuple[tuple[str, ...], tuple[object, ...]]:
+def _visit(i: int, d: Draws, v: _Visits) -> tuple[tuple[str, ...], tuple[object, ...]]:
     sex = "F" if v.female[i] else "M"
     nurse_sex = "F" if v.nurse_female[i] else "M"
     group = GROUPS[v.group[i]]

@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from biasmirror.synth.draws import Draws
+
 DEFAULT_FEMALE_EFFECT: float = 0.30
 
 # --------------------------------------------------------------------------------------------
@@ -429,42 +431,6 @@ class SynthSummary:
 # ============================================================================================
 # Scalar draws for the text, from a block of numpy uniforms (fast, and reproducible).
 # ============================================================================================
-class _Draws:
-    """Sequential reader over one stay's pre-drawn uniforms; scalar numpy calls are too slow."""
-
-    __slots__ = ("_u", "_i")
-
-    def __init__(self, uniforms: list[float]) -> None:
-        self._u = uniforms
-        self._i = 0
-
-    def random(self) -> float:
-        value = self._u[self._i]  # IndexError here means _TEXT_DRAWS is too small
-        self._i += 1
-        return value
-
-    def chance(self, p: float) -> bool:
-        return self.random() < p
-
-    def index(self, n: int) -> int:
-        return min(int(self.random() * n), n - 1)
-
-    def choice(self, options: Sequence[str]) -> str:
-        return options[self.index(len(options))]
-
-    def integer(self, low: int, high: int) -> int:
-        """Uniform integer in [low, high]."""
-        return low + self.index(high - low + 1)
-
-    def sample(self, options: Sequence[str], k: int) -> list[str]:
-        """k distinct elements, in random order (partial Fisher-Yates)."""
-        pool = list(options)
-        for i in range(k):
-            j = i + self.index(len(pool) - i)
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
-
 # ============================================================================================
 # Tabular part: vectorised draws for subjects and stays.
 # ============================================================================================
@@ -719,9 +685,9 @@ def _draw_stays(rng: np.random.Generator, subjects: _Subjects, n: int,
 
 
 # ============================================================================================
-# Discharge-note text. Every draw goes through `_Draws`; sex only selects the gendered words.
+# Discharge-note text. Every draw goes through `Draws`; sex only selects the gendered words.
 # ============================================================================================
-def _context(d: _Draws, sex: str, age: int, group: str, pain: str,
+def _context(d: Draws, sex: str, age: int, group: str, pain: str,
              vit: dict[str, float]) -> dict[str, object]:
     """Values shared by all template sentences of one note (same draws for both sexes)."""
     ctx: dict[str, object] = dict(_GENDER_WORDS[sex])
@@ -752,7 +718,7 @@ def _fill(templates: Sequence[str], ctx: dict[str, object]) -> list[str]:
     return [t.format(**ctx) for t in templates]
 
 
-def _past_medical_history(d: _Draws, ctx: dict[str, object], gs_item: str | None) -> str:
+def _past_medical_history(d: Draws, ctx: dict[str, object], gs_item: str | None) -> str:
     """PMH section text; sets ctx['pmh_intro'] (neutral items only) for the HPI and course."""
     k = 0 if d.chance(0.06) else d.integer(1, 5)
     items = d.sample(_PMH_ITEMS, k)
@@ -772,7 +738,7 @@ def _past_medical_history(d: _Draws, ctx: dict[str, object], gs_item: str | None
     return "\n".join(item.upper() if len(item) <= 4 else item for item in items)
 
 
-def _history_of_present_illness(d: _Draws, ctx: dict[str, object], gs_sentence: str | None) -> str:
+def _history_of_present_illness(d: Draws, ctx: dict[str, object], gs_sentence: str | None) -> str:
     """Gendered HPI ending with the ED course, which triage could not know."""
     group = str(ctx["group"])
     body = [d.choice(_INTROS).format(**ctx)]
@@ -793,7 +759,7 @@ def _history_of_present_illness(d: _Draws, ctx: dict[str, object], gs_sentence: 
     return " ".join(body) + separator + tail.format(**ctx)
 
 
-def _physical_exam(d: _Draws, ctx: dict[str, object]) -> str:
+def _physical_exam(d: Draws, ctx: dict[str, object]) -> str:
     return "\n".join((
         "ADMISSION PHYSICAL EXAM:",
         "VS: {t} {sbp}/{dbp} {hr} {rr} {o2}% RA".format(**ctx),
@@ -808,7 +774,7 @@ def _physical_exam(d: _Draws, ctx: dict[str, object]) -> str:
     ))
 
 
-def _pertinent_results(d: _Draws, ctx: dict[str, object]) -> str:
+def _pertinent_results(d: Draws, ctx: dict[str, object]) -> str:
     minute = f"{d.integer(0, 59):02d}"
     return "\n".join((
         "ADMISSION LABS:",
@@ -822,7 +788,7 @@ def _pertinent_results(d: _Draws, ctx: dict[str, object]) -> str:
     ))
 
 
-def _hospital_course(d: _Draws, ctx: dict[str, object], died: bool) -> str:
+def _hospital_course(d: Draws, ctx: dict[str, object], died: bool) -> str:
     lines = ["{Hon} ___ is a {age} year old {noun} with {pmh_intro} admitted with {cc_phrase}.".format(**ctx),
              f"# {ctx['diagnosis']}: " + d.choice(_COURSES[str(ctx["group"])]).format(**ctx),
              "# Chronic issues: {Pos} home medications were continued.".format(**ctx)]
@@ -856,7 +822,7 @@ def _discharge_instructions(ctx: dict[str, object], died: bool) -> str:
     ))
 
 
-def _discharge_note(d: _Draws, ctx: dict[str, object], sex: str, chief_complaint: str,
+def _discharge_note(d: Draws, ctx: dict[str, object], sex: str, chief_complaint: str,
                     gs_hpi: str | None, gs_pmh: str | None, died: bool,
                     discharge_location: str) -> str:
     """A MIMIC-IV-like discharge summary: header lines, then 'Header:' + content sections."""
@@ -1025,7 +991,7 @@ def write_mimic(out_dir: Path, stays: int, seed: int,
             stop = min(start + _CHUNK, n)
             block = rng.random((stop - start, _TEXT_DRAWS)).tolist()
             for i in range(start, stop):
-                _write_stay(tables, i, _Draws(block[i - start]), subjects, st, hosp,
+                _write_stay(tables, i, Draws(block[i - start]), subjects, st, hosp,
                             intime, outtime, note_count)
             if progress is not None:
                 progress(stop - start)
@@ -1040,7 +1006,7 @@ def _write_patients(table: _Table, subjects: _Subjects, hosp: _Hospital) -> None
                      _YEAR_GROUPS[subjects.year_group[j]], hosp.dod[j]))
 
 
-def _write_stay(tables: dict[str, _Table], i: int, d: _Draws, subjects: _Subjects, st: _Stays,
+def _write_stay(tables: dict[str, _Table], i: int, d: Draws, subjects: _Subjects, st: _Stays,
                 hosp: _Hospital, intime: list[str], outtime: list[str],
                 note_count: np.ndarray) -> None:
     """All rows of one stay: edstays, triage, truth, and admission and note when linked."""

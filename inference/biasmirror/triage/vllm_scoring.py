@@ -104,7 +104,12 @@ class VllmLabelScorer:
         self.levels = self.prompt.levels
         self.label_ids = [self.prompt.label_token_ids[level] for level in self.levels]
         use_adapter = adapter_dir if (adapter_dir is not None and not merged) else None
-        self.llm = LLM(**engine_options(base_dir, use_adapter, extra=engine))
+        options = engine_options(base_dir, use_adapter, extra=engine)
+        try:
+            self.llm = LLM(**options)
+        except TypeError:  # pragma: no cover - vLLM before logprobs_mode: raw log-probabilities, renormalised here
+            options.pop("logprobs_mode", None)
+            self.llm = LLM(**options)
         self.lora = None
         if use_adapter is not None:
             from vllm.lora.request import LoRARequest
