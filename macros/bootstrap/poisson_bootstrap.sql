@@ -1,13 +1,14 @@
 {#- Pair-resampling bootstrap, computed in SQL.
 
     Every resampling unit (a pair, a test record, a response) gets, in each replicate b, a Poisson(1)
-    multiplicity drawn from a hash of (unit key, b): the Poisson bootstrap, the large-sample equivalent of
-    drawing N units with replacement (Hanley & MacGibbon 2006; Chamandy et al. 2012). Unlike a multinomial
-    draw it needs no global state, so it streams, and it is the same whatever the row order or thread count.
+    multiplicity: the Poisson bootstrap, the large-sample equivalent of drawing N units with replacement
+    (Hanley & MacGibbon 2006; Chamandy et al. 2012). Draws come from hashes of stable keys and the replicate
+    number, so they are the same whatever the row order or thread count.
 
     Every metric of the project is a function of weighted counts per "cell" (e.g. direction x original level x
-    counterfactual level). So units are first mapped to cells, and the O(B*N) pass only sums weights per
-    (cell, replicate); metrics are then computed from the O(B*K) cell weights, for every stratum at once. -#}
+    counterfactual level x strata). So units are mapped to cells, cells get their replicate weights
+    (bootstrap_cell_weights: one exact Poisson(n) draw per group of n interchangeable units), and metrics are
+    computed from the O(B*K) cell weights, for every stratum at once. -#}
 
 {% macro bootstrap_config() %}
   {%- set n_boot = var('bootstrap_resamples') | int -%}
@@ -43,22 +44,61 @@
   {{ biasmirror.poisson_one_from_uniform(biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64(unit_key, replicate)))) }}
 {%- endmacro %}
 
-{#- Weighted cell counts for every replicate. `units` is a relation with one row per resampling unit and
-    columns `unit_key` (from resample_key) and `cell_column`. Returns (cell_column, replicate, weight) with
-    replicate = -1 holding the observed counts (the point estimate) and 0 .. B-1 the bootstrap replicates.
+{#- Weighted cell counts for every replicate. `units` is a relation with one row per (resampling unit, cell)
+    and columns `unit_key` (from resample_key) and `cell_column`; a unit may sit in several cells (one per
+    model and setting, say). Returns (cell_column, replicate, weight) with replicate = -1 holding the observed
+    counts (the point estimate) and 0 .. B-1 the bootstrap replicates.
+
+    Units whose cells are all the same ("joint cells") are exchangeable, and the sum of n independent
+    Poisson(1) multiplicities is Poisson(n); so each joint cell gets one exact Poisson(n) draw per replicate
+    (macros/cross_db/poisson_draws.sql), shared by every cell it feeds. That is the same distribution as one
+    Poisson(1) draw per unit, keeps a unit's multiplicity identical across the cells (models, settings) of the
+    relation, and costs O(B x joint cells) instead of O(B x N).
     n_boot: B, when a study sets its own (default: var bootstrap_resamples). -#}
 {% macro bootstrap_cell_weights(units, cell_column='cell_id', n_boot=none) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
   {%- set n_boot = cfg.n_boot if n_boot is none else n_boot | int -%}
   {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  with bootstrap_unit_cells as (
+      select unit_key, {{ cell_column }} as cell, count(*) as multiplicity
+      from {{ units }}
+      group by unit_key, {{ cell_column }}
+  ),
+  bootstrap_unit_signatures as (
+      select
+          unit_key,
+          string_agg(cast(cell as varchar) || '*' || cast(multiplicity as varchar), ',' order by cell) as signature
+      from bootstrap_unit_cells
+      group by unit_key
+  ),
+  bootstrap_joint_cells as (
+      select
+          signature,
+          dense_rank() over (order by signature) as joint_id,
+          {{ biasmirror.resample_key('signature') }} as joint_key,
+          n_units
+      from (select signature, count(*) as n_units from bootstrap_unit_signatures group by signature) as sizes
+  ),
+  bootstrap_joint_members as (
+      select distinct joint_cells.joint_id, unit_cells.cell, unit_cells.multiplicity
+      from bootstrap_unit_cells as unit_cells
+      inner join bootstrap_unit_signatures as signatures using (unit_key)
+      inner join bootstrap_joint_cells as joint_cells using (signature)
+  ),
+  bootstrap_joint_draws as (
+      {{ biasmirror.poisson_draws('bootstrap_joint_cells', n_boot) | indent(6) }}
+  )
+
   select {{ cell_column }}, -1 as replicate, count(*) as weight
   from {{ units }}
   group by {{ cell_column }}
+
   union all
-  select u.{{ cell_column }}, r.replicate, sum({{ biasmirror.bootstrap_weight('u.unit_key', 'r.replicate') }}) as weight
-  from {{ units }} as u
-  cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as r
-  group by u.{{ cell_column }}, r.replicate
+
+  select members.cell as {{ cell_column }}, draws.replicate, sum(draws.weight * members.multiplicity) as weight
+  from bootstrap_joint_draws as draws
+  inner join bootstrap_joint_members as members using (joint_id)
+  group by members.cell, draws.replicate
 {%- endmacro %}
 
 {#- Percentile interval bounds over the bootstrap replicates (replicate >= 0) of a metric column. -#}

@@ -1,4 +1,5 @@
--- Resampling weight of every cell in every bootstrap replicate (replicate -1: the observed counts).
--- The O(B x N) step of the audit; see macros/bootstrap/poisson_bootstrap.sql.
+-- Resampling weight of every cell in every bootstrap replicate (replicate -1: the observed counts): one exact
+-- Poisson(n) draw per group of pairs that share their cell in every model, generator and setting, so a pair's
+-- multiplicity is the same everywhere; see macros/bootstrap/poisson_bootstrap.sql.
 
 {{ bootstrap_cell_weights(ref('int_pair_cells')) }}
