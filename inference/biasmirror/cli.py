@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Optional
@@ -279,7 +280,9 @@ def demo(
     console.rule("[bold]audit report")
     report_command(out=out / "report")
     console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {warehouse_path()}")
-    console.print(f"Open it read-only: duckdb -readonly {warehouse_path()} "
+    # the duckdb CLI comes with the dev extra, next to this Python
+    cli = Path(sys.executable).with_name("duckdb")
+    console.print(f"Open it read-only: {cli if cli.exists() else 'duckdb'} -readonly {warehouse_path()} "
                   "\"select * from audit.paired_metrics where stratum_name = 'overall'\"")
 
 
