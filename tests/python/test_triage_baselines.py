@@ -8,30 +8,11 @@ import pytest
 
 from biasmirror.triage.classical import TINY_FOREST_GRID, EmbeddingMLP, TfidfForest
 from biasmirror.triage.roberta import RobertaSpec, ScratchRoberta
+from toy_triage import single_torch_thread, toy_triage_task  # noqa: F401 (fixture)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def single_torch_thread():
-    """One intra-op thread: on a small shared machine, two spinning threads slow tiny models down badly."""
-    import torch
+pytestmark = pytest.mark.usefixtures("single_torch_thread")
 
-    saved = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(saved)
-
-COMPLAINTS = {"cardiac arrest": 1, "chest pain": 2, "abdominal pain": 3, "ankle sprain": 4, "medication refill": 5}
-
-
-def toy(n: int, seed: int) -> tuple[list[str], list[int]]:
-    rng = np.random.default_rng(seed)
-    names = list(COMPLAINTS)
-    texts, levels = [], []
-    for _ in range(n):
-        complaint = names[rng.integers(len(names))]
-        texts.append(f"age: {rng.integers(18, 90)}\nsex: {rng.choice(['female', 'male'])}\nchief complaint: {complaint}")
-        levels.append(COMPLAINTS[complaint])
-    return texts, levels
 
 
 def test_forest_search_matches_an_independent_grid_search() -> None:
@@ -41,8 +22,8 @@ def test_forest_search_matches_an_independent_grid_search() -> None:
     from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
     from sklearn.pipeline import Pipeline
 
-    texts, levels = toy(150, seed=1)
-    test_texts, test_levels = toy(40, seed=2)
+    texts, levels = toy_triage_task(150, seed=1)
+    test_texts, test_levels = toy_triage_task(40, seed=2)
     forest = TfidfForest(grid=dict(TINY_FOREST_GRID), seed=7, n_jobs=1).fit(texts, levels)
     probabilities = forest.score(test_texts, batch_size=16)
 
@@ -72,8 +53,8 @@ def test_embedding_mlp_matches_an_independent_computation() -> None:
     from sentence_transformers import SentenceTransformer
     from sklearn.neural_network import MLPClassifier
 
-    texts, levels = toy(40, seed=3)
-    test_texts, _ = toy(10, seed=4)
+    texts, levels = toy_triage_task(40, seed=3)
+    test_texts, _ = toy_triage_task(10, seed=4)
     network = EmbeddingMLP(hidden_size=16, max_iter=200, seed=5, max_seq_length=32).fit(texts, levels)
     probabilities = network.score(test_texts, batch_size=4)
 
@@ -89,8 +70,8 @@ def test_embedding_mlp_matches_an_independent_computation() -> None:
 
 
 def test_roberta_from_scratch_pretrains_then_learns_the_levels(tmp_path) -> None:
-    texts, levels = toy(160, seed=6)
-    test_texts, test_levels = toy(40, seed=7)
+    texts, levels = toy_triage_task(160, seed=6)
+    test_texts, test_levels = toy_triage_task(40, seed=7)
     spec = RobertaSpec.tiny(vocab_size=300, mlm_epochs=2.0, seed=1)
     model = ScratchRoberta(spec, device="cpu").fit(texts, levels)
     tokenizer = model.tokenizer

@@ -19,37 +19,17 @@ from biasmirror.triage.hf import load_causal_lm, load_tokenizer
 from biasmirror.triage.label_scoring import LabelScorer, parse_level, shared_prefix
 from biasmirror.triage.lora import TARGET_MODULES, LoraOptions, answer_loss, train_lora
 from biasmirror.triage.prompt import TriagePrompt
+from toy_triage import COMPLAINTS, single_torch_thread, toy_triage_task  # noqa: F401 (fixture)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def single_torch_thread():
-    """One intra-op thread: on a small shared machine, two spinning threads slow tiny models down badly."""
-    import torch
+pytestmark = pytest.mark.usefixtures("single_torch_thread")
 
-    saved = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(saved)
-
-COMPLAINTS = {"cardiac arrest": 1, "chest pain": 2, "abdominal pain": 3, "ankle sprain": 4, "medication refill": 5}
-
-
-def toy_records(n: int, seed: int) -> tuple[list[str], list[int]]:
-    rng = np.random.default_rng(seed)
-    names = list(COMPLAINTS)
-    records, levels = [], []
-    for _ in range(n):
-        complaint = names[rng.integers(len(names))]
-        records.append(f"age: {rng.integers(18, 90)}\nsex: {rng.choice(['female', 'male'])}\n"
-                       f"heart rate: {rng.integers(55, 125)}\nchief complaint: {complaint}")
-        levels.append(COMPLAINTS[complaint])
-    return records, levels
 
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("lora")
-    train_records, train_levels = toy_records(120, seed=1)
+    train_records, train_levels = toy_triage_task(120, seed=1, heart_rate=True)
     base = build_tiny_causal_lm(root / "base", synthetic_texts(80, seed=0), TinyModelSpec(hidden_size=48, seed=0))
     options = LoraOptions(epochs=2, learning_rate=1e-2, batch_size=8, seed=3)
     result = train_lora(base, train_records, train_levels, root / "adapter", "toy", options)
@@ -58,7 +38,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory):
 
 def test_lora_lowers_the_loss_and_learns_the_task(trained) -> None:
     base, result = trained
-    held_out, levels = toy_records(40, seed=2)
+    held_out, levels = toy_triage_task(40, seed=2, heart_rate=True)
     tokenizer = load_tokenizer(base)
     prompt = TriagePrompt(tokenizer, sorted(COMPLAINTS.values()))
     examples = [prompt.training_example(record, level) for record, level in zip(held_out, levels)]
@@ -91,7 +71,7 @@ def test_save_load_and_merge_give_the_same_logits(trained) -> None:
     import torch
 
     base, result = trained
-    records, _ = toy_records(6, seed=4)
+    records, _ = toy_triage_task(6, seed=4, heart_rate=True)
     tokenizer = load_tokenizer(base)
     ids = TriagePrompt(tokenizer, [1, 2, 3, 4, 5]).prompt_ids(records)
     width = max(map(len, ids))
@@ -113,7 +93,7 @@ def test_save_load_and_merge_give_the_same_logits(trained) -> None:
 
 def test_probabilities_sum_to_one_and_do_not_depend_on_the_batching(trained) -> None:
     base, result = trained
-    records, _ = toy_records(12, seed=5)
+    records, _ = toy_triage_task(12, seed=5, heart_rate=True)
     scorer = LabelScorer.from_folders(base, result.adapter_dir)
     reference = scorer.score(records, batch_size=12, share_prefix=False)
     assert reference.shape == (12, 5) and (reference >= 0).all()
@@ -128,7 +108,7 @@ def test_probabilities_sum_to_one_and_do_not_depend_on_the_batching(trained) -> 
 
 def test_argmax_matches_generate_two_tokens_and_parse(trained) -> None:
     base, result = trained
-    records, _ = toy_records(24, seed=6)
+    records, _ = toy_triage_task(24, seed=6, heart_rate=True)
     scorer = LabelScorer.from_folders(base, result.adapter_dir, merge=True)
     argmax = np.asarray(scorer.levels)[scorer.score(records).argmax(axis=1)]
     generated = scorer.generate_levels(records, batch_size=8)
@@ -150,7 +130,7 @@ def test_parse_level() -> None:
 
 def test_seeds_give_different_adapters_and_bad_options_are_refused(trained, tmp_path: Path) -> None:
     base, result = trained
-    records, levels = toy_records(8, seed=7)
+    records, levels = toy_triage_task(8, seed=7, heart_rate=True)
     options = LoraOptions(learning_rate=1e-2, batch_size=4, seed=4, max_steps=2)
     other = train_lora(base, records, levels, tmp_path / "other", "toy", options)
     again = train_lora(base, records, levels, tmp_path / "again", "toy", options)

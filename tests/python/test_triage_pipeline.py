@@ -19,17 +19,10 @@ from biasmirror.triage.baselines import TransformedInputs, train_and_score_model
 from biasmirror.triage.classical import TINY_FOREST_GRID, TfidfForest
 from biasmirror.triage.neutralize import neutralize_text, remaining_markers
 from conftest import Workspace
+from toy_triage import single_torch_thread  # noqa: F401 (module fixture)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def single_torch_thread():
-    """One intra-op thread: on a small shared machine, two spinning threads slow tiny models down badly."""
-    import torch
-
-    saved = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(saved)
+pytestmark = pytest.mark.usefixtures("single_torch_thread")
 
 VARIABLES = {"bootstrap_resamples": 200}
 # Only what the triage marts need: the cohort and the pairs' strata first, then the part of the project that
