@@ -52,7 +52,7 @@ COMPLAINTS = ("chest_pain", "abdominal_pain", "dyspnea", "trauma", "neuro", "oth
 COMPLAINT_P = (0.15, 0.18, 0.12, 0.2, 0.1, 0.25)
 LEVEL_P = (0.05, 0.2, 0.45, 0.24, 0.06)
 SELECTION = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
-EXPECTED_NODES = ("int_pairs_unioned", "int_pair_strata", "int_pair_cells", "int_pair_cell_strata",
+EXPECTED_NODES = ("int_pairs_unioned", "int_pair_strata", "int_pair_cells", "int_pair_cell_members",
                   "int_pair_bootstrap_weights", "pair_outcomes", "paired_metrics", "int_performance_records",
                   "int_performance_bootstrap_weights", "model_performance")
 HEAVY_NODES = ("int_pair_bootstrap_weights", "int_performance_bootstrap_weights", "paired_metrics",

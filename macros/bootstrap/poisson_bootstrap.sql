@@ -5,10 +5,10 @@
     (Hanley & MacGibbon 2006; Chamandy et al. 2012). Draws come from hashes of stable keys and the replicate
     number, so they are the same whatever the row order or thread count.
 
-    Every metric of the project is a function of weighted counts per "cell" (e.g. direction x original level x
-    counterfactual level x strata). So units are mapped to cells, cells get their replicate weights
+    Every metric of the project is a function of weighted counts per "cell" (e.g. group x stratum x direction x
+    level change for the paired metrics). So units are mapped to cells, cells get their replicate weights
     (bootstrap_cell_weights: one exact Poisson(n) draw per group of n interchangeable units), and metrics are
-    computed from the O(B*K) cell weights, for every stratum at once. -#}
+    computed from the O(B x K) cell weights. -#}
 
 {% macro bootstrap_config() %}
   {%- set n_boot = var('bootstrap_resamples') | int -%}
@@ -18,8 +18,8 @@
   {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': (1 - level) | round(12)}) }}
 {% endmacro %}
 
-{#- A unit's resampling key: the same unit id gets the same multiplicities in every model, setting and
-    stratum, so that differences between models or settings can be bootstrapped as paired too. -#}
+{#- A unit's resampling key: the same unit id gets the same multiplicities in every model and setting (within
+    a stratum, see bootstrap_cell_weights), so that differences between them can be bootstrapped as paired. -#}
 {% macro resample_key(unit_id_expr) -%}
   {{ biasmirror.hash64(biasmirror.sql_string(bootstrap_config().seed ~ '|') ~ " || cast(" ~ unit_id_expr ~ " as varchar)") }}
 {%- endmacro %}
@@ -44,58 +44,60 @@
   {{ biasmirror.poisson_one_from_uniform(biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64(unit_key, replicate)))) }}
 {%- endmacro %}
 
-{#- Weighted cell counts for every replicate. `units` is a relation with one row per (resampling unit, cell)
-    and columns `unit_key` (from resample_key) and `cell_column`; a unit may sit in several cells (one per
-    model and setting, say). Returns (cell_column, replicate, weight) with replicate = -1 holding the observed
-    counts (the point estimate) and 0 .. B-1 the bootstrap replicates.
+{#- Weighted cell counts for every replicate. `units` is a relation with one row per (resampling unit, cell):
+    the unit is identified by `unit_columns` (default: unit_key, from resample_key), its cell by `cell_column`
+    (an integer); a unit may sit in several cells (one per model and setting, say), and in one cell more than
+    once. Returns (cell_column, replicate, weight) with replicate = -1 holding the observed counts (the point
+    estimate) and 0 .. B-1 the bootstrap replicates; weights are integers.
 
-    Units whose cells are all the same ("joint cells") are exchangeable, and the sum of n independent
+    Units whose lists of cells are equal ("joint cells") are exchangeable, and the sum of n independent
     Poisson(1) multiplicities is Poisson(n); so each joint cell gets one exact Poisson(n) draw per replicate
     (macros/cross_db/poisson_draws.sql), shared by every cell it feeds. That is the same distribution as one
     Poisson(1) draw per unit, keeps a unit's multiplicity identical across the cells (models, settings) of the
     relation, and costs O(B x joint cells) instead of O(B x N).
+
+    A relation whose cells fall into separately analysed subsets (the strata of the paired metrics, the terms
+    of the term associations) can resample each subset on its own: add the subset's columns to unit_columns,
+    e.g. ['unit_key', 'stratum_name', 'stratum_value']. Each subset is then an exact bootstrap of its own units,
+    paired across the models and settings inside it, with independent draws for different subsets; and joint
+    cells stay few (they only need to tell apart the units of one subset), which is what makes the paired-metric
+    bootstrap cheap.
     n_boot: B, when a study sets its own (default: var bootstrap_resamples). -#}
-{% macro bootstrap_cell_weights(units, cell_column='cell_id', n_boot=none) -%}
+{% macro bootstrap_cell_weights(units, cell_column='cell_id', n_boot=none, unit_columns=['unit_key']) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
   {%- set n_boot = cfg.n_boot if n_boot is none else n_boot | int -%}
   {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
-  with bootstrap_unit_cells as (
-      select unit_key, {{ cell_column }} as cell, count(*) as multiplicity
+  {%- set unit = unit_columns | join(', ') -%}
+  with bootstrap_unit_signatures as (
+      select {{ unit }}, {{ biasmirror.sorted_list_agg(cell_column) }} as signature
       from {{ units }}
-      group by unit_key, {{ cell_column }}
-  ),
-  bootstrap_unit_signatures as (
-      select
-          unit_key,
-          string_agg(cast(cell as varchar) || '*' || cast(multiplicity as varchar), ',' order by cell) as signature
-      from bootstrap_unit_cells
-      group by unit_key
+      group by {{ unit }}
   ),
   bootstrap_joint_cells as (
       select
           signature,
-          dense_rank() over (order by signature) as joint_id,
+          row_number() over (order by signature) as joint_id,
           {{ biasmirror.resample_key('signature') }} as joint_key,
           n_units
       from (select signature, count(*) as n_units from bootstrap_unit_signatures group by signature) as sizes
   ),
   bootstrap_joint_members as (
-      select distinct joint_cells.joint_id, unit_cells.cell, unit_cells.multiplicity
-      from bootstrap_unit_cells as unit_cells
-      inner join bootstrap_unit_signatures as signatures using (unit_key)
-      inner join bootstrap_joint_cells as joint_cells using (signature)
+      select joint_id, cell, cast(count(*) as integer) as multiplicity
+      from (select joint_id, {{ biasmirror.unnest_list('signature') }} as cell from bootstrap_joint_cells) as members
+      group by joint_id, cell
   ),
   bootstrap_joint_draws as (
       {{ biasmirror.poisson_draws('bootstrap_joint_cells', n_boot) | indent(6) }}
   )
 
-  select {{ cell_column }}, -1 as replicate, count(*) as weight
+  select {{ cell_column }}, -1 as replicate, cast(count(*) as integer) as weight
   from {{ units }}
   group by {{ cell_column }}
 
   union all
 
-  select members.cell as {{ cell_column }}, draws.replicate, sum(draws.weight * members.multiplicity) as weight
+  -- integer weights: DuckDB sums integers far faster than the 128-bit sums of bigints
+  select members.cell as {{ cell_column }}, draws.replicate, cast(sum(cast(draws.weight as integer) * members.multiplicity) as integer) as weight
   from bootstrap_joint_draws as draws
   inner join bootstrap_joint_members as members using (joint_id)
   group by members.cell, draws.replicate

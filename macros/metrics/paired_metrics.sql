@@ -5,14 +5,13 @@
     function of seven weighted sums over pairs, so the same expressions give the point estimate (weights =
     1 per pair) and every bootstrap replicate (Poisson weights). -#}
 
-{#- Per-pair (or per-cell) indicator columns the sums are built from. Expects columns direction,
-    original_level, counterfactual_level. -#}
+{#- Per-pair (or per-cell) indicator columns the sums are built from. Expects columns direction and
+    delta (counterfactual level - original level): no paired metric needs more of the two levels. -#}
 {% macro paired_indicator_columns() -%}
     case when direction = 'm_to_f' then 1 else 0 end as is_m_to_f,
-    case when counterfactual_level > original_level then 1 else 0 end as is_up,
-    case when counterfactual_level < original_level then 1 else 0 end as is_down,
-    case when direction = 'm_to_f' then counterfactual_level - original_level
-         else original_level - counterfactual_level end as female_minus_male
+    case when delta > 0 then 1 else 0 end as is_up,
+    case when delta < 0 then 1 else 0 end as is_down,
+    case when direction = 'm_to_f' then delta else -delta end as female_minus_male
 {%- endmacro %}
 
 {#- The sufficient statistics, as aggregate expressions over rows with the indicator columns and a weight. -#}

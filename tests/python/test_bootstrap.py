@@ -72,7 +72,8 @@ def test_resampling_weights_are_poisson_one_and_independent(large) -> None:
     workspace, _ = large
     per_replicate = workspace.query(
         "select replicate, sum(weight) as total from intermediate.int_pair_bootstrap_weights "
-        "where replicate >= 0 group by replicate order by replicate")["total"].to_numpy()
+        "join intermediate.int_pair_cells using (cell_id) "
+        "where replicate >= 0 and stratum_name = 'overall' group by replicate order by replicate")["total"].to_numpy()
     # total weight of N Poisson(1) draws: mean N, variance N
     assert per_replicate.mean() == pytest.approx(N_PAIRS, rel=0.002)
     assert per_replicate.var(ddof=1) == pytest.approx(N_PAIRS, rel=0.1)
@@ -84,7 +85,7 @@ def test_same_seed_same_intervals_whatever_the_thread_count(large) -> None:
     workspace, _ = large
     compiled = next((workspace.root / "target" / "compiled").rglob("int_pair_bootstrap_weights.sql"))
     sql = compiled.read_text()
-    # the compiled model reads intermediate.int_pair_cells; run it at 1 and 4 DuckDB threads
+    # the compiled model reads the built intermediate relations; run it at 1 and 4 DuckDB threads
     results = []
     for threads in (1, 4):
         with duckdb.connect(str(workspace.warehouse), read_only=True) as con:

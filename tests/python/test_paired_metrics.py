@@ -62,7 +62,7 @@ def test_metric_identities_hold_everywhere(audited) -> None:
         "select dataset, model, generator, setting, stratum_name, stratum_value, "
         "sum(case when direction = 'm_to_f' then weight else 0 end) as n_m_to_f, "
         "sum(case when direction = 'f_to_m' then weight else 0 end) as n_f_to_m "
-        "from intermediate.int_pair_bootstrap_weights join intermediate.int_pair_cell_strata using (cell_id) "
+        "from intermediate.int_pair_bootstrap_weights join intermediate.int_pair_cells using (cell_id) "
         "where replicate = -1 group by all")
     wide = wide.merge(n_m_to_f, on=["dataset", "model", "generator", "setting", "stratum_name", "stratum_value"])
     complete = wide.dropna(subset=["dts_m_to_f", "dts_f_to_m"])

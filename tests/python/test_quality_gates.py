@@ -260,9 +260,9 @@ def test_model_invariants_fail_in_dbt_on_broken_tables(pipeline: Pipeline, tmp_p
            # a MIMIC-only reason on a Bordeaux record
            "update intermediate.int_triage_records_excluded set exclusion_reason = 'level_5' where dataset = 'bordeaux' "
            "and record_id = (select min(record_id) from intermediate.int_triage_records_excluded where dataset = 'bordeaux')",
-           # a dyad value that is not nurse sex x patient sex
-           "update intermediate.int_pair_strata set stratum_value = 'X_nurse_F_patient' where stratum_name = "
-           "'nurse_patient_dyad' and stratum_value = 'F_nurse_F_patient' and setting = 'full'")
+           # a nurse sex that makes a dyad value outside nurse sex x patient sex (int_pair_strata is a view on it)
+           "update audit.triage_cohort set nurse_sex = 'X' where dataset = 'bordeaux' and nurse_sex = 'F' "
+           "and sex = 'F'")
     selection = ["test_name:flow_is_conserved", "test_name:exclusion_applies_to_dataset", "nurse_patient_dyad_values"]
     with ws.active(), pytest.raises(DbtFailed):
         run_dbt("test", select=selection, variables=pipeline.variables)

@@ -16,7 +16,7 @@ from demo_warehouse import N_BOOT, demo_warehouse
 
 MIN_TERM_PAIRS = 50   # dbt_project.yml default
 MIN_TERM_LENGTH = 3
-TERM_BOOT = 200       # var term_bootstrap_resamples default (capped by the demo's B = 200)
+TERM_BOOT = 1000      # var term_bootstrap_resamples default (capped by bootstrap_resamples)
 
 
 def stopwords(language: str) -> set[str]:

@@ -1,29 +1,33 @@
--- Each pair mapped to its "cell": the pairs of a cell share model, setting, direction, both levels and every
--- stratum, so every paired metric of every stratum is a function of weighted cell counts. The bootstrap sums
--- resampling weights per cell (int_pair_bootstrap_weights) instead of per pair and stratum.
+-- The cells of the paired metrics, one row per cell: the pairs of a cell share data set, model, generator,
+-- setting, stratum, direction and level change (delta), so every paired metric of a stratum is a function of
+-- its cells' weighted counts and the bootstrap draws weights per cell (int_pair_bootstrap_weights) instead of
+-- per pair. There are a few hundred cells however many pairs there are.
 
-with pairs as (
-    select * from {{ ref('int_pairs_unioned') }}
+with pair_strata as (
+    select pairs.dataset, pairs.model, pairs.generator, pairs.setting, strata.stratum_name, strata.stratum_value,
+           pairs.direction, pairs.delta
+    from {{ ref('int_pairs_unioned') }} as pairs
+    inner join {{ ref('int_pair_strata') }} as strata using (dataset, model, generator, setting, pair_id)
 ),
 
-signatures as (
-    select
-        dataset, model, generator, setting, pair_id,
-        string_agg(stratum_name || '=' || stratum_value, chr(31) order by stratum_name) as strata_signature
-    from {{ ref('int_pair_strata') }}
-    group by all
+cells as (
+    select distinct dataset, model, generator, setting, stratum_name, stratum_value, direction, delta
+    from pair_strata
 )
 
 select
-    pairs.dataset,
-    pairs.model,
-    pairs.generator,
-    pairs.setting,
-    pairs.pair_id,
-    pairs.unit_key,
-    dense_rank() over (
-        order by pairs.dataset, pairs.model, pairs.generator, pairs.setting, pairs.direction,
-                 pairs.original_level, pairs.counterfactual_level, signatures.strata_signature
-    ) as cell_id
-from pairs
-inner join signatures using (dataset, model, generator, setting, pair_id)
+    row_number() over (
+        order by dataset, model, generator, setting, stratum_name, stratum_value, direction, delta
+    ) as cell_id,
+    -- the stratum alone (the same in every model, generator and setting): each stratum is resampled on its own
+    dense_rank() over (order by stratum_name, stratum_value) as stratum_id,
+    dataset,
+    model,
+    generator,
+    setting,
+    stratum_name,
+    stratum_value,
+    direction,
+    delta,
+    {{ paired_indicator_columns() }}
+from cells

@@ -2,6 +2,10 @@
 -- the nurse x patient sex dyad when the nurse's sex is known, and every stratum_<name> column of imported pairs.
 -- Content strata of the warehouse's own pairs (presentation_group, age_band) come from the cohort record
 -- (int_cohort_records_stratified); imported pairs carry their own stratum_ columns instead.
+-- A view: it is the longest relation of the audit (pairs x strata), cheap to compute and read once or twice per
+-- build, so writing it to the warehouse would cost more than it saves.
+
+{{ config(materialized='view') }}
 
 with pairs as (
     select * from {{ ref('int_pairs_unioned') }}

@@ -4,36 +4,38 @@
 
 {%- set metrics = paired_metric_expressions() %}
 
-with weights as (
-    select * from {{ ref('int_pair_bootstrap_weights') }}
+with cells as (
+    select
+        *,
+        -- an integer per group and stratum: the sums below group B x cells rows by it, not by six strings
+        dense_rank() over (order by dataset, model, generator, setting, stratum_name, stratum_value) as group_id
+    from {{ ref('int_pair_cells') }}
 ),
 
-cells as (
-    select * from {{ ref('int_pair_cell_strata') }}
+groups as (
+    select distinct group_id, dataset, model, generator, setting, stratum_name, stratum_value
+    from cells
 ),
 
 sums as (
     select
-        cells.dataset,
-        cells.model,
-        cells.generator,
-        cells.setting,
-        cells.stratum_name,
-        cells.stratum_value,
+        cells.group_id,
         weights.replicate,
         {{ paired_metric_sums('weights.weight') }}
-    from weights
+    from {{ ref('int_pair_bootstrap_weights') }} as weights
     inner join cells using (cell_id)
-    group by all
+    group by cells.group_id, weights.replicate
 ),
 
 replicate_metrics as (
     select
-        dataset, model, generator, setting, stratum_name, stratum_value, replicate, n_pairs_w,
+        groups.dataset, groups.model, groups.generator, groups.setting, groups.stratum_name, groups.stratum_value,
+        sums.replicate, sums.n_pairs_w,
         {%- for name, expression in metrics.items() %}
         {{ expression }} as {{ name }}{{ "," if not loop.last }}
         {%- endfor %}
     from sums
+    inner join groups using (group_id)
 )
 
 select * from replicate_metrics

@@ -6,7 +6,7 @@
 {%- for name in term_metric_names() %}{% do metrics.update({name: all_metrics[name]}) %}{% endfor %}
 
 with cells as (
-    select distinct cell_id, dataset, model, generator, setting, term, direction, original_level, counterfactual_level
+    select distinct cell_id, dataset, model, generator, setting, term, direction, delta
     from {{ ref('int_term_pair_cells') }}
 ),
 

@@ -1,9 +1,8 @@
 -- Every (term, pair) incidence of the warehouse's own pairs, in the settings of var term_settings, whose
 -- original notes contain a term with enough support (at least var min_term_pairs pairs of the same data set,
 -- model, generator and setting), mapped to a cell: the incidences of a cell share group, term, direction and
--- both levels, so every paired metric of a term is a function of its cells' weighted counts (as int_pair_cells
--- does for strata). The bootstrap cost is proportional to the number of incidences (about 250,000 per setting
--- for 20,000 synthetic MIMIC stays).
+-- level change (delta), so every paired metric of a term is a function of its cells' weighted counts (as
+-- int_pair_cells does for strata).
 
 with pairs as (
     select * from {{ ref('int_pairs_unioned') }}
@@ -13,7 +12,7 @@ with pairs as (
 
 incidences as (
     select pairs.dataset, pairs.model, pairs.generator, pairs.setting, terms.term, pairs.pair_id, pairs.unit_key,
-           pairs.direction, pairs.original_level, pairs.counterfactual_level
+           pairs.direction, pairs.delta
     from pairs
     inner join {{ ref('int_record_terms') }} as terms
         on terms.dataset = pairs.dataset and terms.record_id = pairs.pair_id
@@ -30,7 +29,7 @@ select
     incidences.*,
     dense_rank() over (
         order by incidences.dataset, incidences.model, incidences.generator, incidences.setting, incidences.term,
-                 incidences.direction, incidences.original_level, incidences.counterfactual_level
+                 incidences.direction, incidences.delta
     ) as cell_id
 from incidences
 inner join supported using (dataset, model, generator, setting, term)

@@ -7,7 +7,7 @@ with pairs as (
 strata as (
     select
         dataset, model, generator, setting, pair_id,
-        map_from_entries(list({'key': stratum_name, 'value': stratum_value} order by stratum_name)) as strata
+        map_from_entries({{ sorted_list_agg("{'key': stratum_name, 'value': stratum_value}") }}) as strata
     from {{ ref('int_pair_strata') }}
     where stratum_name != 'overall'
     group by all

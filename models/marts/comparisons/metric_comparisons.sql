@@ -1,6 +1,6 @@
 -- Differences of every paired metric between settings, models and counterfactual generators, with paired
--- bootstrap CIs. The same pair gets the same resampling weights in every model, setting and generator
--- (macros/bootstrap/poisson_bootstrap.sql), so joining the replicates of int_paired_metric_replicates on the
+-- bootstrap CIs. Within a stratum, the same pair gets the same resampling weights in every model, setting and
+-- generator (macros/bootstrap/poisson_bootstrap.sql), so joining the replicates of int_paired_metric_replicates on the
 -- replicate number bootstraps the difference as a paired statistic. difference = metric(b) - metric(a).
 --   setting:   same data set, model, generator and stratum; a is the earlier setting (full, text_only, tabular_only)
 --   model:     same data set, generator, setting and stratum (e.g. pretrained vs from scratch, original vs
