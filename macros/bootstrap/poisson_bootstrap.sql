@@ -90,9 +90,11 @@
       {{ biasmirror.poisson_draws('bootstrap_joint_cells', n_boot) | indent(6) }}
   )
 
-  select {{ cell_column }}, -1 as replicate, cast(count(*) as integer) as weight
-  from {{ units }}
-  group by {{ cell_column }}
+  -- observed counts, from the joint cells (reading `units` once): n units x their multiplicity in the cell
+  select members.cell as {{ cell_column }}, -1 as replicate, cast(sum(joint_cells.n_units * members.multiplicity) as integer) as weight
+  from bootstrap_joint_cells as joint_cells
+  inner join bootstrap_joint_members as members using (joint_id)
+  group by members.cell
 
   union all
 
