@@ -561,12 +561,16 @@ def main(argv: list[str] | None = None) -> int:
         # B large ---------------------------------------------------------------------------------------
         grid = {(args.pairs, args.boot): main_build}
         if args.boot_large:
+            # the first build at a new B re-parses the project (vars changed): time the second, report both
+            big_first = wh.build(args.boot_large)
             big = wh.build(args.boot_large)
+            big["first_build_wall_s"] = big_first["wall_s"]
             grid[(args.pairs, args.boot_large)] = big
             np_big_s, _ = numpy_multinomial_bootstrap(frame, args.boot_large, args.seed + 3)
             results["large"] = {"build": big, "numpy_multinomial_s": np_big_s,
                                 "pandas_loop_extrapolated_s": per_rep * args.boot_large}
-            log(f"dbt build B={args.boot_large}: wall {big['wall_s']:.2f} s, CPU {big['cpu_s']:.1f} s, SQL {big['sql_s']:.2f} s; "
+            log(f"dbt build B={args.boot_large}: wall {big['wall_s']:.2f} s (first build after the change of B, with the "
+                f"full re-parse: {big_first['wall_s']:.2f} s), CPU {big['cpu_s']:.1f} s, SQL {big['sql_s']:.2f} s; "
                 f"int_pair_bootstrap_weights {big['nodes_s']['int_pair_bootstrap_weights']:.2f} s; numpy multinomial "
                 f"{np_big_s:.2f} s; pandas loop (extrapolated) {per_rep * args.boot_large:.0f} s")
 
@@ -582,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
                 for boot in scaling_boot:
                     if (n, boot) in grid:
                         continue
+                    target_wh.build(boot)  # re-parse after the change of vars; not timed
                     grid[(n, boot)] = target_wh.build(boot)
                     g = grid[(n, boot)]
                     log(f"scaling N={n:,}/setting B={boot}: wall {g['wall_s']:.2f} s, SQL {g['sql_s']:.2f} s, "
@@ -623,9 +628,11 @@ def main(argv: list[str] | None = None) -> int:
         }
         if "large" in results:
             big = results["large"]["build"]
-            log(f"B={args.boot_large}: dbt build wall {big['wall_s']:.2f} s (SQL {big['sql_s']:.2f} s); numpy "
-                f"multinomial {results['large']['numpy_multinomial_s']:.2f} s")
-            verdicts[f"wall <= {target_large:g} s at B={args.boot_large}"] = big["wall_s"] <= target_large
+            log(f"B={args.boot_large}: dbt build wall {big['wall_s']:.2f} s (SQL {big['sql_s']:.2f} s; the first build after "
+                f"changing B, with the full re-parse: {big['first_build_wall_s']:.2f} s); numpy multinomial "
+                f"{results['large']['numpy_multinomial_s']:.2f} s")
+            # judged on the slower of the two builds
+            verdicts[f"wall <= {target_large:g} s at B={args.boot_large}"] = max(big["wall_s"], big["first_build_wall_s"]) <= target_large
         log("\nscaling (seconds)")
         header = f"{'N/setting':>10} {'B':>6} {'wall':>7} {'CPU':>7} {'SQL':>7} {'startup':>7} " + " ".join(f"{k[:24]:>24}" for k in HEAVY_NODES)
         log(header)
