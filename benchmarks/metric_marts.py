@@ -316,7 +316,7 @@ class Warehouse:
             # nodes ran in parallel); overhead_s: dbt start-up, parsing and bookkeeping (wall - sql_s).
             "sql_s": span, "sql_sum_s": sql_models + sql_tests, "overhead_s": wall - span,
             "sql_models_sum_s": sql_models, "sql_tests_sum_s": sql_tests,
-            "full_parse": "Starting full parse" in stdout, "load1_before": load_before,
+            "full_parse": "Starting full parse" in stdout or "Unable to do partial parsing" in stdout, "load1_before": load_before,
             "n_models": len(models), "n_tests": len(tests),
             "nodes_s": {name: n["seconds"] for name, n in sorted(models.items(), key=lambda kv: -kv[1]["seconds"])},
             "slowest_tests_s": dict(sorted(((uid.split(".")[-1], n["seconds"]) for uid, n in nodes.items()
