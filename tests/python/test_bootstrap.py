@@ -59,6 +59,23 @@ def test_bootstrap_standard_errors_match_analytic_ones_within_5_percent(large) -
         assert bootstrap == pytest.approx(analytic, rel=0.05), metric
 
 
+def test_each_stratum_is_an_exact_bootstrap_of_its_own_pairs(large) -> None:
+    """Strata are resampled on their own: within each documented level, the bootstrap standard errors match the
+    analytic ones of that level's pairs."""
+    workspace, frame = large
+    replicates = workspace.query(
+        "select * from intermediate.int_paired_metric_replicates where stratum_name = 'documented_level' and replicate >= 0")
+    levels = sorted(frame["true_level"].unique())
+    assert sorted(replicates["stratum_value"].astype(int).unique()) == levels
+    for level in levels:
+        subset = frame[frame["true_level"] == level]
+        rows = replicates[replicates["stratum_value"] == str(level)]
+        assert len(rows) == N_BOOT
+        for metric in ("pdr", "pooled_rate", "nmd"):
+            analytic = analytic_standard_errors(subset)[metric]
+            assert rows[metric].std(ddof=1) == pytest.approx(analytic, rel=0.07), (level, metric)
+
+
 def test_percentile_interval_is_close_to_the_normal_interval(large) -> None:
     workspace, frame = large
     metrics = workspace.query("select * from audit.paired_metrics where stratum_name = 'overall'")
