@@ -15,8 +15,10 @@ of the lexicon is replaced by its counterpart, in both directions.  A female
 record swapped to ``"M"`` therefore turns "her husband ... he said" into
 "his wife ... she said", which keeps co-reference consistent.  Terms that
 already match ``target_sex`` are swapped too (they refer to other people, e.g.
-the spouse); ``target_sex`` is validated and states the intent, but the output
-does not depend on it.
+the spouse), with one exception: an adjective or participle of a language's
+``agreement`` section that already has the form of ``target_sex`` agrees with
+something other than the patient ("transit ralenti" in a female record) and is
+kept.
 
 Rules (English lexicon; French and Spanish below):
 
@@ -114,9 +116,10 @@ def swap_sex(text: str | None, target_sex: Sex, language: str = "en") -> SwapRes
     ``text`` is taken to describe a patient of the opposite sex; every gendered
     term of the lexicon is swapped to its counterpart in both directions (a
     true swap, so "her husband" -> "his wife"), whole words only, keeping the
-    case pattern.  ``target_sex`` must be ``"F"`` or ``"M"``; the output does
-    not depend on it.  ``None`` and ``""`` are returned unchanged with 0
-    replacements.
+    case pattern.  ``target_sex`` must be ``"F"`` or ``"M"``; it only decides
+    whether an agreeing adjective or participle (French, Spanish) already in
+    its form is kept (it agrees with something other than the patient).
+    ``None`` and ``""`` are returned unchanged with 0 replacements.
 
     Raises ``ValueError`` for an unknown language (the message lists the
     supported ones) or an invalid ``target_sex``, ``TypeError`` when ``text``
@@ -139,6 +142,8 @@ def swap_sex(text: str | None, target_sex: Sex, language: str = "en") -> SwapRes
         start, end, new = hit[1], hit[2], hit[3]
         if text[start:end] == new:
             continue
+        if hit[0] == target_sex and text[start:end].lower() in lex.agreement_forms:
+            continue  # an agreeing word that does not describe the patient, who is of the other sex
         parts.append(text[last:start])
         parts.append(new)
         last = end
@@ -502,6 +507,7 @@ class _Lexicon:
         self.classes["_agreement"] = frozenset(
             form.lower() for pair in agreement_pairs for key in ("F", "M")
             for form in ([pair.get(key)] if isinstance(pair.get(key), str) else pair.get(key) or []))
+        self.agreement_forms: frozenset[str] = self.classes["_agreement"]
 
         self.words: dict[str, _Term] = {}
 
