@@ -11,7 +11,7 @@ predictions as (
 ),
 
 cohort as (
-    select dataset, record_id, sex, documented_level from {{ ref('triage_cohort') }}
+    select dataset, record_id, patient_id, sex, documented_level from {{ ref('triage_cohort') }}
 ),
 
 original_predictions as (
@@ -34,6 +34,7 @@ select
     counterfactual_predictions.generator,
     original_predictions.setting,
     original_predictions.record_id as pair_id,
+    cohort.patient_id,
     cohort.sex as original_sex,
     original_predictions.predicted_level as original_level,
     counterfactual_predictions.predicted_level as counterfactual_level,
