@@ -255,7 +255,8 @@ patient_cells as (
     select
         comparison_id,
         stratum_id,
-        'patient:' || cast(departures as varchar) || ':' || cast(unchanged_f as varchar) || ':' || cast(unchanged_m as varchar) as label,
+        'patient:' || cast(n_f as varchar) || ':' || cast(n_m as varchar) || ':' || cast(departures as varchar) || ':'
+            || cast(unchanged_f as varchar) || ':' || cast(unchanged_m as varchar) as label,
         n_units,
         {%- for side in ['a', 'b'] %}
         {%- for name in stats %}
@@ -270,7 +271,7 @@ patient_cells as (
     select
         comparison_strata.comparison_id,
         comparison_strata.stratum_id,
-        'patient:[]:' || cast(counts.n_f as varchar) || ':' || cast(counts.n_m as varchar),
+        'patient:' || cast(counts.n_f as varchar) || ':' || cast(counts.n_m as varchar) || ':unchanged',
         counts.n_units - coalesce(active.n_units, 0),
         {%- for side in ['a', 'b'] %}
         {%- for name in stats %}
