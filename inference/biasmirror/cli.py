@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
+from biasmirror.cli_options import console, fail
 from biasmirror.paths import warehouse_path
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
@@ -19,13 +19,6 @@ app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with
                   no_args_is_help=True, pretty_exceptions_enable=False)
 synth_app = typer.Typer(help="Write synthetic data sets shaped like the real ones.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
-# Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`).
-console = Console(width=None if Console().is_terminal else 130)
-
-
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}")
-    raise typer.Exit(code=1)
 
 
 @synth_app.command("mimic")
@@ -47,7 +40,7 @@ def synth_mimic(
             summary = write_mimic(out, stays=stays, seed=seed, female_effect=effect,
                                   progress=lambda n: bar.update(task, advance=n))
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     for name, rows in summary.files.items():
         console.print(f"  {out / name}: {rows:,} rows")
 
@@ -73,7 +66,7 @@ def synth_bordeaux(
                                     fmt="parquet" if parquet else "csv",
                                     progress=lambda n: bar.update(task, advance=n))
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     for name, rows in result.files.items():
         console.print(f"  {out / name}: {rows:,} rows")
 
@@ -100,7 +93,7 @@ def build(
         variables = {k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None}
         run_dbt("build", select=select, variables=variables)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Warehouse: {warehouse_path()}")
 
 
@@ -118,7 +111,7 @@ def import_pairs_command(
     try:
         result = import_pairs(path, dataset, model, setting)
     except ImportValidationError as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model}; "
                   f"strata: {', '.join(result.strata) or 'none'}.")
     if result.ignored_columns:
@@ -153,16 +146,16 @@ def counterfactuals(
     llm = None
     if generator == "llm" or backend or model:
         if generator != "llm":
-            _fail("--backend and --model apply to --generator llm")
+            fail("--backend and --model apply to --generator llm")
         if not backend or not model:
-            _fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
+            fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
         llm = LlmSpec(backend=backend, model=model, options=_backend_options(option), k_shots=k_shots,
                       max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
     try:
         run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
                                        allow_remote=allow_remote, limit=limit, similarity=similarity)
     except (RuntimeError, ValueError, FileNotFoundError, PromptError) as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"{run.generator}: {run.written:,} counterfactuals written ({run.flagged:,} flagged and left out "
                   f"of the pairs), {run.skipped_existing:,} already present; run {run.run_id}.")
     if run.pending:
@@ -180,7 +173,7 @@ def _backend_options(pairs: Optional[list[str]]) -> dict:
     try:
         return parse_key_values(pairs)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 @app.command()
@@ -196,7 +189,7 @@ def baseline(
     try:
         run = train_and_score(dataset, model, seed=seed, n_estimators=trees)
     except RuntimeError as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Trained {run.model} on {run.n_train:,} records in {run.train_seconds:.1f} s; "
                   f"scored {run.n_scored:,} new inputs (run {run.run_id}).")
 
@@ -212,7 +205,7 @@ def summary(
     try:
         print_overall(console, dataset, model)
     except FileNotFoundError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 @app.command()
@@ -237,7 +230,7 @@ def check(
             report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=fraction,
                                 min_parse_rate=min_parse_rate, progress=lambda name: status.update(f"checking {name}"))
     except (FileNotFoundError, ValueError, RuntimeError, QualityUnavailable) as error:
-        _fail(str(error))
+        fail(str(error))
     print_report(console, report)
     if not report.success:
         raise typer.Exit(code=1)
@@ -298,5 +291,39 @@ register_triage_commands(app)
 app.command("report")(report_command)
 
 
+def main() -> None:
+    """The console script: the app, with Ctrl-C (or SIGTERM) ending in a message that says what was kept."""
+    import signal
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        # not standalone: typer would end a Ctrl-C with a bare exit code 130 and no word
+        code = app(standalone_mode=False)
+    except KeyboardInterrupt:
+        code = 130
+    except typer.Abort:
+        code = 1
+    except typer.TyperException as error:  # usage errors: click's own message and exit code (2)
+        error.show()
+        code = error.exit_code
+    if code == 130:
+        _report_interrupted()
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _report_interrupted() -> None:
+    from biasmirror.warehouse.runs import interrupted_runs
+
+    console.print("[bold yellow]interrupted.[/bold yellow]")
+    for run in interrupted_runs:
+        console.print(f"  run {run.run_id} ({run.kind}) is marked interrupted in inference.runs; "
+                      f"{run.n_items:,} item(s) written in committed batches are kept.")
+    if interrupted_runs:
+        console.print("  Rerun the same command to resume: finished work is skipped.")
+
+
 if __name__ == "__main__":
-    app()
+    main()

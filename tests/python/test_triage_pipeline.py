@@ -157,8 +157,8 @@ def test_resume_after_a_kill_loses_and_duplicates_nothing(pipeline, monkeypatch)
             score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
         monkeypatch.setattr(scoring, "append_rows", original_append)
         assert ws.query("select count(*) as n from inference.predictions where model = 'rf-resume'").n[0] == 80
-        failed = ws.query("select status, n_items from inference.runs where model = 'rf-resume'")
-        assert failed.status.tolist() == ["failed"] and failed.n_items.tolist() == [80]
+        interrupted = ws.query("select status, n_items from inference.runs where model = 'rf-resume'")
+        assert interrupted.status.tolist() == ["interrupted"] and interrupted.n_items.tolist() == [80]
         resumed = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
         again = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
     total = ws.query("select count(distinct input_id) as n from audit.model_inputs where split = 'test'").n[0]

@@ -16,7 +16,6 @@ prompt template hash, parameters, and, when the run ends, its counts. No note te
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -30,7 +29,8 @@ from biasmirror.counterfactuals.base import (OTHER_SEX, PLACEBO_SUFFIX, Rewrite,
 from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import FAILED, recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 __all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "CounterfactualRun",
            "generate_counterfactuals", "pending_records", "llm_generator_name"]
@@ -168,16 +168,17 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
         run_parameters = {**parameters, **manifest, "generator": name, "batch_size": batch, "language": language,
                           "limit": limit, "placebo": placebo, "n_pending": len(records),
                           "n_existing": existing}
-        run_id = start_run(con, "counterfactuals", run_parameters, dataset=dataset, generator=name)
-        if rewriter is None:
-            from biasmirror.backends.cache import CachedBackend
-            from biasmirror.counterfactuals.llm_rewriter import LlmRewriter
+        with recorded_run("counterfactuals", run_parameters, connection=con, dataset=dataset,
+                          generator=name) as run:
+            run_id = run.run_id
+            if rewriter is None:
+                from biasmirror.backends.cache import CachedBackend
+                from biasmirror.counterfactuals.llm_rewriter import LlmRewriter
 
-            # answers are stored as they arrive, with the run that received them
-            rewriter = LlmRewriter(CachedBackend(backend, con, run_id), name, prompts, max_tokens=llm.max_tokens,
-                                   temperature=llm.temperature, seed=llm.seed)
-        started = time.perf_counter()
-        try:
+                # answers are stored as they arrive, with the run that received them
+                rewriter = LlmRewriter(CachedBackend(backend, con, run_id), name, prompts, max_tokens=llm.max_tokens,
+                                       temperature=llm.temperature, seed=llm.seed)
+            started = time.perf_counter()
             with progress_bar() as bar:
                 task = bar.add_task(f"counterfactuals ({name})", total=len(records), rate="")
                 for start in range(0, len(records), batch):
@@ -201,14 +202,12 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
                     append_rows(con, "counterfactuals", pd.DataFrame(rows))
                     con.commit()
                     written += len(rows)
+                    run.n_items = written
                     bar.update(task, advance=len(chunk),
                                rate=rate_text(start + len(chunk), time.perf_counter() - started, "records"))
-        except BaseException:
-            _abandon(con, run_id, written)
-            raise
-        counts = _counts(rewriter, written, flagged, pending)
-        _record_counts(con, run_id, counts)
-        finish_run(con, run_id, written)
+            run.details["counts"] = _counts(rewriter, written, flagged, pending)
+            if pending and written == 0:
+                run.status = FAILED  # every request failed: nothing to resume from
         checks = similar = 0
         if diagnostics:
             from biasmirror.counterfactuals.diagnostics import write_checks
@@ -221,7 +220,7 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
     if pending and written == 0 and len(records) > 0:
         raise RuntimeError(f"The {parameters.get('backend')} backend failed for all {pending} records (nothing "
                            "written; see the run's parameters in inference.runs). Check the server and rerun.")
-    return CounterfactualRun(run_id, name, written, flagged, existing, pending, checks, similar, counts)
+    return CounterfactualRun(run_id, name, written, flagged, existing, pending, checks, similar, run.details["counts"])
 
 
 def _counts(rewriter: Any, written: int, flagged: int, pending: int) -> dict[str, Any]:
@@ -233,24 +232,3 @@ def _counts(rewriter: Any, written: int, flagged: int, pending: int) -> dict[str
         counts.update(cache_hits=cache.hits, cache_misses=cache.misses,
                       http_retries=getattr(cache.backend, "retries", None))
     return counts
-
-
-def _record_counts(con, run_id: str, counts: dict[str, Any]) -> None:
-    """Add the run's counts to its parameters in the manifest."""
-    row = con.execute("select parameters from inference.runs where run_id = ?", [run_id]).fetchone()
-    parameters = json.loads(row[0]) if row and row[0] else {}
-    parameters["counts"] = counts
-    con.execute("update inference.runs set parameters = ? where run_id = ?",
-                [json.dumps(parameters, sort_keys=True, default=str), run_id])
-
-
-def _abandon(con, run_id: str, written: int) -> None:
-    """Mark an interrupted run as failed, keeping what its committed batches wrote."""
-    try:
-        con.rollback()
-    except Exception:  # no transaction open
-        pass
-    try:
-        finish_run(con, run_id, written, status="failed")
-    except Exception:  # the connection itself is gone; the run stays 'running' with no finish time
-        pass

@@ -8,29 +8,22 @@ from typing import Any, Optional
 
 import typer
 
-from biasmirror.cli_options import parse_key_values
-from rich.console import Console
+from biasmirror.cli_options import console, fail, parse_key_values
 
 implicit_app = typer.Typer(
     help="The implicit-bias study (word association, appointment allocation, explicit questions) on a chat backend.",
     no_args_is_help=True)
-# Wide enough not to wrap messages when the output goes to a file or a pipe (as biasmirror.cli does).
-console = Console(width=None if Console().is_terminal else 130)
 
 BACKEND_HELP = "Backend kind (e.g. openai, vllm, transformers; simulated = a simulated respondent with planted bias, not a model)."
 OPTION_HELP = "Backend option KEY=VALUE (repeatable); VALUE is read as JSON when it parses, e.g. --option association_bias=0.3."
 
-
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}")
-    raise typer.Exit(code=1)
 
 
 def _options(pairs: Optional[list[str]]) -> dict[str, Any]:
     try:
         return parse_key_values(pairs)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def _backend(kind: str, model: str, option: Optional[list[str]]):
@@ -39,7 +32,7 @@ def _backend(kind: str, model: str, option: Optional[list[str]]):
     try:
         backend = make_backend(kind, model, **_options(option))
     except (ValueError, RuntimeError, TypeError) as error:
-        _fail(f"cannot start the {kind} backend: {error}")
+        fail(f"cannot start the {kind} backend: {error}")
     if backend.name == "simulated":
         console.print("[bold yellow]SIMULATION:[/bold yellow] answers come from a simulated respondent with planted, "
                       "configurable bias, not from a language model (runs are recorded with simulation = true).")
@@ -53,7 +46,7 @@ def _prompt_set(path: Optional[Path]):
     try:
         return load_prompt_set(path)
     except (PromptSetError, StimuliError) as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def _conditions(flag: Optional[bool]) -> tuple[bool, ...]:
@@ -94,7 +87,7 @@ def associations(
             categories=category, iterations=iterations, decoding=Decoding(temperature, seed, max_tokens),
             design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
     except (RunConfigurationError, RuntimeError) as error:
-        _fail(str(error))
+        fail(str(error))
     _report(summary)
 
 
@@ -129,7 +122,7 @@ def allocation(
             decoding=Decoding(temperature, seed, max_tokens),
             design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
     except (RunConfigurationError, RuntimeError) as error:
-        _fail(str(error))
+        fail(str(error))
     _report(summary)
 
 
@@ -153,7 +146,7 @@ def explicit(
         summary = run_explicit(chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
                                decoding=Decoding(temperature, seed, max_tokens))
     except (RunConfigurationError, RuntimeError) as error:
-        _fail(str(error))
+        fail(str(error))
     _report(summary)
 
 
@@ -168,7 +161,7 @@ def import_associations_command(
     try:
         result = import_associations(path, prompt_set)
     except ImportValidationError as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Imported {result.n_responses:,} answers ({result.n_rows:,} words) for {', '.join(result.models)} "
                   f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
     if result.ignored_columns:
@@ -187,7 +180,7 @@ def import_allocations_command(
     try:
         result = import_allocations(path, prompt_set)
     except ImportValidationError as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Imported {result.n_rows:,} allocation answers for {', '.join(result.models)} "
                   f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
     if result.ignored_columns:

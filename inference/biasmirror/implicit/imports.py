@@ -26,7 +26,8 @@ from biasmirror.implicit.parsing import GROUP_ALIASES, match_key
 from biasmirror.implicit.prompts import NAME_PATTERN
 from biasmirror.implicit.stimuli import LANGUAGES, VALENCES, load_stimuli
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 ASSOCIATION_COLUMNS = ("model", "language", "iteration", "category", "word", "valence", "group")
 ALLOCATION_COLUMNS = ("model", "language", "discipline", "explanation", "symptoms", "pair_id", "order", "chosen")
@@ -156,8 +157,9 @@ def import_associations(path: Path, prompt_set: str = "imported") -> ImplicitImp
     with connect() as con:
         ensure_inference_tables(con)
         con.begin()
-        try:
-            import_id = start_run(con, "import_associations", {"file": str(path), "prompt_set": prompt_set}, dataset="implicit")
+        with recorded_run("import_associations", {"file": str(path), "prompt_set": prompt_set}, connection=con,
+                          dataset="implicit") as run:
+            import_id = run.run_id
             _replace(con, ("implicit_association_responses", "implicit_association_assignments"),
                      responses[["model", "language"]], prompt_set)
             now = utc_now()
@@ -165,11 +167,8 @@ def import_associations(path: Path, prompt_set: str = "imported") -> ImplicitImp
                 run_id=import_id, source="imported", backend="import", prompt_set=prompt_set, created_at=now))
             append_rows(con, "implicit_association_assignments", assignments.drop(columns=["template_id"]).assign(
                 run_id=import_id, prompt_set=prompt_set))
-            finish_run(con, import_id, len(responses))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(responses)
+        con.commit()
     return ImplicitImport(import_id, len(assignments), len(responses), tuple(sorted(responses.model.unique())),
                           tuple(sorted(responses.language.unique())), tuple(ignored))
 
@@ -210,15 +209,13 @@ def import_allocations(path: Path, prompt_set: str = "imported") -> ImplicitImpo
     with connect() as con:
         ensure_inference_tables(con)
         con.begin()
-        try:
-            import_id = start_run(con, "import_allocations", {"file": str(path), "prompt_set": prompt_set}, dataset="implicit")
+        with recorded_run("import_allocations", {"file": str(path), "prompt_set": prompt_set}, connection=con,
+                          dataset="implicit") as run:
+            import_id = run.run_id
             _replace(con, ("implicit_allocation_responses",), rows[["model", "language"]], prompt_set)
             append_rows(con, "implicit_allocation_responses", rows.assign(
                 run_id=import_id, source="imported", backend="import", prompt_set=prompt_set, created_at=utc_now()))
-            finish_run(con, import_id, len(rows))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(rows)
+        con.commit()
     return ImplicitImport(import_id, len(rows), len(rows), tuple(sorted(rows.model.unique())),
                           tuple(sorted(rows.language.unique())), tuple(ignored))

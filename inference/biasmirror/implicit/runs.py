@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import duckdb
 import pandas as pd
@@ -27,7 +28,8 @@ from biasmirror.implicit.prompts import PromptSet, load_prompt_set
 from biasmirror.implicit.stimuli import LANGUAGES, Stimuli, load_stimuli
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import FAILED, RunRecord, recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 T = TypeVar("T")
 
@@ -87,11 +89,11 @@ def _check_resumable(con: duckdb.DuckDBPyConnection, table: str, model: str, pro
                 f"resume with --design-seed {row[2]}, or use another --label")
 
 
-def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run_id: str, summary: RunSummary,
+def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunRecord, summary: RunSummary,
                  trials: list[T], decoding: Decoding, description: str, batch_size: int,
                  rows_for: Callable[[list[tuple[T, Any]]], dict[str, list[dict]]]) -> None:
     """Ask every trial in batches; write each batch's rows in one transaction."""
-    cached = CachedBackend(backend, con, run_id)
+    cached = CachedBackend(backend, con, run.run_id)
     started = time.perf_counter()
     with progress_bar() as bar:
         task = bar.add_task(description, total=len(trials), rate="")
@@ -115,32 +117,29 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run_id: s
                 con.rollback()
                 raise
             summary.written += len(answered)
+            run.n_items = summary.written
             bar.update(task, advance=len(batch), rate=rate_text(start + len(batch), time.perf_counter() - started, "prompts"))
     summary.cache_hits = cached.hits
 
 
-def _start(con: duckdb.DuckDBPyConnection, kind: str, backend: ChatBackend, model: str, prompt_set: PromptSet,
-           decoding: Decoding, extra: dict[str, Any]) -> str:
+@contextmanager
+def _recorded(con: duckdb.DuckDBPyConnection, kind: str, backend: ChatBackend, model: str, prompt_set: PromptSet,
+              decoding: Decoding, extra: dict[str, Any]) -> Iterator[RunRecord]:
+    """The study's run in inference.runs; failed when every request failed (nothing to resume from)."""
     parameters = {
         "backend": backend.name, "backend_model": backend.model, "label": model,
         "simulation": backend.name == "simulated",
         "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "prompt_set_source": prompt_set.source,
         "temperature": decoding.temperature, "seed": decoding.seed, "max_tokens": decoding.max_tokens, **extra,
     }
-    con.begin()
-    run_id = start_run(con, kind, parameters, dataset="implicit", model=model)
-    con.commit()
-    return run_id
+    with recorded_run(kind, parameters, connection=con, dataset="implicit", model=model) as run:
+        yield run
 
 
-def _finish(con: duckdb.DuckDBPyConnection, run_id: str, summary: RunSummary, body: Callable[[], None]) -> RunSummary:
-    try:
-        body()
-    except BaseException:
-        finish_run(con, run_id, summary.written, status="failed")
-        raise
-    finish_run(con, run_id, summary.written)
-    return summary
+def _close(run: RunRecord, summary: RunSummary) -> None:
+    run.n_items = summary.written
+    if summary.failed and not summary.written:
+        run.status = FAILED
 
 
 def _check_languages(languages: Sequence[str], prompt_set: PromptSet) -> list[str]:
@@ -175,40 +174,42 @@ def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_s
         _check_resumable(con, "implicit_association_responses", model, prompt_set, design_seed)
         done = _existing(con, "implicit_association_responses", ("language", "category", "iteration"), model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.category, t.iteration) not in done]
-        run_id = _start(con, "implicit_associations", backend, model, prompt_set, decoding,
+        with _recorded(con, "implicit_associations", backend, model, prompt_set, decoding,
                         {"languages": languages, "categories": categories, "iterations": iterations,
-                         "design_seed": design_seed})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+                         "design_seed": design_seed}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[AssociationTrial, Any]]) -> dict[str, list[dict]]:
-            responses, assignments = [], []
-            now = utc_now()
-            for trial, (request, generation) in answered:
-                groups = prompt_set.for_language(trial.language).groups
-                parsed = parse_association(generation.text, [w.word for w in trial.words], groups)
-                summary.statuses[parsed.status] += 1
-                responses.append({
-                    "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
-                    "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
-                    "language": trial.language, "category": trial.category, "iteration": trial.iteration,
-                    "template_id": trial.template_id, "group_order": ",".join(trial.group_order), "prompt": trial.prompt,
-                    "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request),
-                    "response_text": generation.text, "finish_reason": generation.finish_reason,
-                    "parse_status": parsed.status, "n_words": len(trial.words), "n_assigned": parsed.n_assigned,
-                    "created_at": now,
-                })
-                for position, word in enumerate(trial.words, start=1):
-                    assignments.append({
-                        "run_id": run_id, "model": model, "prompt_set": prompt_set.name, "language": trial.language,
-                        "category": trial.category, "iteration": trial.iteration, "position": position,
-                        "word_id": word.word_id, "word": word.word, "valence": word.valence,
-                        "assigned_group": parsed.assignments[word.word], "word_status": parsed.word_status[word.word],
+            def rows_for(answered: list[tuple[AssociationTrial, Any]]) -> dict[str, list[dict]]:
+                responses, assignments = [], []
+                now = utc_now()
+                for trial, (request, generation) in answered:
+                    groups = prompt_set.for_language(trial.language).groups
+                    parsed = parse_association(generation.text, [w.word for w in trial.words], groups)
+                    summary.statuses[parsed.status] += 1
+                    responses.append({
+                        "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
+                        "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
+                        "language": trial.language, "category": trial.category, "iteration": trial.iteration,
+                        "template_id": trial.template_id, "group_order": ",".join(trial.group_order), "prompt": trial.prompt,
+                        "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request),
+                        "response_text": generation.text, "finish_reason": generation.finish_reason,
+                        "parse_status": parsed.status, "n_words": len(trial.words), "n_assigned": parsed.n_assigned,
+                        "created_at": now,
                     })
-            return {"implicit_association_responses": responses, "implicit_association_assignments": assignments}
+                    for position, word in enumerate(trial.words, start=1):
+                        assignments.append({
+                            "run_id": run_id, "model": model, "prompt_set": prompt_set.name, "language": trial.language,
+                            "category": trial.category, "iteration": trial.iteration, "position": position,
+                            "word_id": word.word_id, "word": word.word, "valence": word.valence,
+                            "assigned_group": parsed.assignments[word.word], "word_status": parsed.word_status[word.word],
+                        })
+                return {"implicit_association_responses": responses, "implicit_association_assignments": assignments}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"word association ({model})", batch_size, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"word association ({model})", batch_size, rows_for)
+            _close(run, summary)
+        return summary
 
 
 def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
@@ -234,38 +235,40 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
         done = _existing(con, "implicit_allocation_responses", key_columns, model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.discipline, t.explanation, t.symptoms, t.pair_id,
                                          t.presentation_order) not in done]
-        run_id = _start(con, "implicit_allocation", backend, model, prompt_set, decoding,
+        with _recorded(con, "implicit_allocation", backend, model, prompt_set, decoding,
                         {"languages": languages, "disciplines": disciplines, "explanations": list(explanations),
-                         "symptoms": list(symptom_conditions), "design_seed": design_seed})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+                         "symptoms": list(symptom_conditions), "design_seed": design_seed}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[AllocationTrial, Any]]) -> dict[str, list[dict]]:
-            rows = []
-            now = utc_now()
-            for trial, (request, generation) in answered:
-                candidates = [(pid, names[pid][trial.language]) for pid in trial.candidates]
-                parsed = parse_allocation(generation.text, candidates)
-                summary.statuses[parsed.status] += 1
-                chosen_group = None
-                if parsed.chosen is not None:
-                    chosen_group = "cisgender" if parsed.chosen == trial.cis_persona_id else "transgender"
-                rows.append({
-                    "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
-                    "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
-                    "language": trial.language, "discipline": trial.discipline, "explanation": trial.explanation,
-                    "symptoms": trial.symptoms, "pair_id": trial.pair_id, "presentation_order": trial.presentation_order,
-                    "cis_persona_id": trial.cis_persona_id, "trans_persona_id": trial.trans_persona_id,
-                    "urgency": trial.urgency, "cis_symptom_id": trial.cis_symptom_id, "trans_symptom_id": trial.trans_symptom_id,
-                    "prompt": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
-                    "finish_reason": generation.finish_reason, "reasoning": parsed.reasoning,
-                    "chosen_persona_id": parsed.chosen, "chosen_group": chosen_group, "parse_status": parsed.status,
-                    "created_at": now,
-                })
-            return {"implicit_allocation_responses": rows}
+            def rows_for(answered: list[tuple[AllocationTrial, Any]]) -> dict[str, list[dict]]:
+                rows = []
+                now = utc_now()
+                for trial, (request, generation) in answered:
+                    candidates = [(pid, names[pid][trial.language]) for pid in trial.candidates]
+                    parsed = parse_allocation(generation.text, candidates)
+                    summary.statuses[parsed.status] += 1
+                    chosen_group = None
+                    if parsed.chosen is not None:
+                        chosen_group = "cisgender" if parsed.chosen == trial.cis_persona_id else "transgender"
+                    rows.append({
+                        "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
+                        "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
+                        "language": trial.language, "discipline": trial.discipline, "explanation": trial.explanation,
+                        "symptoms": trial.symptoms, "pair_id": trial.pair_id, "presentation_order": trial.presentation_order,
+                        "cis_persona_id": trial.cis_persona_id, "trans_persona_id": trial.trans_persona_id,
+                        "urgency": trial.urgency, "cis_symptom_id": trial.cis_symptom_id, "trans_symptom_id": trial.trans_symptom_id,
+                        "prompt": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
+                        "finish_reason": generation.finish_reason, "reasoning": parsed.reasoning,
+                        "chosen_persona_id": parsed.chosen, "chosen_group": chosen_group, "parse_status": parsed.status,
+                        "created_at": now,
+                    })
+                return {"implicit_allocation_responses": rows}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for)
+            _close(run, summary)
+        return summary
 
 
 def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
@@ -281,25 +284,27 @@ def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: 
         _check_resumable(con, "implicit_explicit_answers", model, prompt_set, None)
         done = _existing(con, "implicit_explicit_answers", ("language", "question_id"), model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.question_id) not in done]
-        run_id = _start(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+        with _recorded(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[ExplicitTrial, Any]]) -> dict[str, list[dict]]:
-            rows = []
-            for trial, (request, generation) in answered:
-                stance = parse_stance(generation.text)
-                summary.statuses[stance] += 1
-                rows.append({
-                    "run_id": run_id, "backend": backend.name, "model": model, "prompt_set": prompt_set.name,
-                    "prompt_set_digest": prompt_set.digest, "language": trial.language, "question_id": trial.question_id,
-                    "question": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
-                    "finish_reason": generation.finish_reason, "stance": stance, "created_at": utc_now(),
-                })
-            return {"implicit_explicit_answers": rows}
+            def rows_for(answered: list[tuple[ExplicitTrial, Any]]) -> dict[str, list[dict]]:
+                rows = []
+                for trial, (request, generation) in answered:
+                    stance = parse_stance(generation.text)
+                    summary.statuses[stance] += 1
+                    rows.append({
+                        "run_id": run_id, "backend": backend.name, "model": model, "prompt_set": prompt_set.name,
+                        "prompt_set_digest": prompt_set.digest, "language": trial.language, "question_id": trial.question_id,
+                        "question": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
+                        "finish_reason": generation.finish_reason, "stance": stance, "created_at": utc_now(),
+                    })
+                return {"implicit_explicit_answers": rows}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for)
+            _close(run, summary)
+        return summary
 
 
 def describe(summary: RunSummary) -> str:

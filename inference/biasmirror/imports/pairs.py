@@ -16,7 +16,8 @@ import pandas as pd
 from biasmirror.imports.tables import ImportValidationError, describe_rows, read_table
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.warehouse import connect
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 REQUIRED = ("pair_id", "original_sex", "original_level", "counterfactual_level")
 OPTIONAL = ("setting", "true_level")
@@ -127,8 +128,10 @@ def import_pairs(path: Path, dataset: str, model: str, setting: str | None = Non
     settings = tuple(sorted(pairs["setting"].unique()))
     with connect() as con:
         con.begin()
-        try:
-            import_id = start_run(con, "import", {"file": str(path), "setting": setting}, dataset=dataset, model=model)
+        # the run row commits with the pairs, or not at all
+        with recorded_run("import", {"file": str(path), "setting": setting}, connection=con, dataset=dataset,
+                          model=model) as run:
+            import_id = run.run_id
             placeholders = ", ".join("?" for _ in settings)
             for table in ("imported_pairs", "imported_pair_strata"):
                 con.execute(
@@ -138,10 +141,7 @@ def import_pairs(path: Path, dataset: str, model: str, setting: str | None = Non
             now = utc_now()
             append_rows(con, "imported_pairs", pairs.assign(dataset=dataset, model=model, import_id=import_id, imported_at=now))
             append_rows(con, "imported_pair_strata", strata.assign(dataset=dataset, model=model))
-            finish_run(con, import_id, len(pairs))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(pairs)
+        con.commit()
     return PairImport(import_id, len(pairs), settings,
                       tuple(sorted(strata["stratum_name"].unique())) if not strata.empty else (), tuple(ignored))

@@ -9,17 +9,12 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
+from biasmirror.cli_options import console, fail
 
-console = Console()
 baselines_app = typer.Typer(help="The study's non-LLM triage models (train on the train split, score the test inputs).",
                             no_args_is_help=True)
 USER_ERRORS = (RuntimeError, ValueError, FileNotFoundError, KeyError)
 
-
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}")
-    raise typer.Exit(code=1)
 
 
 def _transform(neutralize: bool) -> str:
@@ -32,9 +27,9 @@ def _parse_seeds(seed: int, seeds: Optional[str]) -> list[int]:
     try:
         values = [int(part) for part in seeds.split(",") if part.strip()]
     except ValueError:
-        _fail(f"--seeds must be a comma-separated list of integers, got {seeds!r}")
+        fail(f"--seeds must be a comma-separated list of integers, got {seeds!r}")
     if not values or len(set(values)) != len(values):
-        _fail(f"--seeds must list distinct integers, got {seeds!r}")
+        fail(f"--seeds must list distinct integers, got {seeds!r}")
     return values
 
 
@@ -63,8 +58,7 @@ def train(
     from biasmirror.triage.lora import LoraOptions, train_lora
     from biasmirror.triage.prompt import load_template
     from biasmirror.triage.scoring import dataset_language, register_model, training_inputs
-    from biasmirror.warehouse import connect
-    from biasmirror.warehouse.writes import finish_run, start_run
+    from biasmirror.warehouse.runs import recorded_run
 
     seed_list = _parse_seeds(seed, seeds)
     name = model or out.name
@@ -80,35 +74,29 @@ def train(
             model_name = f"{name}-seed{current}" if seeds else name
             options = LoraOptions(epochs=epochs, learning_rate=learning_rate, batch_size=batch_size,
                                   gradient_accumulation=gradient_accumulation, seed=current, max_steps=max_steps)
-            with connect() as con:
-                run_id = start_run(con, "training", {"base": str(base), "out": str(folder), "seed": current,
-                                                     "input_transform": _transform(neutralize)},
-                                   dataset=dataset, model=model_name)
-            with progress_bar() as bar:
-                task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
+            with recorded_run("training", {"base": str(base), "out": str(folder), "seed": current,
+                                           "input_transform": _transform(neutralize)},
+                              dataset=dataset, model=model_name) as run:
+                with progress_bar() as bar:
+                    task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
 
-                def report(step: int, total: int, loss: float) -> None:
-                    bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
+                    def report(step: int, total: int, loss: float) -> None:
+                        bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
 
-                try:
                     result = train_lora(base, train_frame["input_text"].tolist(),
                                         train_frame["documented_level"].astype(int).tolist(), folder, dataset,
                                         options, levels=levels, input_transform=_transform(neutralize), language=language,
                                         template=template, device=device, progress=report)
-                except BaseException:
-                    with connect() as con:
-                        finish_run(con, run_id, 0, status="failed")
-                    raise
-            register_model(dataset, model_name, "lora", result.parameter_count, result.trainable_parameter_count,
-                           result.metadata.hyperparameters, base_model=str(base.resolve()),
-                           input_transform=_transform(neutralize), artifact_path=str(folder.resolve()), run_id=run_id)
-            with connect() as con:
-                finish_run(con, run_id, result.n_examples)
+                register_model(dataset, model_name, "lora", result.parameter_count, result.trainable_parameter_count,
+                               result.metadata.hyperparameters, base_model=str(base.resolve()),
+                               input_transform=_transform(neutralize), artifact_path=str(folder.resolve()),
+                               run_id=run.run_id)
+                run.n_items = result.n_examples
             console.print(f"{model_name}: {result.n_examples:,} examples, {len(result.losses)} steps in "
                           f"{result.seconds:.0f} s, loss {result.losses[0]:.3f} -> {result.losses[-1]:.3f}; "
                           f"adapter in {folder} ({result.trainable_parameter_count:,} trainable parameters).")
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"Score it with: biasmirror score --dataset {dataset} --model {name if not seeds else name + '-seed<s>'} "
                   f"--base {base} --adapter {out if not seeds else str(out) + '/seed-<s>'}")
 
@@ -179,7 +167,7 @@ def score(
             repeat = rescore_originals(dataset, model, scorer, batch_size=max(1, batch_size // 2 + 1))
             console.print(f"Re-scored {repeat.n_scored:,} originals in another batch composition (noise floor).")
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
     console.print("Run `biasmirror build` to update the audit marts.")
 
 
@@ -223,7 +211,7 @@ def tfidf_rf(
                              search_fraction=search_fraction, seed=seed)
         _report(train_and_score_model(dataset, model, forest, _transform(neutralize)))
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 @baselines_app.command("mlp")
@@ -245,7 +233,7 @@ def mlp(
         network = EmbeddingMLP(hidden_size=hidden, seed=seed, encoder_dir=encoder, max_seq_length=max_seq_length)
         _report(train_and_score_model(dataset, model, network, _transform(neutralize)))
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 @baselines_app.command("roberta")
@@ -271,7 +259,7 @@ def roberta(
         _report(train_and_score_model(dataset, model, encoder, _transform(neutralize), batch_size=32,
                                       save=encoder.save if out else None, out_dir=out))
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def tiny_model(
@@ -285,7 +273,7 @@ def tiny_model(
     from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
 
     if architecture not in ("llama", "mistral"):
-        _fail("--architecture must be llama or mistral")
+        fail("--architecture must be llama or mistral")
     spec = TinyModelSpec(architecture=architecture, hidden_size=hidden, intermediate_size=2 * hidden,
                          vocab_size=vocab, seed=seed)
     folder = build_tiny_causal_lm(out, synthetic_texts(300, seed), spec)

@@ -22,7 +22,8 @@ import pandas as pd
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.triage.scoring import prediction_rows, unrepeated_originals, unscored_inputs, write_predictions
 from biasmirror.warehouse import connect
-from biasmirror.warehouse.writes import finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run, update_run_details
+from biasmirror.warehouse.writes import utc_now
 
 
 class ProbabilityModel(Protocol):
@@ -61,10 +62,7 @@ def order_pending(pending: pd.DataFrame, order: str) -> pd.DataFrame:
 def update_run_parameters(run_id: str, extra: dict[str, Any]) -> None:
     """Merge `extra` into a run's parameters JSON (e.g. the parity check's result)."""
     with connect() as con:
-        (current,) = con.execute("select parameters from inference.runs where run_id = ?", [run_id]).fetchone()
-        merged = {**json.loads(current or "{}"), **extra}
-        con.execute("update inference.runs set parameters = ? where run_id = ?",
-                    [json.dumps(merged, sort_keys=True, default=str), run_id])
+        update_run_details(con, run_id, extra)
 
 
 def score_pending(dataset: str, model_name: str, model: ProbabilityModel, parameters: dict[str, Any],
@@ -75,13 +73,12 @@ def score_pending(dataset: str, model_name: str, model: ProbabilityModel, parame
         raise ValueError("chunk size and batch size must be >= 1")
     pending = order_pending(unscored_inputs(dataset, model_name), order)
     levels = [int(level) for level in model.levels]
-    with connect() as con:
-        run_id = start_run(con, "predictions", {**parameters, "batch_size": batch_size, "chunk_size": chunk_size,
-                                                "order": order, "n_pending": len(pending)},
-                           dataset=dataset, model=model_name)
     scored = 0
     started = time.perf_counter()
-    try:
+    with recorded_run("predictions", {**parameters, "batch_size": batch_size, "chunk_size": chunk_size,
+                                      "order": order, "n_pending": len(pending)},
+                      dataset=dataset, model=model_name) as run:
+        run_id = run.run_id
         with progress_bar() as bar:
             task = bar.add_task(f"scoring ({model_name})", total=len(pending), rate="")
 
@@ -94,13 +91,8 @@ def score_pending(dataset: str, model_name: str, model: ProbabilityModel, parame
                                             **(score_options or {}))
                 rows = prediction_rows(dataset, model_name, run_id, chunk["input_id"].tolist(), levels, probabilities)
                 scored += write_predictions(rows)
-    except BaseException:
-        with connect() as con:
-            finish_run(con, run_id, scored, status="failed")
-        raise
+                run.n_items = scored
     seconds = time.perf_counter() - started
-    with connect() as con:
-        finish_run(con, run_id, scored)
     return ScoreRun(run_id, model_name, scored, seconds)
 
 
@@ -110,13 +102,12 @@ def rescore_originals(dataset: str, model_name: str, model: ProbabilityModel, ba
     pending = unrepeated_originals(dataset, model_name, repeat_number)
     pending = pending.iloc[np.random.default_rng(seed).permutation(len(pending))].reset_index(drop=True)
     levels = [int(level) for level in model.levels]
-    with connect() as con:
-        run_id = start_run(con, "prediction_repeats", {"batch_size": batch_size, "seed": seed,
-                                                       "repeat_number": repeat_number, "n_pending": len(pending)},
-                           dataset=dataset, model=model_name)
     scored = 0
     started = time.perf_counter()
-    try:
+    with recorded_run("prediction_repeats", {"batch_size": batch_size, "seed": seed, "repeat_number": repeat_number,
+                                             "n_pending": len(pending)},
+                      dataset=dataset, model=model_name) as run:
+        run_id = run.run_id
         with progress_bar() as bar:
             task = bar.add_task(f"re-scoring originals ({model_name})", total=len(pending), rate="")
             for start in range(0, len(pending), chunk_size):
@@ -128,10 +119,5 @@ def rescore_originals(dataset: str, model_name: str, model: ProbabilityModel, ba
                 rows = rows.assign(repeat_number=repeat_number, batch_size=batch_size, order_seed=seed,
                                    predicted_at=utc_now())
                 scored += write_predictions(rows, table="prediction_repeats")
-    except BaseException:
-        with connect() as con:
-            finish_run(con, run_id, scored, status="failed")
-        raise
-    with connect() as con:
-        finish_run(con, run_id, scored)
+                run.n_items = scored
     return ScoreRun(run_id, model_name, scored, time.perf_counter() - started)
