@@ -97,15 +97,16 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
     checks: list[Check] = []
     skipped: list[Skipped] = []
     explicit = {k: Path(v) for k, v in (roots or {}).items() if v is not None}
-    needs_warehouse = any(layer != "raw" for layer in layers) or not explicit
-    if not needs_warehouse:
+    if not warehouse_path().exists():
+        # only raw files can be checked without a warehouse, and only from folders given or in the environment
+        resolved = resolve_roots(explicit, variables) if set(layers) == {"raw"} else {}
+        if not resolved:
+            raise FileNotFoundError(f"No warehouse at {warehouse_path()}: run `biasmirror build` (or `make demo`) "
+                                    "first, or give the raw files' folder (--mimic-root, --bordeaux-root).")
         from biasmirror.quality.raw import raw_checks
 
-        resolved = resolve_roots(explicit, variables)
         settings.update({f"{d} folder": f"{r.root} ({r.origin})" for d, r in resolved.items()})
         return raw_checks({d: r.root for d, r in resolved.items()})
-    if not warehouse_path().exists():
-        raise FileNotFoundError(f"No warehouse at {warehouse_path()}: run `biasmirror build` (or `make demo`) first.")
     with connect(read_only=True) as con:
         if "raw" in layers:
             from biasmirror.quality.raw import raw_checks
@@ -119,9 +120,10 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
             from biasmirror.build_record import resolve_var
             from biasmirror.quality.cohort import cohort_checks
 
-            fraction, origin = resolve_var("test_fraction", test_fraction, variables, con, built_model="triage_cohort")
+            value, origin = resolve_var("test_fraction", test_fraction, variables, con, built_model="triage_cohort")
+            fraction = float(value)
             settings["test_fraction"] = f"{fraction:g} ({origin})"
-            found, skip = cohort_checks(con, float(fraction))
+            found, skip = cohort_checks(con, fraction)
             checks += found
             skipped += skip
         if "inference" in layers:
@@ -147,7 +149,7 @@ def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: Mapping[st
 
     roots: data set -> folder of raw files, first in the order of biasmirror.datasets.resolve_roots (then the
     `variables`' root vars, the environment, the folders registered in the warehouse). With only the raw layer
-    and explicit roots, no warehouse is needed. test_fraction: the split's expected test share; None takes
+    and folders given (or in the environment), no warehouse is needed. test_fraction: the split's expected test share; None takes
     `variables`, else the value the last successful build of audit.triage_cohort used, else the project's default.
     """
     unknown = [layer for layer in layers if layer not in LAYERS]
