@@ -83,6 +83,13 @@ def test_every_raw_column_declares_its_kind_and_the_python_side_reads_the_yaml()
         ("bordeaux", "visits", "visit_id"), ("mimic", "edstays", "stay_id"), ("mimic", "triage", "stay_id"),
         ("mimic", "patients", "subject_id"), ("mimic", "admissions", "hadm_id"), ("mimic", "discharge", "note_id")}
     assert read[("mimic", "triage", "temperature")].plausible.unit == "deg F"
+    # the synthetic generators write files that hold every contracted column
+    from biasmirror.synth import bordeaux as synth_bordeaux, mimic as synth_mimic
+
+    assert list(synth_bordeaux.COLUMNS) == [c.name for c in contracts.for_dataset("bordeaux")[0].columns]
+    for table in contracts.for_dataset("mimic"):
+        written = [columns for name, columns in synth_mimic.COLUMNS.items() if name == table.files[0]]
+        assert written and {c.name for c in table.columns} <= set(written[0]), table.label
     import biasmirror.quality.profiles as profiles
 
     assert not [name for name in vars(profiles.DatasetProfile)["__dataclass_fields__"] if name.startswith("raw")]
