@@ -210,12 +210,13 @@ def summary(
 
 @app.command()
 def check(
-    docs: Annotated[Path, typer.Option(help="Folder for the Great Expectations Data Docs (HTML) and summary.json.")] = Path("data_docs"),
+    docs: Annotated[Path, typer.Option(help="Folder for the Data Docs (offline HTML: index.html, validations/) and summary.json.")] = Path("data_docs"),
     layer: Annotated[Optional[list[str]], typer.Option(help="Only these layers: raw, cohort, inference, audit (repeatable; default all).")] = None,
-    mimic_root: Annotated[Optional[Path], typer.Option(help="MIMIC-IV folder to check (default: the one registered by build).")] = None,
-    bordeaux_root: Annotated[Optional[Path], typer.Option(help="Bordeaux folder to check (default: the one registered by build).")] = None,
+    mimic_root: Annotated[Optional[Path], typer.Option(help="MIMIC-IV folder to check (default: var mimic_root, BIASMIRROR_MIMIC_ROOT, else the one registered by build).")] = None,
+    bordeaux_root: Annotated[Optional[Path], typer.Option(help="Bordeaux folder to check (default: var bordeaux_root, BIASMIRROR_BORDEAUX_ROOT, else the one registered by build).")] = None,
     min_parse_rate: Annotated[float, typer.Option(help="Least share of predictions with a level (predicted_level not null).")] = 0.95,
-    test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: dbt var test_fraction).")] = None,
+    test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: --vars, else the value the last successful build of the cohort used, else dbt_project.yml).")] = None,
+    dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="dbt vars as YAML, as given to `dbt build --vars` (test_fraction, mimic_root, bordeaux_root are used).")] = None,
 ) -> None:
     """Data-quality gates (Great Expectations) over raw files, cohort, inference and audit tables; exits 1 on failure."""
     from biasmirror.quality.gx_context import QualityUnavailable
@@ -225,10 +226,14 @@ def check(
 
     roots = {name: path for name, path in (("mimic", mimic_root), ("bordeaux", bordeaux_root)) if path is not None}
     try:
-        fraction = test_fraction if test_fraction is not None else float(_project_var("test_fraction", 0.5))
+        variables = _parse_vars(dbt_vars)
+        for value, origin in ((test_fraction, "--test-fraction"), (variables.get("test_fraction"), "--vars test_fraction")):
+            if value is not None:
+                _check_fraction(value, origin)
         with console.status("running data-quality gates") as status:
-            report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=fraction,
-                                min_parse_rate=min_parse_rate, progress=lambda name: status.update(f"checking {name}"))
+            report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=test_fraction,
+                                min_parse_rate=min_parse_rate, variables=variables,
+                                progress=lambda name: status.update(f"checking {name}"))
     except (FileNotFoundError, ValueError, RuntimeError, QualityUnavailable) as error:
         fail(str(error))
     print_report(console, report)
@@ -236,14 +241,30 @@ def check(
         raise typer.Exit(code=1)
 
 
-def _project_var(name: str, default: object) -> object:
-    """A var's default from dbt_project.yml (the value a plain `dbt build` uses)."""
+def _parse_vars(text: Optional[str]) -> dict:
+    """--vars as dbt reads it: a YAML (or JSON) mapping."""
     import yaml
 
-    from biasmirror.paths import project_dir
+    if not text:
+        return {}
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ValueError(f"--vars is not YAML: {error}") from error
+    if not isinstance(value, dict):
+        raise ValueError("--vars must be a mapping, e.g. --vars '{test_fraction: 0.3}'")
+    return value
 
-    document = yaml.safe_load((project_dir() / "dbt_project.yml").read_text(encoding="utf-8"))
-    return (document.get("vars") or {}).get(name, default)
+
+def _check_fraction(value: object, origin: str) -> None:
+    """The rule of var test_fraction (macros/validate_vars.sql): a number strictly between 0 and 1."""
+    try:
+        number = float(value) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not 0 < number < 1:
+        raise ValueError(f"{origin} = {value!r}: allowed is a number strictly between 0 and 1 "
+                         "(the share of records in the test split)")
 
 
 @app.command()
@@ -263,7 +284,7 @@ def demo(
         ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
         ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
                                                                     bordeaux_root=None, min_parse_rate=0.95,
-                                                                    test_fraction=None)),
+                                                                    test_fraction=None, dbt_vars=None)),
     ]
     for title, step in steps:
         console.rule(f"[bold]{title}")

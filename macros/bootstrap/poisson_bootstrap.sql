@@ -13,8 +13,9 @@
 {% macro bootstrap_config() %}
   {%- set n_boot = var('bootstrap_resamples') | int -%}
   {%- set level = var('ci_level') | float -%}
-  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
-  {%- if not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
+  {#- at parse time (execute false) a bad value is left to validate_vars, which names it as given -#}
+  {%- if execute and n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  {%- if execute and not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
   {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': (1 - level) | round(12)}) }}
 {% endmacro %}
 
@@ -66,7 +67,7 @@
 {% macro bootstrap_cell_weights(units, cell_column='cell_id', n_boot=none, unit_columns=['unit_key']) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
   {%- set n_boot = cfg.n_boot if n_boot is none else n_boot | int -%}
-  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  {%- if execute and n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
   {%- set unit = unit_columns | join(', ') -%}
   with bootstrap_unit_signatures as (
       select {{ unit }}, {{ biasmirror.sorted_list_agg(cell_column) }} as signature
