@@ -150,39 +150,54 @@ def explicit(
     _report(summary)
 
 
+OWN_STIMULI_HELP = ("Accept words, categories, valences or pair ids that are not the study's stimuli (results made with "
+                    "your own stimuli); the import's run records it and how many rows were outside the study's.")
+
+
+def _imported(result, what: str, prompt_set: str) -> None:
+    from rich.markup import escape
+
+    # model labels come from the file: named when they look like labels, counted otherwise
+    labels = (", ".join(result.models) if all(len(m) <= 48 and m.count(" ") <= 4 and m.isprintable() for m in result.models)
+              else f"{len(result.models)} model label(s)")
+    console.print(escape(f"Imported {what} for {labels} ({', '.join(result.languages)}) as prompt set {prompt_set}."))
+    if result.outside_stimuli:
+        counts = ", ".join(f"{reason.replace('_', ' ')}: {n:,} row(s)" for reason, n in result.outside_stimuli.items())
+        console.print(f"[yellow]Own stimuli (--own-stimuli): rows outside the study's stimuli - {counts}.[/yellow]")
+    if result.ignored_columns:
+        console.print(f"[yellow]Ignored column(s): {escape(', '.join(result.ignored_columns))}[/yellow]")
+    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
+
+
 def import_associations_command(
     path: Path = typer.Argument(..., help="CSV/Parquet with model, language, iteration, category, word, valence, group[, template]."),
     prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
+    own_stimuli: bool = typer.Option(False, "--own-stimuli", help=OWN_STIMULI_HELP),
 ) -> None:
-    """Import word-association answers produced elsewhere (one row per word shown)."""
+    """Import word-association answers produced elsewhere (one row per word shown), checked against the study's
+    stimuli (words, categories, valences)."""
     from biasmirror.imports.tables import ImportValidationError
     from biasmirror.implicit.imports import import_associations
 
     try:
-        result = import_associations(path, prompt_set)
+        result = import_associations(path, prompt_set, own_stimuli=own_stimuli)
     except ImportValidationError as error:
         fail(str(error))
-    console.print(f"Imported {result.n_responses:,} answers ({result.n_rows:,} words) for {', '.join(result.models)} "
-                  f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
-    if result.ignored_columns:
-        console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
-    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
+    _imported(result, f"{result.n_responses:,} answers ({result.n_rows:,} words)", prompt_set)
 
 
 def import_allocations_command(
     path: Path = typer.Argument(..., help="CSV/Parquet with model, language, discipline, explanation, symptoms, pair_id, order, chosen."),
     prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
+    own_stimuli: bool = typer.Option(False, "--own-stimuli", help=OWN_STIMULI_HELP),
 ) -> None:
-    """Import appointment-allocation answers produced elsewhere (order 1 = cisgender candidate listed first)."""
+    """Import appointment-allocation answers produced elsewhere (order 1 = cisgender candidate listed first),
+    checked against the study's persona pairs."""
     from biasmirror.imports.tables import ImportValidationError
     from biasmirror.implicit.imports import import_allocations
 
     try:
-        result = import_allocations(path, prompt_set)
+        result = import_allocations(path, prompt_set, own_stimuli=own_stimuli)
     except ImportValidationError as error:
         fail(str(error))
-    console.print(f"Imported {result.n_rows:,} allocation answers for {', '.join(result.models)} "
-                  f"({', '.join(result.languages)}) as prompt set {prompt_set}.")
-    if result.ignored_columns:
-        console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
-    console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
+    _imported(result, f"{result.n_rows:,} allocation answers", prompt_set)
