@@ -16,6 +16,7 @@ implicit_app = typer.Typer(
 
 BACKEND_HELP = "Backend kind (e.g. openai, vllm, transformers; simulated = a simulated respondent with planted bias, not a model)."
 OPTION_HELP = "Backend option KEY=VALUE (repeatable); VALUE is read as JSON when it parses, e.g. --option association_bias=0.3."
+NO_CACHE_HELP = "Send every request again instead of reusing stored answers (the new answers replace them)."
 
 
 
@@ -56,7 +57,7 @@ def _conditions(flag: Optional[bool]) -> tuple[bool, ...]:
 def _report(summary) -> None:
     from biasmirror.implicit.runs import describe
 
-    console.print(describe(summary))
+    console.print(describe(summary), markup=False)
     console.print("Run `biasmirror build` (or `dbt build --select tag:implicit`) to update the audit marts.")
 
 
@@ -75,6 +76,7 @@ def associations(
     max_tokens: int = typer.Option(400, help="Answer length limit."),
     batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
     option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
 ) -> None:
     """Word-association test: which words does the model give to "cisgender" and which to "transgender"?"""
     from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
@@ -85,7 +87,8 @@ def associations(
         summary = run_associations(
             chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
             categories=category, iterations=iterations, decoding=Decoding(temperature, seed, max_tokens),
-            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
+            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size,
+            no_cache=no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
@@ -109,6 +112,7 @@ def allocation(
     max_tokens: int = typer.Option(400, help="Answer length limit."),
     batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
     option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
 ) -> None:
     """Appointment allocation: 100 cisgender-transgender pairs per discipline, each shown in both orders."""
     from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
@@ -120,7 +124,8 @@ def allocation(
             chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
             disciplines=discipline, explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms),
             decoding=Decoding(temperature, seed, max_tokens),
-            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size)
+            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size,
+            no_cache=no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
@@ -137,6 +142,7 @@ def explicit(
     seed: int = typer.Option(0, help="Generation seed (recorded)."),
     max_tokens: int = typer.Option(200, help="Answer length limit."),
     option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
+    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
 ) -> None:
     """Ask the explicit questions: would the model treat a transgender and a cisgender person differently?"""
     from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_explicit
@@ -144,7 +150,7 @@ def explicit(
     chosen = _backend(backend, model, option)
     try:
         summary = run_explicit(chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
-                               decoding=Decoding(temperature, seed, max_tokens))
+                               decoding=Decoding(temperature, seed, max_tokens), no_cache=no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
