@@ -173,3 +173,10 @@ def test_a_refused_connection_says_so() -> None:
     assert answer.failure.reason == "connection refused"
     assert answer.failure.error_type == "ConnectionRefusedError" and answer.failure.attempts == 2
     assert answer.failure.http_status is None and "PATIENT" not in answer.error
+
+
+def test_credentials_in_the_url_never_reach_a_message() -> None:
+    backend = OpenAIBackend("m", base_url="http://user:s3cret@127.0.0.1:9/v1", max_retries=0, timeout=2)
+    (answer,) = backend.generate([request(PROMPT)])
+    assert answer.failure is not None and "s3cret" not in answer.error and "user:" not in answer.error
+    assert backend.shown_url == "http://127.0.0.1:9/v1"

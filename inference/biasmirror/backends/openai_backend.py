@@ -87,6 +87,7 @@ class OpenAIBackend:
         self.concurrency = int(concurrency)
         self.extra_body = dict(extra_body or {})
         self.is_local = is_loopback_url(self.base_url)
+        self.shown_url = _without_credentials(self.base_url)  # what messages and failure records name
         self.retries = 0  # retried attempts over the backend's life (for run manifests)
         self._lock = threading.Lock()
 
@@ -132,7 +133,7 @@ class OpenAIBackend:
                 raw = response.read()
                 status = response.status
         except urllib.error.HTTPError as error:
-            raise _http_failure(error, self.base_url) from None
+            raise _http_failure(error, self.shown_url) from None
         except (TimeoutError, socket.timeout) as error:
             raise _Failed(f"timed out after {self.timeout:g} s ({type(error).__name__})",
                           Failure("timeout", error_type=type(error).__name__)) from None
@@ -143,25 +144,25 @@ class OpenAIBackend:
                               Failure("timeout", error_type=type(cause).__name__)) from None
             kind = type(cause).__name__ if isinstance(cause, BaseException) else "URLError"
             label = {"ConnectionRefusedError": "connection refused", "gaierror": "unknown host"}.get(kind, "cannot connect")
-            raise _Failed(f"cannot reach {self.base_url}: {cause}", Failure(label, error_type=kind)) from None
+            raise _Failed(f"cannot reach {self.shown_url}: {cause}", Failure(label, error_type=kind)) from None
         except (ConnectionError, OSError) as error:  # reset or closed mid-response
-            raise _Failed(f"connection error with {self.base_url}: {type(error).__name__}",
+            raise _Failed(f"connection error with {self.shown_url}: {type(error).__name__}",
                           Failure("connection error", error_type=type(error).__name__)) from None
         try:
             document = json.loads(raw)
         except ValueError:
-            raise _Failed(f"malformed response from {self.base_url} (not JSON)",
+            raise _Failed(f"malformed response from {self.shown_url} (not JSON)",
                           Failure("non-JSON answer", status, "JSONDecodeError", body_excerpt(raw))) from None
         try:
             choice = document["choices"][0]
             text = choice["message"]["content"]
         except (KeyError, IndexError, TypeError):
-            raise _Failed(f"malformed response from {self.base_url} (not a chat completion)",
+            raise _Failed(f"malformed response from {self.shown_url} (not a chat completion)",
                           Failure("malformed response", status, "NotAChatCompletion")) from None
         if text is None:
             text = ""
         if not isinstance(text, str):
-            raise _Failed(f"malformed response from {self.base_url}: message content is not text",
+            raise _Failed(f"malformed response from {self.shown_url}: message content is not text",
                           Failure("malformed response", status, "ContentNotText"), retryable=False)
         return Generation(text, choice.get("finish_reason"))
 
@@ -202,6 +203,14 @@ def _http_failure(error: urllib.error.HTTPError, base_url: str) -> _Failed:
     failure = Failure(f"HTTP {error.code}", error.code, "HTTPError", excerpt)
     return _Failed(message, failure, retryable=error.code in RETRY_STATUS,
                    retry_after=_retry_after(error.headers.get("Retry-After") if error.headers else None))
+
+
+def _without_credentials(url: str) -> str:
+    """The URL without a user:password@ part."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def _retry_after(value: str | None) -> float | None:

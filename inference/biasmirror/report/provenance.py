@@ -71,12 +71,16 @@ def package_version() -> str:
 
 def git_sha(folder: Path | None = None) -> str | None:
     """The commit of the checkout the package runs from (with "+ local changes" when it has any), or None
-    outside a git checkout or without git."""
+    when the project folder is not the top of a git checkout, or without git."""
     if folder is None:
         from biasmirror.paths import project_dir
 
         folder = project_dir()
     try:
+        top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, timeout=10, check=True).stdout.strip()
+        if not top or Path(top).resolve() != Path(folder).resolve():
+            return None  # the package sits inside some other repository (e.g. a venv in a checkout)
         sha = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short=12", "HEAD"], capture_output=True,
                              text=True, timeout=10, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
