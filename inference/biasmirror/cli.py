@@ -137,6 +137,8 @@ def counterfactuals(
     batch_size: Annotated[Optional[int], typer.Option(help="Records per committed batch (default 2000 rules, 16 llm).")] = None,
     limit: Annotated[Optional[int], typer.Option(help="At most this many pending records (for a trial run).")] = None,
     similarity: Annotated[bool, typer.Option("--similarity", help="Also compute the semantic similarity of each copy (sentence embeddings; slow on CPU).")] = False,
+    retry_flagged: Annotated[bool, typer.Option("--retry-flagged", help="LLM: ask again for the records an earlier run flagged, bypassing the answer cache for them (their flagged copies are replaced).")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="LLM: send every request again instead of reusing stored answers (new answers replace them).")] = False,
 ) -> None:
     """Write a sex-swapped copy of every test record, then its validity checks (resumable: done records are
     skipped). The settings full, text_only and tabular_only are derived from this one copy in SQL."""
@@ -153,14 +155,19 @@ def counterfactuals(
                       max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
     try:
         run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
-                                       allow_remote=allow_remote, limit=limit, similarity=similarity)
+                                       allow_remote=allow_remote, limit=limit, similarity=similarity,
+                                       retry_flagged=retry_flagged, no_cache=no_cache)
     except (RuntimeError, ValueError, FileNotFoundError, PromptError) as error:
         fail(str(error))
     console.print(f"{run.generator}: {run.written:,} counterfactuals written ({run.flagged:,} flagged and left out "
-                  f"of the pairs), {run.skipped_existing:,} already present; run {run.run_id}.")
+                  f"of the pairs), {run.skipped_existing:,} already present"
+                  + (f", {run.retried_flagged:,} flagged earlier asked again" if run.retried_flagged else "")
+                  + f"; run {run.run_id}.", markup=False)
     if run.pending:
-        console.print(f"[yellow]{run.pending:,} record(s) left for a later run: the backend failed for them "
-                      "(rerun the same command to retry).[/yellow]")
+        console.print(f"{run.pending:,} record(s) left for a later run: the backend failed for them (rerun the same "
+                      "command to retry).", style="yellow", markup=False)
+        if run.failure_message:
+            console.print(run.failure_message, style="yellow", markup=False, highlight=False)
     if run.checks_written or run.similarity_written:
         console.print(f"Diagnostics: {run.checks_written:,} copies checked, {run.similarity_written:,} similarities; "
                       "`biasmirror build` updates audit.counterfactual_quality.")

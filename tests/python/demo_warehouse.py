@@ -18,7 +18,7 @@ SEED = 5
 # A strong planted effect so that a small data set and a small forest still show its direction.
 FEMALE_EFFECT = 0.9
 N_BOOT = 200
-VARIABLES = {"bootstrap_resamples": N_BOOT}
+VARIABLES = {"bootstrap_resamples": N_BOOT, "implicit_bootstrap_resamples": N_BOOT}
 NOISE_FLIPS = 0.04
 
 
@@ -49,8 +49,22 @@ def demo_warehouse() -> Workspace:
     dyads = random_pairs(rng, 1200, shift_probability=0.2, female_bias=0.2)
     dyads["stratum_nurse_patient_dyad"] = rng.choice(["F", "M"], len(dyads)) + "_nurse_" + dyads["original_sex"] + "_patient"
     workspace.import_pairs(dyads, "dyads", "imported-model", "full", name="dyads.parquet")
+    with workspace.active():
+        run_simulated_implicit_study()
     workspace.build(select=["source:inference+"], variables=variables)
     return workspace
+
+
+def run_simulated_implicit_study() -> None:
+    """A small implicit-bias study answered by the simulated respondent (recorded as a simulation)."""
+    from biasmirror.backends.registry import make_backend
+    from biasmirror.implicit.runs import run_allocation, run_associations, run_explicit
+
+    backend = make_backend("simulated", "sim-respondent", association_bias={"risk": 0.5, "emotions": -0.3},
+                           seed=4)
+    run_associations(backend, languages=["en"], categories=["risk", "emotions", "appearance"], iterations=12)
+    run_allocation(backend, languages=["en"], disciplines=["hiv", "gynecology"], explanations=[False])
+    run_explicit(backend, languages=["en"])
 
 
 def write_noise_floor_repeats() -> None:

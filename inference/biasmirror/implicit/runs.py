@@ -5,7 +5,11 @@ backend is the simulated respondent). Requests go through CachedBackend, so an i
 twice. Runs are resumable and idempotent: the design is rebuilt from its seed and the trials that already have
 an answer for (model label, prompt set, ...) are skipped; each batch of answers is committed in one
 transaction, so an interrupted run keeps what it finished. Answers whose generation failed are not written
-(a later run asks again); refusals and unparseable answers are written with their parse status.
+(a later run asks again); why each failed (status code, error type, the start of a non-JSON body, never the
+prompt) is stored per trial in inference.llm_failures and counted by reason in the run's parameters, and a run
+where every request failed is marked failed and raises `BackendFailed` with the reasons. Refusals and
+unparseable answers are written with their parse status. `no_cache` sends every request again instead of
+reading the answer cache (the new answers replace the cached ones).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import pandas as pd
 
 from biasmirror.backends.base import ChatBackend, ChatMessage, GenerationRequest, request_key
 from biasmirror.backends.cache import CachedBackend
+from biasmirror.backends.failures import FailureTally
 from biasmirror.implicit.design import (DEFAULT_DESIGN_SEED, DEFAULT_ITERATIONS, AllocationTrial, AssociationTrial,
                                         ExplicitTrial, allocation_trials, association_trials, explicit_trials)
 from biasmirror.implicit.parsing import parse_allocation, parse_association, parse_stance
@@ -36,6 +41,14 @@ T = TypeVar("T")
 
 class RunConfigurationError(ValueError):
     """Options that cannot run (unknown category, a changed prompt set resuming an earlier run, ...)."""
+
+
+class BackendFailed(RuntimeError):
+    """Every request of a run failed (nothing was written; the run is marked failed). The message says why."""
+
+    def __init__(self, message: str, summary: "RunSummary") -> None:
+        super().__init__(message)
+        self.summary = summary
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,7 @@ class RunSummary:
     failed: int = 0
     cache_hits: int = 0
     statuses: Counter = field(default_factory=Counter)
+    failures: FailureTally = field(default_factory=FailureTally)
 
 
 def _request(prompt: str, decoding: Decoding) -> GenerationRequest:
@@ -91,9 +105,10 @@ def _check_resumable(con: duckdb.DuckDBPyConnection, table: str, model: str, pro
 
 def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunRecord, summary: RunSummary,
                  trials: list[T], decoding: Decoding, description: str, batch_size: int,
-                 rows_for: Callable[[list[tuple[T, Any]]], dict[str, list[dict]]]) -> None:
-    """Ask every trial in batches; write each batch's rows in one transaction."""
-    cached = CachedBackend(backend, con, run.run_id)
+                 rows_for: Callable[[list[tuple[T, Any]]], dict[str, list[dict]]], item_id: Callable[[T], str],
+                 no_cache: bool = False) -> None:
+    """Ask every trial in batches; write each batch's rows, and why requests failed, in one transaction."""
+    cached = CachedBackend(backend, con, run.run_id, refresh=no_cache)
     started = time.perf_counter()
     with progress_bar() as bar:
         task = bar.add_task(description, total=len(trials), rate="")
@@ -105,6 +120,9 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunR
             for trial, request, generation in zip(batch, requests, generations):
                 if generation.error is not None:
                     summary.failed += 1
+                    summary.failures.add(run_id=run.run_id, backend=backend,
+                                         key=request_key(backend.name, backend.model, request), generation=generation,
+                                         dataset="implicit", item_id=item_id(trial))
                     continue
                 answered.append((trial, (request, generation)))
             tables = rows_for(answered)
@@ -112,6 +130,7 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunR
             try:
                 for table, rows in tables.items():
                     append_rows(con, table, pd.DataFrame(rows))
+                summary.failures.write(con)
                 con.commit()
             except BaseException:
                 con.rollback()
@@ -138,8 +157,20 @@ def _recorded(con: duckdb.DuckDBPyConnection, kind: str, backend: ChatBackend, m
 
 def _close(run: RunRecord, summary: RunSummary) -> None:
     run.n_items = summary.written
+    if summary.failures.total:
+        run.details["failures"] = summary.failures.as_parameters()
     if summary.failed and not summary.written:
         run.status = FAILED
+
+
+def _raise_if_all_failed(summary: RunSummary, backend: ChatBackend) -> RunSummary:
+    """The summary, or BackendFailed when every request of the run failed (after the run was recorded)."""
+    if summary.failed and not summary.written:
+        raise BackendFailed(
+            f"Nothing was written for {summary.model}: every request failed (run {summary.run_id} is marked "
+            f"failed).\n{summary.failures.explain(backend.name, 'request(s)', summary.run_id)}\nCheck the server, "
+            "then rerun the same command (answers already written are skipped).", summary)
+    return summary
 
 
 def _check_languages(languages: Sequence[str], prompt_set: PromptSet) -> list[str]:
@@ -156,7 +187,8 @@ def _check_languages(languages: Sequence[str], prompt_set: PromptSet) -> list[st
 def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
                      languages: Sequence[str] = LANGUAGES, categories: Sequence[str] | None = None,
                      iterations: int = DEFAULT_ITERATIONS, decoding: Decoding = Decoding(),
-                     design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16, stimuli: Stimuli | None = None) -> RunSummary:
+                     design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16, stimuli: Stimuli | None = None,
+                     no_cache: bool = False) -> RunSummary:
     """The word-association test: `iterations` prompts per language and category."""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -176,7 +208,7 @@ def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_s
         pending = [t for t in trials if (t.language, t.category, t.iteration) not in done]
         with _recorded(con, "implicit_associations", backend, model, prompt_set, decoding,
                         {"languages": languages, "categories": categories, "iterations": iterations,
-                         "design_seed": design_seed}) as run:
+                         "design_seed": design_seed, "no_cache": no_cache}) as run:
             run_id = run.run_id
             summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
@@ -207,16 +239,17 @@ def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_s
                         })
                 return {"implicit_association_responses": responses, "implicit_association_assignments": assignments}
 
-            _run_batches(con, backend, run, summary, pending, decoding, f"word association ({model})", batch_size, rows_for)
+            _run_batches(con, backend, run, summary, pending, decoding, f"word association ({model})", batch_size, rows_for,
+                         lambda t: f"associations/{t.language}/{t.category}/{t.iteration}", no_cache)
             _close(run, summary)
-        return summary
+        return _raise_if_all_failed(summary, backend)
 
 
 def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
                    languages: Sequence[str] = LANGUAGES, disciplines: Sequence[str] | None = None,
                    explanations: Sequence[bool] = (False, True), symptom_conditions: Sequence[bool] = (False, True),
                    decoding: Decoding = Decoding(), design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16,
-                   stimuli: Stimuli | None = None) -> RunSummary:
+                   stimuli: Stimuli | None = None, no_cache: bool = False) -> RunSummary:
     """The appointment-allocation task: every pair of every discipline in both orders, per condition."""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -237,7 +270,7 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
                                          t.presentation_order) not in done]
         with _recorded(con, "implicit_allocation", backend, model, prompt_set, decoding,
                         {"languages": languages, "disciplines": disciplines, "explanations": list(explanations),
-                         "symptoms": list(symptom_conditions), "design_seed": design_seed}) as run:
+                         "symptoms": list(symptom_conditions), "design_seed": design_seed, "no_cache": no_cache}) as run:
             run_id = run.run_id
             summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
@@ -266,13 +299,16 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
                     })
                 return {"implicit_allocation_responses": rows}
 
-            _run_batches(con, backend, run, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for)
+            _run_batches(con, backend, run, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for,
+                         lambda t: (f"allocation/{t.language}/{t.discipline}/explanation={t.explanation}/"
+                                    f"symptoms={t.symptoms}/{t.pair_id}/order={t.presentation_order}"), no_cache)
             _close(run, summary)
-        return summary
+        return _raise_if_all_failed(summary, backend)
 
 
 def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
-                 languages: Sequence[str] = LANGUAGES, decoding: Decoding = Decoding(), stimuli: Stimuli | None = None) -> RunSummary:
+                 languages: Sequence[str] = LANGUAGES, decoding: Decoding = Decoding(), stimuli: Stimuli | None = None,
+                 no_cache: bool = False) -> RunSummary:
     """The explicit questions: would the model treat the two groups differently?"""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -284,7 +320,7 @@ def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: 
         _check_resumable(con, "implicit_explicit_answers", model, prompt_set, None)
         done = _existing(con, "implicit_explicit_answers", ("language", "question_id"), model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.question_id) not in done]
-        with _recorded(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages}) as run:
+        with _recorded(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages, "no_cache": no_cache}) as run:
             run_id = run.run_id
             summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
@@ -302,13 +338,15 @@ def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: 
                     })
                 return {"implicit_explicit_answers": rows}
 
-            _run_batches(con, backend, run, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for)
+            _run_batches(con, backend, run, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for,
+                         lambda t: f"explicit/{t.language}/{t.question_id}", no_cache)
             _close(run, summary)
-        return summary
+        return _raise_if_all_failed(summary, backend)
 
 
 def describe(summary: RunSummary) -> str:
     statuses = ", ".join(f"{k} {v:,}" for k, v in sorted(summary.statuses.items())) or "none"
+    failures = f" Failed requests by reason: {summary.failures.summary()}." if summary.failures.total else ""
     return (f"{summary.written:,} answers written for {summary.model} ({summary.skipped_existing:,} already present, "
             f"{summary.failed:,} failed and left for a later run, {summary.cache_hits:,} from the cache); "
-            f"parse status: {statuses}; run {summary.run_id}.")
+            f"parse status: {statuses}; run {summary.run_id}.{failures}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasmirror.imports.tables import ImportValidationError, describe_rows, read_table
+from biasmirror.imports.tables import ImportValidationError, describe_columns, describe_rows, read_table
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.warehouse import connect
 from biasmirror.warehouse.runs import recorded_run
@@ -42,9 +42,11 @@ def _parse_levels(frame: pd.DataFrame, column: str, required: bool, errors: list
     if required and missing.any():
         errors.append(describe_rows(frame, missing, f"have no {column}", "pair_id"))
     if not_integer.any():
-        errors.append(describe_rows(frame, not_integer, f"have a {column} that is not an integer", "pair_id"))
+        errors.append(describe_rows(frame, not_integer, f"have a {column} that is not an integer", "pair_id",
+                                    values=raw))
     if out_of_range.any():
-        errors.append(describe_rows(frame, out_of_range, f"have a {column} outside {min(LEVELS)}-{max(LEVELS)}", "pair_id"))
+        errors.append(describe_rows(frame, out_of_range, f"have a {column} outside {min(LEVELS)}-{max(LEVELS)}",
+                                    "pair_id", values=raw))
     return numbers  # cast to integers once every check has passed
 
 
@@ -55,12 +57,13 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     frame = frame.set_axis(columns, axis=1)
     missing = [c for c in REQUIRED if c not in columns]
     if missing:
-        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; found: {', '.join(columns)}")
+        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; found: "
+                                    f"{describe_columns(columns)}")
     if frame.empty:
         raise ImportValidationError(f"{source}: no rows")
     duplicated_columns = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated_columns:
-        raise ImportValidationError(f"{source}: duplicated column(s) {', '.join(duplicated_columns)}")
+        raise ImportValidationError(f"{source}: duplicated column(s) {describe_columns(duplicated_columns)}")
     frame = frame.reset_index(drop=True)
 
     if setting is not None and setting not in SETTINGS:

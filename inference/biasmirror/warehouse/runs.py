@@ -73,7 +73,9 @@ def recorded_run(kind: str, parameters: dict[str, Any], *, connection: duckdb.Du
         _interrupted(connection, run)
         raise
     except duckdb.Error as error:
-        if not str(error).startswith("KeyboardInterrupt"):
+        # DuckDB reports Ctrl-C inside its own error, at the start ("KeyboardInterrupt: ...") or after what it
+        # was doing ("Failed to create view ...: KeyboardInterrupt" when it came while pandas fed a view)
+        if "KeyboardInterrupt" not in str(error):
             run.status = FAILED
             _finish_quietly(connection, run, type(error).__name__)
             raise
