@@ -46,3 +46,44 @@ def field_problems(field: str, original: str | None, copy: str | None, counterfa
         if not 1 / MAX_LENGTH_FACTOR <= ratio <= MAX_LENGTH_FACTOR:
             problems.append(f"{field} length changed by a factor {ratio:.2f}")
     return problems
+
+
+@dataclass(frozen=True)
+class ResidualWord:
+    """A word of a copy that still signals the original sex: where it starts, the word, and why."""
+
+    start: int
+    text: str
+    reason: str
+
+
+def residual_words_many(texts: list[str | None], original_sexes: list[str], language: str) -> list[list[ResidualWord]]:
+    """Per copy, the words that still signal the patient's original sex, with the reason:
+
+    * 'lexicon term': a pronoun, noun, honorific or code of the rule lexicon (residual_terms), partner nouns
+      excepted: the swap keeps the relationship's configuration, so a partner's sex never flags a copy;
+    * an agreement reason ('predicative', 'apposed', 'subjectless clause', 'role noun', 'object clitic', ...):
+      a word that agrees with the patient and still carries the original sex ("il est gênée"), found by the
+      morphology-aware analysis (agreement.py), which replaces the lexicon's agreement word lists.
+
+    Empty lists for a language without a lexicon."""
+    from biasmirror.counterfactuals.agreement import residual_agreement_many
+    from biasmirror.counterfactuals.rules import residual_spans, uses_morphology
+
+    if language not in supported_languages():
+        return [[] for _ in texts]
+    morphology = uses_morphology(language)
+    agreeing = residual_agreement_many(texts, original_sexes, language) if morphology else [[] for _ in texts]
+    out = []
+    for text, sex, extra in zip(texts, original_sexes, agreeing):
+        words = [ResidualWord(start, token, "lexicon term")
+                 for start, token in residual_spans(text, sex, language, partners=False, agreement=not morphology)]
+        seen = {w.start for w in words}
+        words += [ResidualWord(r.start, r.text.lower(), r.reason) for r in extra if r.start not in seen]
+        out.append(sorted(words, key=lambda w: w.start))
+    return out
+
+
+def residual_words(text: str | None, original_sex: str, language: str) -> list[ResidualWord]:
+    """:func:`residual_words_many` of one copy."""
+    return residual_words_many([text], [original_sex], language)[0]

@@ -1,0 +1,4 @@
+"""Placeholder: Spanish agreement analysis (filled in below)."""
+
+def analyse(text):
+    return []
