@@ -35,7 +35,7 @@ __all__ = ["Agreeing", "analyse", "analyse_texts", "inflect"]
 PATIENT_PRONOUNS = frozenset({"il", "elle", "lui", "elle-même", "lui-même"})
 OBJECT_CLITICS = frozenset({"l'", "l’", "la", "le"})
 PATIENT_NOUNS = frozenset({
-    "patient", "patiente", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mlle", "mr", "___",
+    "patient", "patiente", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mme.", "mlle", "mlle.", "mr", "mr.", "___",
     "diabétique", "cycliste", "tabagique", "asthmatique", "épileptique", "alcoolique", "personne", "dame",
     "victime", "blessé", "blessée", "malade", "jeune", "sujet",
 })
@@ -223,6 +223,8 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if word in ("ans", "_") and not after_possessive:
+        return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
         return "patient"
     if gender_of(word) is not None and token.pos_ in ("PROPN", "ADJ", "VERB") and token.i == token.sent.start:

@@ -2,7 +2,7 @@
 
 ``to_feminine("inquiet") == "inquiète"``, ``to_masculine("conductrice") == "conducteur"``; ``None`` when the
 word has no gender inflection ("calme", "algique", "médecin") or is not a singular form this module knows how
-to inflect. Regular suffix rules, then an exceptions list (lexicons/fr_inflection.json), then, where a suffix is
+to inflect. Regular suffix rules, then an exceptions list (morphology/fr_inflection.json), then, where a suffix is
 ambiguous (-euse: anxieux or fumeur?), the adjective and noun exception tables of spaCy's French lemmatizer
 when the pipeline is installed.
 """
@@ -31,7 +31,7 @@ _EPICENE_ENDINGS = ("e",)
 
 @functools.lru_cache(maxsize=1)
 def _exceptions() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
-    raw = resources.files("biasmirror.counterfactuals").joinpath("lexicons", "fr_inflection.json").read_text("utf-8")
+    raw = resources.files("biasmirror.counterfactuals").joinpath("morphology", "fr_inflection.json").read_text("utf-8")
     data = json.loads(raw)
     m_to_f = {m: f for m, f in data["pairs"]}
     f_to_m = {f: m for m, f in data["pairs"]}
@@ -118,7 +118,7 @@ def to_masculine(word: str) -> str | None:
 
 @functools.lru_cache(maxsize=1)
 def _adjectives() -> frozenset[str]:
-    data = json.loads(resources.files("biasmirror.counterfactuals").joinpath("lexicons", "fr_inflection.json")
+    data = json.loads(resources.files("biasmirror.counterfactuals").joinpath("morphology", "fr_inflection.json")
                       .read_text("utf-8"))
     words = set(data.get("adjectives", [])) | {m for m, _ in data["pairs"]}
     from biasmirror.counterfactuals.nlp import french_adjective_forms
