@@ -13,6 +13,9 @@ from the same gold pairs, so that their labels come from the hand-written swaps 
 A flagged word counts as a true positive when it is a labelled residual word (matched by position).
 Precision and recall are over words; copy-level figures are printed too.
 
+Two sets per language: the gold set (the development set, >= 150 sentences, that the swapper was tuned on)
+and a held-out set written after the swapper was frozen, which gives the unbiased figure.
+
 Run: .venv/bin/python benchmarks/swap_gold.py [--errors] [--json FILE]
 """
 
@@ -33,9 +36,12 @@ LANGUAGES = ("en", "fr", "es")
 _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
-def load_gold(language: str) -> list[dict]:
+def load_gold(language: str, split: str = "gold") -> list[dict]:
+    """The gold sentences of a language: split 'gold' (<language>.jsonl, the development set the swapper was
+    tuned on) or 'heldout' (<language>_heldout.jsonl, written after the swapper was frozen)."""
     rows = []
-    with open(GOLD / f"{language}.jsonl", encoding="utf-8") as handle:
+    name = f"{language}.jsonl" if split == "gold" else f"{language}_heldout.jsonl"
+    with open(GOLD / name, encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
                 row = json.loads(line)
@@ -48,10 +54,10 @@ def other(sex: str) -> str:
     return "M" if sex == "F" else "F"
 
 
-def swap_accuracy(language: str) -> tuple[int, int, list[tuple[dict, str]]]:
+def swap_accuracy(language: str, split: str = "gold") -> tuple[int, int, list[tuple[dict, str]]]:
     from biasmirror.counterfactuals.rules import swap_many
 
-    rows = load_gold(language)
+    rows = load_gold(language, split)
     outputs = [r.text for r in swap_many([row["text"] for row in rows], [other(row["sex"]) for row in rows], language)]
     errors = [(row, out) for row, out in zip(rows, outputs) if out not in row["swaps"]]
     return len(rows) - len(errors), len(rows), errors
@@ -68,13 +74,13 @@ def _tokens(text: str) -> list[tuple[str, int]]:
     return [(m.group(), m.start()) for m in _WORD.finditer(text)]
 
 
-def labelled_copies(language: str) -> list[Labelled]:
+def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
     """Correct swaps, unswapped originals and one-word partial edits, labelled from the gold pairs."""
     from biasmirror.counterfactuals.rules import _lexicon_for
 
     lex = _lexicon_for(language)
     out: list[Labelled] = []
-    for row in load_gold(language):
+    for row in load_gold(language, split):
         original, gold = row["text"], row["swaps"][0]
         a, b = _tokens(original), _tokens(gold)
         matcher = difflib.SequenceMatcher(a=[t for t, _ in a], b=[t for t, _ in b], autojunk=False)
@@ -109,10 +115,10 @@ def labelled_copies(language: str) -> list[Labelled]:
     return out
 
 
-def check_precision_recall(language: str) -> dict[str, float | int]:
+def check_precision_recall(language: str, split: str = "gold") -> dict[str, float | int]:
     from biasmirror.counterfactuals.checks import residual_words_many
 
-    items = labelled_copies(language)
+    items = labelled_copies(language, split)
     flagged = residual_words_many([i.copy for i in items], [i.original_sex for i in items], language)
     tp = fp = fn = 0
     copy_tp = copy_fp = copy_fn = copy_tn = 0
@@ -141,20 +147,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--language", action="append", choices=LANGUAGES, help="only these languages")
     args = parser.parse_args(argv)
-    results = {}
-    for language in args.language or LANGUAGES:
-        started = time.perf_counter()
-        correct, total, errors = swap_accuracy(language)
-        check = check_precision_recall(language)
-        results[language] = {"exact": correct, "sentences": total, "accuracy": correct / total, **check,
-                             "seconds": time.perf_counter() - started}
-        print(f"{language}: swap exact match {correct}/{total} = {correct / total:.1%}; check on {check['copies']} "
-              f"labelled copies ({check['residual_words']} residual words): precision {check['precision']:.3f}, "
-              f"recall {check['recall']:.3f} (copies: precision {check['copy_precision']:.3f}, recall "
-              f"{check['copy_recall']:.3f}; {check['clean_copies_flagged']}/{check['clean_copies']} correct swaps flagged)")
-        if args.errors:
-            for row, out in errors:
-                print(f"   [{row['id']}] {row['text']}\n      got:  {out}\n      gold: {row['swaps'][0]}")
+    results: dict[str, dict] = {}
+    for split in ("gold", "heldout"):
+        for language in args.language or LANGUAGES:
+            started = time.perf_counter()
+            correct, total, errors = swap_accuracy(language, split)
+            check = check_precision_recall(language, split)
+            results[f"{language}/{split}"] = {"exact": correct, "sentences": total, "accuracy": correct / total,
+                                              **check, "seconds": time.perf_counter() - started}
+            print(f"{language} {split:7}: swap exact match {correct}/{total} = {correct / total:.1%}; check on "
+                  f"{check['copies']} labelled copies ({check['residual_words']} residual words): precision "
+                  f"{check['precision']:.3f}, recall {check['recall']:.3f} (copies: precision "
+                  f"{check['copy_precision']:.3f}, recall {check['copy_recall']:.3f}; "
+                  f"{check['clean_copies_flagged']}/{check['clean_copies']} correct swaps flagged)")
+            if args.errors:
+                for row, out in errors:
+                    print(f"   [{row['id']}] {row['text']}\n      got:  {out}\n      gold: {row['swaps'][0]}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
