@@ -143,7 +143,8 @@ def _candidate(token: Any) -> str | None:
             return None
         if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word):
             return None
-        if "Fin" in forms and not (_auxiliary(token) is not None or (is_adjective(word) and word.endswith(("é", "ée")))):
+        if "Fin" in forms and not (_auxiliary(token) is not None or (is_adjective(word) and word.endswith(("é", "ée")))
+                                   or (is_adjective(word) and not _is_verb(word))):
             return None
         return gender
     if pos == "ADJ":
@@ -227,7 +228,8 @@ def _person_kind(token: Any) -> str | None:
         return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
         return "patient"
-    if gender_of(word) is not None and token.pos_ in ("PROPN", "ADJ", "VERB") and token.i == token.sent.start:
+    if gender_of(word) is not None and is_adjective(word) and token.pos_ in ("PROPN", "ADJ", "VERB") \
+            and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
     return None
 

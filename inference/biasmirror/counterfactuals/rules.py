@@ -202,6 +202,8 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
         hits.sort()
     if not hits:
         return SwapResult(text, 0)
+    if lex.language == "fr":
+        hits = [_elide_fr(text, hit) for hit in hits]
     parts: list[str] = []
     last = 0
     for start, end, new in hits:
@@ -210,6 +212,25 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
         last = end
     parts.append(text[last:])
     return SwapResult("".join(parts), len(hits))
+
+
+_DE_BEFORE = re.compile(r"\b([dD])e[^\S\n]+\Z")
+_D_ELIDED_BEFORE = re.compile(r"\b([dD])['’]\Z")
+
+
+def _elide_fr(text: str, hit: tuple[int, int, str]) -> tuple[int, int, str]:
+    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui'."""
+    start, end, new = hit
+    before = text[max(0, start - 4): start]
+    if new[:1].lower() in "aeiouéèêh":
+        m = _DE_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}'{new}"
+    else:
+        m = _D_ELIDED_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}e {new}"
+    return hit
 
 
 def residual_terms(text: str | None, original_sex: Sex, language: str = "en", *, partners: bool = True,
