@@ -25,7 +25,9 @@ role noun that describes the patient ("la piétonne").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from biasmirror.counterfactuals.inflect_fr import gender_of, is_adjective, to_feminine, to_masculine
@@ -130,6 +132,8 @@ def _candidate(token: Any) -> str | None:
         return None
     if word in ROLE_NOUNS:
         return gender
+    if _is_noun_only(word):
+        return None
     pos = token.pos_
     prev = token.nbor(-1) if token.i > token.sent.start else None
     prev_word = _lower(prev) if prev is not None else ""
@@ -137,6 +141,10 @@ def _candidate(token: Any) -> str | None:
         return None  # a gerund ("en tombant")
     if _compound(token) in ROLE_NOUNS:
         return gender
+    if word.endswith(("ant", "ante")) and not _listed_participle(token):
+        return None
+    if prev_word in ("il", "elle", "on", "ils", "elles") and _is_verb(word):
+        return None  # "elle décrit une douleur": right after its subject, a verb form is finite
     if pos == "VERB":
         forms = token.morph.get("VerbForm")
         if "Inf" in forms:
@@ -147,12 +155,14 @@ def _candidate(token: Any) -> str | None:
                                    or (is_adjective(word) and not _is_verb(word))):
             return None
         return gender
+    if prev_word in ("il", "elle", "on") and _is_verb(word) and not word.endswith(("é", "ée", "i", "ie", "u", "ue", "is", "ise")):
+        return None  # "elle décrit une douleur": a finite verb tagged as an adjective
     if pos == "ADJ":
         return gender
     if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
         return None
     # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
-    if prev_word in DETERMINERS or any(child.dep_ == "det" for child in token.children):
+    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS for child in token.children):
         return None
     if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
         return None
@@ -167,6 +177,14 @@ def _compound(token: Any) -> str:
     if i >= 2 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_:
         return f"{_lower(doc[i - 2])}-{_lower(token)}"
     return _lower(token)
+
+
+def _is_noun_only(word: str) -> bool:
+    """A known noun that is not also a known adjective ('dyspnée', 'toux', 'hypochondre', 'anxiété')."""
+    from biasmirror.counterfactuals.nlp import french_noun_forms
+
+    return (word in french_noun_forms() and not is_adjective(word) and word not in ROLE_NOUNS and not _is_verb(word)
+            and word not in ADVERBS and word not in ("non", "plus", "moins", "pas", "très", "trop", "si"))
 
 
 def _is_verb(word: str) -> bool:
@@ -192,6 +210,24 @@ def _lexical_clitic(token: Any) -> Any | None:
     if j >= token.sent.start and _lower(doc[j]) in OBJECT_CLITICS and (j == token.sent.start or doc[j - 1].pos_ != "ADP"):
         return doc[j]
     return None
+
+
+def _listed_participle(token: Any) -> bool:
+    """A present participle used as an adjective of a person: coordinated with another adjective ('fiévreux et
+    frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
+    verb ('douleur ..., irradiant dans le bras')."""
+    doc, i = token.doc, token.i - 1
+    if i < token.sent.start:
+        return False
+    prev = doc[i]
+    word = _lower(prev)
+    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit"):
+        return True
+    if word in ("et", "mais", "ou", ","):
+        before = doc[i - 1] if i - 1 >= token.sent.start else None
+        return before is not None and (before.pos_ == "ADJ" or gender_of(_lower(before)) is not None
+                                       or is_adjective(_lower(before))) and not _is_noun_only(_lower(before))
+    return False
 
 
 def _role_is_patient(token: Any) -> bool:
@@ -329,7 +365,11 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
     prev = _previous_word(token)
-    if prev is not None and prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None):
+    while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
+            and _lower(prev) not in PATIENT_NOUNS:
+        prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
+    if prev is not None and ((prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None))
+                             or _is_noun_only(_lower(prev))):
         word = _lower(prev)
         if word in AGE_NOUNS:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
@@ -371,6 +411,10 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return head  # a prenominal adjective: "la première fois", "toute la matinée"
         between = token.doc[head.i + 1: token.i]
         if any(t.is_punct for t in between):
+            after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
+            if head.morph.get("Gender") == token.morph.get("Gender") and not _is_plural(head) and token.morph.get("Gender") \
+                    and after not in ("de", "d'", "du", "des"):
+                return head  # "Dyspnée d'aggravation ..., majorée à l'effort"
             return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
         return head
     if dep == "xcomp":
@@ -439,8 +483,64 @@ def analyse(doc: Any) -> list[Agreeing]:
     return found
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?;])[^\S\n]+(?=\S)|\n+")
+_CACHE: "OrderedDict[str, tuple[Agreeing, ...]]" = OrderedDict()
+CACHE_SIZE = 200_000
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > start:
+            out.append((start, text[start:m.start()]))
+        start = m.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _needs_parse(sentence: str) -> bool:
+    """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
+    role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
+    for word in _WORD.findall(sentence.lower()):
+        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS:
+            return True
+        if gender_of(word) is not None and not _is_noun_only(word):
+            return True
+    return False
+
+
 def analyse_texts(texts: Iterable[str]) -> list[list[Agreeing]]:
-    """:func:`analyse` of many texts, parsed in batches (spaCy's nlp.pipe)."""
+    """:func:`analyse` of many texts. Texts are cut into sentences; each distinct sentence is parsed once, in
+    batches (spaCy's nlp.pipe), and its analysis is kept in a bounded cache (clinical notes repeat many
+    sentences), so a study's notes cost one parse per distinct sentence."""
     from biasmirror.counterfactuals.nlp import parse
 
-    return [analyse(doc) for doc in parse(list(texts))]
+    pieces = [_sentences(text) for text in texts]
+    missing = list(dict.fromkeys(sentence for text in pieces for _, sentence in text if sentence not in _CACHE))
+    for sentence in [m for m in missing if not _needs_parse(m)]:
+        _CACHE[sentence] = ()
+    missing = [m for m in missing if _CACHE.get(m) != ()]
+    for sentence, doc in zip(missing, parse(missing)):
+        _CACHE[sentence] = tuple(analyse(doc))
+        if len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    out = []
+    for text in pieces:
+        found: list[Agreeing] = []
+        for offset, sentence in text:
+            items = _CACHE.get(sentence)
+            if items is None:  # evicted in this very batch (more distinct sentences than the cache holds)
+                items = tuple(analyse(parse([sentence])[0]))
+            found.extend(replace(a, start=a.start + offset, end=a.end + offset) for a in items)
+        out.append(found)
+    return out
+
+
+def clear_cache() -> None:
+    """Forget the cached sentence analyses (benchmarks measure the cost of parsing)."""
+    _CACHE.clear()

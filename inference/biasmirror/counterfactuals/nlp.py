@@ -93,7 +93,7 @@ def _verb_tables() -> tuple[frozenset[str], tuple[tuple[str, str], ...], frozens
         exceptions = frozenset(lookups.get_table("lemma_exc")["verb"])
         # the present tense of regular verbs ('trouve', 'sent') is not among the lemmatizer's verb rules
         rules = tuple((old, new) for old, new in lookups.get_table("lemma_rules")["verb"]) + (
-            ("e", "er"), ("ent", "er"), ("it", "ir"), ("t", "tir"), ("t", "tre"))
+            ("e", "er"), ("ent", "er"), ("it", "ir"), ("it", "ire"), ("t", "tir"), ("t", "tre"))
         index = frozenset(lookups.get_table("lemma_index")["verb"])
     except Exception:
         return None
@@ -111,3 +111,16 @@ def is_french_verb_form(word: str) -> bool:
     if word in exceptions:
         return True
     return any(word.endswith(old) and word[: len(word) - len(old)] + new in index for old, new in rules if old)
+
+
+@functools.lru_cache(maxsize=1)
+def french_noun_forms() -> frozenset[str]:
+    """Noun lemmas and inflected forms of the French lemmatizer's tables (empty when the pipeline is missing)."""
+    if not available():
+        return frozenset()
+    try:
+        lookups = french().get_pipe("lemmatizer").lookups
+        forms = set(lookups.get_table("lemma_index")["noun"]) | set(lookups.get_table("lemma_exc")["noun"])
+    except Exception:
+        return frozenset()
+    return frozenset(forms)
