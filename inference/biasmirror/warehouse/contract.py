@@ -36,8 +36,18 @@ def inference_columns(table: str) -> dict[str, str]:
 
 
 def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the inference schema and any missing table (existing tables are left untouched)."""
+    """Create the inference schema and any missing table; a column the contract gained since an existing table
+    was created is added (null in its old rows)."""
     con.execute(f"create schema if not exists {SCHEMA}")
+    existing: dict[str, set[str]] = {}
+    for table, column in con.execute("select table_name, column_name from information_schema.columns "
+                                      "where table_schema = ?", [SCHEMA]).fetchall():
+        existing.setdefault(table, set()).add(column)
     for table, columns in _tables().items():
-        ddl = ", ".join(f'"{name}" {sql_type}' for name, sql_type in columns.items())
-        con.execute(f"create table if not exists {SCHEMA}.{table} ({ddl})")
+        if table not in existing:
+            ddl = ", ".join(f'"{name}" {sql_type}' for name, sql_type in columns.items())
+            con.execute(f"create table if not exists {SCHEMA}.{table} ({ddl})")
+            continue
+        for name, sql_type in columns.items():
+            if name not in existing[table]:
+                con.execute(f'alter table {SCHEMA}.{table} add column "{name}" {sql_type}')

@@ -1,5 +1,6 @@
 -- Validity of the counterfactual copies per data set, language and generator (placebo generators included):
--- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex,
+-- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex
+-- (lexicon words, and words that still agree with the wrong sex: the morphology-aware check),
 -- clinical content preserved, length ratio, and semantic similarity (when computed). Shares are over the copies
 -- that have the check (a copy without checks, or a language without a rule lexicon, is left out of a share).
 
@@ -32,6 +33,10 @@ quality as (
         count(*) filter (where is_checked) as n_checked,
         avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as residual_share,
         avg(wrong_sex_terms) as mean_wrong_sex_terms,
+        count(wrong_sex_agreement) as n_agreement_checked,
+        avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as residual_agreement_share,
+        avg(wrong_sex_agreement) as mean_wrong_sex_agreement,
+        avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as residual_any_share,
         avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as numbers_preserved_share,
         avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as drugs_preserved_share,
         avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as negations_preserved_share,
@@ -59,6 +64,10 @@ select
     coalesce(quality.n_checked, 0) as n_checked,
     quality.residual_share,
     quality.mean_wrong_sex_terms,
+    coalesce(quality.n_agreement_checked, 0) as n_agreement_checked,
+    quality.residual_agreement_share,
+    quality.mean_wrong_sex_agreement,
+    quality.residual_any_share,
     quality.numbers_preserved_share,
     quality.drugs_preserved_share,
     quality.negations_preserved_share,
