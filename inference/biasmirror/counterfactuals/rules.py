@@ -663,6 +663,7 @@ class _Lexicon:
         self.partner_forms = frozenset(f.lower() for f in partners.get("forms", []))
         self.partner_after_possessive = frozenset(f.lower() for f in partners.get("after_possessive", []))
         self.partner_possessives = frozenset(w.lower() for w in partners.get("possessives", []))
+        self.partner_determiners = frozenset(w.lower() for w in partners.get("determiners", []))
         for i, pair in enumerate(kin.get("pairs", [])):
             nxt = self._compile_next(pair.get("next", []), f"{where} patient_kinship.pairs[{i}].next")
             f_forms = _forms(pair.get("F"), f"{where} patient_kinship.pairs[{i}].F")
@@ -716,6 +717,12 @@ class _Lexicon:
         """Whether the term at ``start`` names the patient's partner (the ``partners`` section)."""
         if token in self.partner_forms:
             return True
+        if token in self.partner_determiners:
+            # a determiner agrees with its noun: 'son mari' says the partner's sex, not the patient's
+            following = _next_token(text, start + len(token))
+            if following[0] == "word" and (following[1] in self.partner_forms
+                                           or following[1] in self.partner_after_possessive):
+                return True
         return token in self.partner_after_possessive and _prev_word(text, start) in self.partner_possessives
 
     def _compile_next(self, elements: list[Any], where: str) -> re.Pattern[str] | None:
