@@ -172,7 +172,7 @@ def test_review_import_is_strict_and_the_interval_is_exact(bordeaux: Workspace, 
             import_reviews(_write(tmp_path / "bad.csv", header, bad))
         message = str(error.value)
         for line, what in ((3, "judgement must be valid or invalid"), (4, "an invalid copy needs a reason"), (5, "no such copy"),
-                           (6, "the same copy as line 8"), (9, "judgement is empty")):
+                           (8, "the same copy as line 6"), (9, "judgement is empty")):
             assert f"line {line}: {what}" in message
         assert secret not in message and "Dupont" not in message and "peut-être" not in message
         with pytest.raises(ReviewError, match="missing column"):
@@ -184,7 +184,7 @@ def test_review_import_is_strict_and_the_interval_is_exact(bordeaux: Workspace, 
         again = import_reviews(_write(tmp_path / "good.csv", header, filled), reviewer="dr-a")
         assert again.replaced == 30
     build(bordeaux, ["stg_inference__counterfactual_reviews", "counterfactual_review"])
-    review = bordeaux.query("select * from audit.counterfactual_review")
+    review = bordeaux.query("select * from audit.counterfactual_review where dataset = 'bordeaux'")
     assert len(review) == 1
     r = review.iloc[0]
     assert (r.language, r.generator, r.n_reviewed, r.n_invalid) == ("fr", "rules", 30, n_invalid)
@@ -194,25 +194,31 @@ def test_review_import_is_strict_and_the_interval_is_exact(bordeaux: Workspace, 
     assert set(stored.judgement) == {"valid", "invalid"} and set(stored.reviewer) == {"dr-a"}
 
 
-@pytest.mark.parametrize(("n", "k"), [(1, 0), (1, 1), (7, 0), (7, 7), (20, 3), (200, 17), (200, 199), (523, 260)])
-def test_clopper_pearson_macro_against_scipy(workspace: Workspace, n: int, k: int) -> None:
-    from biasmirror.warehouse import connect, ensure_inference_tables
+CP_CASES = [(1, 0), (1, 1), (7, 0), (7, 7), (20, 3), (200, 17), (200, 199), (523, 260)]
+
+
+def test_clopper_pearson_macro_against_scipy(bordeaux: Workspace) -> None:
+    """The interval of audit.counterfactual_review against scipy's beta quantiles, for planted counts (each case
+    its own data set, all in one build)."""
+    from biasmirror.warehouse import connect
     from biasmirror.warehouse.writes import append_rows, utc_now
 
-    rows = [{"dataset": "d", "record_id": f"r{i}", "generator": "g", "language": "xx",
+    rows = [{"dataset": f"cp-{n}-{k}", "record_id": f"r{i}", "generator": "g", "language": "xx",
              "judgement": "invalid" if i < k else "valid", "reason": "x" if i < k else None, "reviewer": None,
-             "source_file": "f.csv", "run_id": "t", "imported_at": utc_now()} for i in range(n)]
-    with workspace.active(), connect() as con:
-        ensure_inference_tables(con)
+             "source_file": "f.csv", "run_id": "t", "imported_at": utc_now()} for n, k in CP_CASES for i in range(n)]
+    with bordeaux.active(), connect() as con:
+        con.begin()
         append_rows(con, "counterfactual_reviews", pd.DataFrame(rows))
-    workspace.build(["stg_inference__counterfactuals", "stg_inference__counterfactual_checks",
-                     "stg_inference__counterfactual_similarity", "stg_inference__counterfactual_reviews",
-                     "int_counterfactual_diagnostics", "counterfactual_review"])
-    r = workspace.query("select * from audit.counterfactual_review").iloc[0]
-    low = 0.0 if k == 0 else beta.ppf(0.025, k, n - k + 1)
-    high = 1.0 if k == n else beta.ppf(0.975, k + 1, n - k)
-    assert (r.n_reviewed, r.n_invalid) == (n, k)
-    assert r.ci_low == pytest.approx(low, abs=2e-9) and r.ci_high == pytest.approx(high, abs=2e-9)
+        con.commit()
+    build(bordeaux, ["stg_inference__counterfactual_reviews", "counterfactual_review"])
+    review = bordeaux.query("select * from audit.counterfactual_review where dataset like 'cp-%'").set_index("dataset")
+    assert len(review) == len(CP_CASES)
+    for n, k in CP_CASES:
+        r = review.loc[f"cp-{n}-{k}"]
+        low = 0.0 if k == 0 else beta.ppf(0.025, k, n - k + 1)
+        high = 1.0 if k == n else beta.ppf(0.975, k + 1, n - k)
+        assert (r.n_reviewed, r.n_invalid) == (n, k)
+        assert r.ci_low == pytest.approx(low, abs=2e-9) and r.ci_high == pytest.approx(high, abs=2e-9), (n, k)
 
 
 def test_report_shows_the_agreement_check_and_the_review(bordeaux: Workspace, tmp_path: Path) -> None:
@@ -225,12 +231,13 @@ def test_report_shows_the_agreement_check_and_the_review(bordeaux: Workspace, tm
     share = bordeaux.query("select residual_agreement_share from audit.counterfactual_quality "
                            "where dataset = 'bordeaux'").residual_agreement_share[0]
     assert f"{share:.3f}" in blocks
-    review = bordeaux.query("select * from audit.counterfactual_review")
+    review = bordeaux.query("select * from audit.counterfactual_review where dataset = 'bordeaux'")
     if review.empty:
         assert 'id="review-no-data"' in blocks
     else:
         r = review.iloc[0]
         assert 'id="tbl-counterfactual-review"' in blocks
         assert f"{r.invalid_share:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]" in blocks
-    stored = bordeaux.query("select reason from inference.counterfactual_reviews where reason is not null")
+    stored = bordeaux.query("select reason from inference.counterfactual_reviews where reason is not null "
+                            "and dataset = 'bordeaux'")
     assert all(reason not in blocks for reason in stored.reason)

@@ -37,8 +37,15 @@ _MALE = {m: f for f, m in ROLE_PAIRS.items()}
 _KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
                   "stepmother", "stepfather"})
 _MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
-_ROLE_ALT = "|".join(sorted(set(ROLE_PAIRS) | set(_MALE), key=len, reverse=True))
-_ROLE = re.compile(rf"\b(?:{_ROLE_ALT})\b", re.IGNORECASE)
+def _role_pattern() -> str:
+    from biasmirror.counterfactuals.rules import _trie
+
+    return rf"\b(?:{_trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
+
+
+# scanned on the lower-cased text, like the lexicon (a case-insensitive alternation is several times slower)
+_ROLE = re.compile(_role_pattern())
+_ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
 _SUBJECT = r"(?:she|he|pt|patient|who|___|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 _LICENSORS = [
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
@@ -74,8 +81,11 @@ def _match_case(source: str, replacement: str) -> str:
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
-    for m in _ROLE.finditer(text):
+    low = text.lower()
+    matches = _ROLE.finditer(low) if len(low) == len(text) else _ROLE_CI.finditer(text)
+    for m in matches:
         word = m.group().lower()
+        token = text[m.start():m.end()]
         if _NOT_BEFORE.match(text, m.end()):
             continue  # "the waitress's ...": a possessor, someone else
         before = text[max(0, m.start() - 80): m.start()]
@@ -86,6 +96,5 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         gender = "F" if word in ROLE_PAIRS else "M"
         new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
-        found.append(Agreeing(m.start(), m.end(), m.group(), gender, _match_case(m.group(), new), "patient",
-                              "role noun"))
+        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", "role noun"))
     return found
