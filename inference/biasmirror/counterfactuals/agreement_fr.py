@@ -212,6 +212,29 @@ def _lexical_clitic(token: Any) -> Any | None:
     return None
 
 
+# Participles that describe a symptom in notes ("une oppression thoracique, apparue au repos", "douleur ...,
+# irradiant dans le bras"): after a comma they agree with the symptom noun of their clause when one of their
+# gender precedes, not with the patient.
+SYMPTOM_PARTICIPLES = frozenset({"apparu", "survenu", "irradiant", "majoré", "aggravé", "déclenché", "calmé", "cédé",
+                                 "localisé", "associé", "rythmé", "résolutif", "persistant", "intermittent",
+                                 "permanent", "diffus", "améliorée", "amélioré", "aggravée", "majorée", "apparue",
+                                 "survenue", "localisée", "associée", "rythmée", "calmée", "déclenchée"})
+
+
+def _symptom_noun(token: Any) -> Any | None:
+    word = _lower(token)
+    masculine = to_masculine(word) or word
+    if word not in SYMPTOM_PARTICIPLES and masculine not in SYMPTOM_PARTICIPLES:
+        return None
+    gender = token.morph.get("Gender") or (["Fem"] if gender_of(word) == "F" else ["Masc"])
+    for i in range(token.i - 1, token.sent.start - 1, -1):
+        other = token.doc[i]
+        if other.pos_ == "NOUN" and _person_kind(other) is None and not _is_plural(other) \
+                and other.morph.get("Gender") == gender:
+            return other
+    return None
+
+
 def _listed_participle(token: Any) -> bool:
     """A present participle used as an adjective of a person: coordinated with another adjective ('fiévreux et
     frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
@@ -225,8 +248,8 @@ def _listed_participle(token: Any) -> bool:
         return True
     if word in ("et", "mais", "ou", ","):
         before = doc[i - 1] if i - 1 >= token.sent.start else None
-        return before is not None and (before.pos_ == "ADJ" or gender_of(_lower(before)) is not None
-                                       or is_adjective(_lower(before))) and not _is_noun_only(_lower(before))
+        return before is not None and before.pos_ != "NOUN" and (before.pos_ == "ADJ" or is_adjective(_lower(before))) \
+            and not _is_noun_only(_lower(before))
     return False
 
 
@@ -400,6 +423,12 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if _candidate(head) is not None or head.pos_ in ("ADJ", "VERB"):
             return _controller(head, depth + 1)
         return _clause_controller(head)
+    symptom = _symptom_noun(token)
+    if symptom is not None:
+        return symptom
+    if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
+            and _person_kind(head) is None:
+        return head  # right after the word it modifies, whatever its tag ("en hypochondre droit")
     if dep in ("amod", "acl", "flat:name", "appos", "nmod") and head.pos_ in ("NOUN", "PROPN", "PRON"):
         if _lower(head) in AGE_NOUNS:
             return _controller(head, depth + 1) if head.head is not head else _IMPLICIT
