@@ -38,7 +38,7 @@ EXPECTED_FIGURES = (
     "fig-wordcloud-dts-f-to-m-mimic-rf-small-rules", "fig-dyad-dyads-imported-model-imported",
 )
 EXPECTED_TABLES = ("tbl-audited-groups", "tbl-levels", "tbl-model-performance", "tbl-table2-mimic-rf-small-rules",
-                   "tbl-counterfactual-quality", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules")
+                   "tbl-counterfactual-quality", "tbl-counterfactual-review", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules")
 # ... and no section waits for data.
 
 
