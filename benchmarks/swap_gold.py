@@ -98,20 +98,16 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
         labels = frozenset(a[k][1] for i1, i2, _, _, partner in residual_blocks if not partner for k in range(i1, i2))
         out.append(Labelled(original, row["sex"], labels))
         if len(blocks) > 1:
-            for n, (i1, i2, j1, j2, partner) in enumerate(residual_blocks):
-                # the gold copy with this block put back to the original words
-                pieces = []
-                last = 0
-                start_copy = b[j1][1] if j1 < len(b) else len(gold)
-                end_copy = (b[j2 - 1][1] + len(b[j2 - 1][0])) if j2 > j1 else start_copy
-                original_piece = original[a[i1][1]: a[i2 - 1][1] + len(a[i2 - 1][0])] if i2 > i1 else ""
-                copy = gold[:start_copy] + original_piece + gold[end_copy:]
-                shift = start_copy - (a[i1][1] if i2 > i1 else 0)
+            for i1, i2, j1, j2, partner in residual_blocks:
                 if partner or i2 == i1:
                     continue
-                starts = frozenset(a[k][1] + shift for k in range(i1, i2))
-                out.append(Labelled(copy, row["sex"], starts))
-                del pieces, last
+                # the gold copy with this one block put back to the original words
+                start_copy = b[j1][1] if j1 < len(b) else len(gold)
+                end_copy = (b[j2 - 1][1] + len(b[j2 - 1][0])) if j2 > j1 else start_copy
+                original_piece = original[a[i1][1]: a[i2 - 1][1] + len(a[i2 - 1][0])]
+                copy = gold[:start_copy] + original_piece + gold[end_copy:]
+                shift = start_copy - a[i1][1]
+                out.append(Labelled(copy, row["sex"], frozenset(a[k][1] + shift for k in range(i1, i2))))
     return out
 
 
@@ -124,7 +120,7 @@ def check_precision_recall(language: str, split: str = "gold") -> dict[str, floa
     copy_tp = copy_fp = copy_fn = copy_tn = 0
     for item, found in zip(items, flagged):
         starts = {w.start for w in found}
-        hit = {s for s in starts if any(abs(s - t) <= 0 for t in item.residual_starts)}
+        hit = starts & item.residual_starts
         tp += len(hit)
         fp += len(starts - hit)
         fn += len(item.residual_starts - starts)

@@ -234,8 +234,6 @@ def analyse(text: str) -> list[Agreeing]:
             if new:
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
-                if word in _PATIENT_NOUN_ROLES and prev in ("un", "una"):
-                    pass
             continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una"):
             # "un chico de 16 años": a noun for the patient, with its article
@@ -281,5 +279,4 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
-    # role nouns followed by "de profesión" are licensed wherever they are
     return found
