@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp]'
 	touch $(STAMP)
 
 install: $(STAMP)

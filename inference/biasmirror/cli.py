@@ -14,6 +14,7 @@ from biasmirror.paths import warehouse_path
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
 from biasmirror.triage.cli import register as register_triage_commands
+from biasmirror.counterfactuals.cli import register as register_counterfactual_commands
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -314,6 +315,9 @@ app.command("import-allocations")(import_allocations_command)
 
 # Triage models: train, score, baselines, tiny-model (biasmirror.triage.cli).
 register_triage_commands(app)
+
+# Counterfactual copies: `swap` preview and the manual `review` (biasmirror.counterfactuals.cli).
+register_counterfactual_commands(app)
 
 # The static HTML audit report (biasmirror.report.command).
 app.command("report")(report_command)

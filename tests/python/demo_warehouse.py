@@ -44,6 +44,7 @@ def demo_warehouse() -> Workspace:
     with workspace.active():
         train_and_score("mimic", "rf-small", seed=1, n_estimators=60)
         write_noise_floor_repeats()
+        write_review(root / "review.csv")
     # pairs scored elsewhere, with the nurse x patient sex dyad of each record (as Bordeaux has)
     rng = np.random.default_rng(8)
     dyads = random_pairs(rng, 1200, shift_probability=0.2, female_bias=0.2)
@@ -86,6 +87,26 @@ def write_noise_floor_repeats() -> None:
                                  first["predicted_level"]),
         repeat_number=1, batch_size=7, order_seed=1, run_id="test-noise-floor")
     write_predictions(repeats, table="prediction_repeats")
+
+
+def write_review(path: Path) -> None:
+    """A clinician's review of 40 sampled copies, through `review export` and `review import` (one in eight
+    judged invalid)."""
+    import csv
+    import io
+
+    from biasmirror.counterfactuals.review import export_sample, import_reviews
+
+    export_sample("mimic", path, n=40, seed=2)
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+    for i, row in enumerate(rows):
+        row["judgement"], row["reason"] = ("invalid", "pronoun of the original sex left") if i % 8 == 0 else ("valid", "")
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buffer.getvalue(), encoding="utf-8-sig", newline="")
+    import_reviews(path, reviewer="demo")
 
 
 def mimic_root(workspace: Workspace) -> Path:

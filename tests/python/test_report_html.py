@@ -39,7 +39,7 @@ EXPECTED_FIGURES = (
     "fig-implicit-association-sim-respondent-biasmirror-v1", "fig-implicit-allocation-sim-respondent-biasmirror-v1-en",
 )
 EXPECTED_TABLES = ("tbl-audited-groups", "tbl-levels", "tbl-model-performance", "tbl-table2-mimic-rf-small-rules",
-                   "tbl-counterfactual-quality", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules",
+                   "tbl-counterfactual-quality", "tbl-counterfactual-review", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules",
                    "tbl-implicit-association-sim-respondent-biasmirror-v1",
                    "tbl-implicit-allocation-sim-respondent-biasmirror-v1-en", "tbl-implicit-explicit")
 # ... and no section waits for data.

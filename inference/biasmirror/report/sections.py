@@ -306,7 +306,7 @@ def forest_plot(marts: Marts) -> Section:
 NOISE_TABLE = "noise_floor"
 QUALITY_TABLE = "counterfactual_quality"
 QUALITY_COLUMNS = ("dataset", "language", "generator", "n_copies", "flagged_share", "residual_share",
-                   "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
+                   "residual_agreement_share", "residual_any_share", "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
 
 
 def _noise_floor(marts: Marts) -> pd.DataFrame:
@@ -377,7 +377,7 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
         blocks.append(no_data("placebo-no-data", "No placebo rewrites yet: same-sex rewrites through the same "
                               "generator measure how much a rewrite alone moves predictions.",
                               Markup("<code>biasmirror counterfactuals --placebo</code>, score the new inputs, "
-                                     "then <code>biasmirror build</code>.")))
+                                     "then <code>biasmirror build</code>."))))
     quality = marts.frame(QUALITY_TABLE)
     if quality.empty:
         blocks.append(no_data("quality-no-data", "No counterfactual quality diagnostics yet "
@@ -398,9 +398,40 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
                             "references and nothing else: few copies flagged, few residual words of the wrong sex, "
                             "numbers, drugs and negations preserved (shares near 1), a length ratio near 1 and a "
                             "cosine similarity near 1. Effects measured with a poor generator mix the sex change "
-                            "with other edits."),
+                            "with other edits. <b>residual_agreement_share</b>: copies with a word that agrees with "
+                            "the patient and still carries the original sex (French \"il est gênée\"; adjectives, "
+                            "participles, role nouns); <b>residual_any_share</b>: either kind of residual."),
                             numeric=tuple(c for c in shown.columns if c not in ("dataset", "language", "generator"))))
+    blocks.append(_review_block(marts))
     return blocks
+
+
+REVIEW_TABLE = "counterfactual_review"
+
+
+def _review_block(marts: Marts) -> Markup:
+    """The clinicians' review of sampled copies (audit.counterfactual_review), beside the automatic checks."""
+    review = marts.frame(REVIEW_TABLE)
+    if review.empty:
+        return no_data("review-no-data", "No manual review of counterfactual copies yet (audit.counterfactual_review: "
+                       "the share of sampled copies a clinician judged invalid, with an exact interval).",
+                       Markup("<code>biasmirror review export --dataset D --n 200 --out review.csv</code>, have a clinician "
+                       "fill in the judgement and reason columns, <code>biasmirror review import review.csv</code>, "
+                       "then <code>biasmirror build</code>."))
+    rows = []
+    for r in review.sort_values(["dataset", "language", "generator"]).itertuples(index=False):
+        rows.append({"dataset": r.dataset, "language": r.language, "generator": r.generator,
+                     "reviewed": f"{int(r.n_reviewed):,}", "invalid": f"{int(r.n_invalid):,}",
+                     "invalid share [95% exact CI]": f"{r.invalid_share:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]",
+                     "flagged by the automatic check": f"{int(r.n_auto_flagged):,}",
+                     "invalid and flagged": f"{int(r.n_invalid_auto_flagged):,}"})
+    frame = pd.DataFrame(rows)
+    return table("tbl-counterfactual-review", frame,
+                 Markup("<b>Manual review of counterfactual copies</b> (audit.counterfactual_review): a clinician judged a "
+                 "stratified random sample of copies valid or invalid; the invalid share has an exact "
+                 "(Clopper-Pearson) 95% interval per language and generator. The last two columns set the automatic "
+                 "check (a residual word or agreement of the original sex) beside the verdicts on the same copies."),
+                 numeric=tuple(c for c in frame.columns if c not in ("dataset", "language", "generator")))
 
 
 def comparisons(marts: Marts) -> Section:
