@@ -377,7 +377,7 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
         blocks.append(no_data("placebo-no-data", "No placebo rewrites yet: same-sex rewrites through the same "
                               "generator measure how much a rewrite alone moves predictions.",
                               Markup("<code>biasmirror counterfactuals --placebo</code>, score the new inputs, "
-                                     "then <code>biasmirror build</code>."))))
+                                     "then <code>biasmirror build</code>.")))
     quality = marts.frame(QUALITY_TABLE)
     if quality.empty:
         blocks.append(no_data("quality-no-data", "No counterfactual quality diagnostics yet "
