@@ -25,7 +25,8 @@ import pandas as pd
 
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 __all__ = ["ReviewError", "ExportResult", "ImportResult", "export_sample", "import_reviews", "EXPORT_COLUMNS"]
 
@@ -141,10 +142,11 @@ def export_sample(dataset: str, out: Path, n: int = 200, generator: str | None =
     out.write_text(buffer.getvalue(), encoding="utf-8-sig", newline="")
     with connect() as con:
         ensure_inference_tables(con)
-        run_id = start_run(con, "review_export", {"n": n, "seed": seed, "generator": generator, "language": language,
-                                                  "file": out.name, "strata": {f"{k[0]}/{k[1]}": v for k, v in allocation.items()}},
-                           dataset=dataset, generator=generator)
-        finish_run(con, run_id, len(sample))
+        with recorded_run("review_export", {"n": n, "seed": seed, "generator": generator, "language": language,
+                                            "file": out.name,
+                                            "strata": {f"{k[0]}/{k[1]}": v for k, v in allocation.items()}},
+                          connection=con, dataset=dataset, generator=generator) as run:
+            run.n_items = len(sample)
     return ExportResult(out, len(sample), {k: v for k, v in allocation.items() if v}, sizes)
 
 
@@ -251,13 +253,14 @@ def import_reviews(path: Path, reviewer: str | None = None, allow_blank: bool = 
             listed = problems[:MAX_LISTED]
             more = f" (and {len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""
             raise ReviewError(f"{path.name}: {len(problems)} problem(s){more}; nothing imported:\n  " + "\n  ".join(listed))
-        run_id = start_run(con, "review_import", {"file": path.name, "rows": len(records), "reviewer": reviewer,
-                                                  "allow_blank": allow_blank, "skipped_blank": skipped})
-        frame = pd.DataFrame([{**{k: r[k] for k in (*KEY_COLUMNS, "language", "judgement", "reason", "reviewer")},
-                               "source_file": path.name, "run_id": run_id, "imported_at": utc_now()}
-                              for r in records])
         con.begin()
-        try:
+        # the run row commits with the verdicts, or not at all
+        with recorded_run("review_import", {"file": path.name, "rows": len(records), "reviewer": reviewer,
+                                            "allow_blank": allow_blank, "skipped_blank": skipped},
+                          connection=con) as run:
+            frame = pd.DataFrame([{**{k: r[k] for k in (*KEY_COLUMNS, "language", "judgement", "reason", "reviewer")},
+                                   "source_file": path.name, "run_id": run.run_id, "imported_at": utc_now()}
+                                  for r in records])
             con.register("_review_rows", frame[list(KEY_COLUMNS) + ["reviewer"]])
             replaced = con.execute("""
                 select count(*) from inference.counterfactual_reviews r join _review_rows n
@@ -269,11 +272,9 @@ def import_reviews(path: Path, reviewer: str | None = None, allow_blank: bool = 
                   and r.reviewer is not distinct from n.reviewer""")
             con.unregister("_review_rows")
             append_rows(con, "counterfactual_reviews", frame)
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
-        finish_run(con, run_id, len(frame))
+            run.n_items = len(frame)
+        con.commit()
+        run_id = run.run_id
     return ImportResult(len(frame), int((frame["judgement"] == "invalid").sum()), int(replaced), skipped, run_id)
 
 
