@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from biasmirror.quality.gx_context import SITE, ephemeral_context
+from biasmirror.quality.audit import DEFAULT_MIN_PARITY_AGREEMENT
 from biasmirror.quality.inference import DEFAULT_MIN_PARSE_RATE
 from biasmirror.quality.suites import LAYERS, SUITE_VERSION, Check, Skipped
 
@@ -75,7 +76,8 @@ def _plain(value: Any) -> Any:
 
 
 def _collect(layers: Sequence[str], roots: dict[str, Path] | None, test_fraction: float,
-             min_parse_rate: float) -> tuple[list[Check], list[Skipped]]:
+             min_parse_rate: float, min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT
+             ) -> tuple[list[Check], list[Skipped]]:
     from biasmirror.paths import warehouse_path
     from biasmirror.warehouse import connect
 
@@ -108,9 +110,12 @@ def _collect(layers: Sequence[str], roots: dict[str, Path] | None, test_fraction
             checks += found
             skipped += skip
         if "audit" in layers:
-            from biasmirror.quality.audit import audit_checks
+            from biasmirror.quality.audit import audit_checks, scoring_parity_checks
 
             found, skip = audit_checks(con)
+            checks += found
+            skipped += skip
+            found, skip = scoring_parity_checks(con, min_parity_agreement)
             checks += found
             skipped += skip
     return checks, skipped
@@ -118,7 +123,8 @@ def _collect(layers: Sequence[str], roots: dict[str, Path] | None, test_fraction
 
 def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: dict[str, Path] | None = None,
                test_fraction: float = 0.5, min_parse_rate: float = DEFAULT_MIN_PARSE_RATE,
-               progress: Callable[[str], None] | None = None) -> CheckReport:
+               progress: Callable[[str], None] | None = None,
+               min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> CheckReport:
     """Run the gates of `layers` and write Data Docs under docs_dir.
 
     roots: data set -> folder of raw files, overriding the folders registered in the warehouse. With only the
@@ -127,7 +133,7 @@ def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: dict[str, 
     unknown = [layer for layer in layers if layer not in LAYERS]
     if unknown:
         raise ValueError(f"Unknown layer(s) {', '.join(unknown)}; known: {', '.join(LAYERS)}")
-    checks, skipped = _collect(list(layers), roots, test_fraction, min_parse_rate)
+    checks, skipped = _collect(list(layers), roots, test_fraction, min_parse_rate, min_parity_agreement)
     docs_dir = Path(docs_dir).expanduser().resolve()
     docs_dir.mkdir(parents=True, exist_ok=True)
     report = CheckReport(suite_version=SUITE_VERSION, docs_dir=docs_dir, skipped=skipped)
