@@ -190,3 +190,29 @@ def test_target_modules_of_a_mixture_of_experts_model(tmp_path: Path) -> None:
     assert "lm_head" in linear_module_names(everything.model.get_base_model())
     with pytest.raises(ValueError, match="stands alone"):
         parse_target_modules("all-linear,q_proj")
+
+
+def test_answer_loss_from_the_last_logits_is_the_models_own_loss(trained) -> None:
+    """The training objective, computed on left-padded batches from the last positions' logits only, equals the
+    model's own causal-LM loss of each example alone (no padding), averaged over answer tokens."""
+    import torch
+
+    from biasmirror.triage.lora_training import answer_loss_of_batch, collate
+
+    base, result = trained
+    records, levels = toy_triage_task(6, seed=9, heart_rate=True)
+    records[0] += "\nnote: " + "long " * 30  # uneven lengths: real padding
+    tokenizer = load_tokenizer(base)
+    prompt = TriagePrompt(tokenizer, [1, 2, 3, 4, 5])
+    examples = [prompt.training_example(record, level) for record, level in zip(records, levels)]
+    model = result.model
+    with torch.inference_mode():
+        batched, n_tokens = answer_loss_of_batch(model, collate(examples, tokenizer.pad_token_id))
+        total, count = 0.0, 0
+        for ids, labels in examples:
+            alone = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
+            tokens = sum(1 for t in labels[1:] if t != -100)
+            total += float(alone.loss) * tokens
+            count += tokens
+    assert n_tokens == count
+    assert float(batched) == pytest.approx(total / count, rel=1e-4)

@@ -107,16 +107,20 @@ DEFAULT_MIN_PARITY_AGREEMENT = 0.95
 
 def scoring_parity_checks(con: duckdb.DuckDBPyConnection,
                           min_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> tuple[list[Check], list[Skipped]]:
-    """Label-probability scoring agrees with the study's generate-and-parse in every checked run."""
+    """Label-probability scoring agrees with the study's generate-and-parse in every checked run. A warehouse with
+    no parity sample (classifiers only, or LMs scored on vLLM) has nothing to gate."""
+    checked = _has(con, "inference", "scoring_parity_checks") and bool(
+        con.execute("select count(*) from inference.scoring_parity_checks").fetchone()[0])
+    if not checked:
+        return [], []
     if not _has(con, "audit", "scoring_parity"):
         return [], [Skipped("audit", "scoring_parity", "the warehouse has no audit.scoring_parity: run `biasmirror build`")]
     frame = con.execute("select dataset, model, run_id, n_checked, agreement, unparseable_share, mean_label_mass "
                         "from audit.scoring_parity where n_checked > 0 order by dataset, model, run_id").df()
     if frame.empty:
-        return [], [Skipped("audit", "scoring_parity", "no scoring run has a parity sample yet (biasmirror score "
-                            "--parity-sample N, transformers backend)")]
+        return [], [Skipped("audit", "scoring_parity", "audit.scoring_parity is older than the parity checks: run "
+                            "`biasmirror build`")]
     return [Check("audit", "scoring_parity", "audit.scoring_parity", frame, [
         between("agreement", min_agreement, 1, f"label-probability argmax agrees with generate-and-parse on at "
                 f"least {min_agreement:.0%} of each run's parity sample"),
     ])], []
-

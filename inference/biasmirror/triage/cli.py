@@ -194,8 +194,9 @@ def score(
         if backend == "transformers":
             from biasmirror.triage.causal_lm_scoring import LabelScorer
 
-            scorer: Any = LabelScorer.from_folders(base, adapter, merge=merge, levels=level_list, device=device,
-                                                   template=template, language=language)
+            with console.status(f"loading {base.name}" + (f" with adapter {adapter.name}" if adapter else "")):
+                scorer: Any = LabelScorer.from_folders(base, adapter, merge=merge, levels=level_list, device=device,
+                                                       template=template, language=language)
             order = "length"
         elif backend == "vllm":
             from biasmirror.triage.vllm_scoring import VllmLabelScorer
@@ -425,7 +426,8 @@ def tiny_model(
         fail("--architecture must be llama or mistral")
     spec = TinyModelSpec(architecture=architecture, hidden_size=hidden, intermediate_size=2 * hidden,
                          vocab_size=vocab, seed=seed)
-    folder = build_tiny_causal_lm(out, synthetic_texts(300, seed), spec)
+    with console.status("training a tokenizer on synthetic notes and building the model"):
+        folder = build_tiny_causal_lm(out, synthetic_texts(300, seed), spec)
     console.print(f"Tiny {architecture} model in {folder}")
 
 

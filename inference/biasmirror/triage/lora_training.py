@@ -125,7 +125,11 @@ def _batches(n: int, batch_size: int, generator: np.random.Generator) -> list[np
 
 
 def collate(examples: Sequence[tuple[list[int], list[int]]], pad_id: int) -> dict[str, Any]:
-    """Right-padded input ids, attention mask and labels (-100 on padding)."""
+    """Left-padded input ids, attention mask, position ids and labels (-100 on padding and on the prompt).
+
+    Left padding puts every example's answer at the end of the batch, so the output layer only has to run over
+    the last few positions (`answer_loss_of_batch`): with vocabularies of 50,000-150,000 tokens that layer is a
+    fifth or more of a small model's compute."""
     import torch
 
     width = max(len(ids) for ids, _ in examples)
@@ -133,10 +137,29 @@ def collate(examples: Sequence[tuple[list[int], list[int]]], pad_id: int) -> dic
     labels = torch.full((len(examples), width), -100, dtype=torch.long)
     attention = torch.zeros((len(examples), width), dtype=torch.long)
     for row, (ids, target) in enumerate(examples):
-        input_ids[row, :len(ids)] = torch.tensor(ids)
-        labels[row, :len(target)] = torch.tensor(target)
-        attention[row, :len(ids)] = 1
-    return {"input_ids": input_ids, "attention_mask": attention, "labels": labels}
+        input_ids[row, width - len(ids):] = torch.tensor(ids)
+        labels[row, width - len(target):] = torch.tensor(target)
+        attention[row, width - len(ids):] = 1
+    positions = (attention.cumsum(-1) - 1).clamp(min=0)
+    return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels}
+
+
+def answer_loss_of_batch(model: Any, batch: dict[str, Any]) -> tuple[Any, int]:
+    """(mean cross-entropy per answer token, answer tokens) of a collated batch: the next-token loss on every
+    labelled position, computed from the logits of the last positions only (where the answers are)."""
+    import torch
+
+    labels = batch["labels"]
+    labelled = (labels != -100).any(dim=0).nonzero()
+    keep = labels.shape[1] - int(labelled.min()) + 1  # logits from the position before the first answer token
+    output = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
+                   position_ids=batch["position_ids"], logits_to_keep=keep)
+    logits = output.logits[:, :-1, :].float()
+    targets = labels[:, labels.shape[1] - keep + 1:]
+    n_tokens = int((targets != -100).sum())
+    loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
+                                             ignore_index=-100)
+    return loss, n_tokens
 
 
 def answer_loss(model: Any, examples: Sequence[tuple[list[int], list[int]]], pad_id: int, batch_size: int = 16) -> float:
@@ -148,8 +171,7 @@ def answer_loss(model: Any, examples: Sequence[tuple[list[int], list[int]]], pad
     with torch.inference_mode():
         for start in range(0, len(examples), batch_size):
             batch = {k: v.to(model.device) for k, v in collate(examples[start:start + batch_size], pad_id).items()}
-            n_tokens = int((batch["labels"][:, 1:] != -100).sum())
-            loss = model(**batch).loss
+            loss, n_tokens = answer_loss_of_batch(model, batch)
             total += float(loss) * n_tokens
             count += n_tokens
     return total / count
@@ -203,8 +225,8 @@ def train_lora(base_dir: Path, records: Sequence[str], record_levels: Sequence[i
             step_loss = 0.0
             for indices in group:
                 batch = {k: v.to(device) for k, v in collate([examples[i] for i in indices], pad_id).items()}
-                batch_tokens = int((batch["labels"][:, 1:] != -100).sum())
-                loss = model(**batch).loss * (batch_tokens / n_tokens)  # mean over the step's answer tokens
+                batch_loss, batch_tokens = answer_loss_of_batch(model, batch)
+                loss = batch_loss * (batch_tokens / n_tokens)  # mean over the step's answer tokens
                 loss.backward()
                 step_loss += float(loss.detach())
             torch.nn.utils.clip_grad_norm_(model.parameters(), options.max_grad_norm)
