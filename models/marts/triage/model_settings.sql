@@ -25,7 +25,7 @@ select
     model_settings.training_setting,
     model_settings.in_training_distribution,
     case
-        when model_settings.training_setting is null then 'model not trained here (training setting unknown)'
+        when model_settings.training_setting is null then 'training setting not recorded (a base model scored as it is, or registered before settings were recorded)'
         when model_settings.setting = model_settings.training_setting then 'trained on this setting'
         when model_settings.training_setting = 'full' then 'full-input model probed with isolated inputs (out of its training distribution)'
         else 'scored outside its training setting (out of its training distribution)'
