@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from biasmirror.report.data import Marts
-from biasmirror.report.html import Section, no_data, table
+from biasmirror.report.html import Section, no_data, note, table
 
 PARITY_THRESHOLD_NOTE = ("<code>biasmirror check</code> fails a run whose agreement is below "
                          "<code>--min-parity-agreement</code> (default 95%).")
@@ -31,6 +31,9 @@ def _count(value: object) -> str:
 
 def parity_block(marts: Marts) -> str:
     frame = marts.frame("scoring_parity")
+    if frame.empty and marts.exists("scoring_parity"):
+        return note("Scoring parity: no causal LM has been scored here (it applies to models scored with "
+                    "<code>biasmirror score</code>, whose label probabilities are compared with generate-and-parse).")
     if frame.empty:
         return no_data("scoring-parity-no-data", "No scoring parity yet (audit.scoring_parity: agreement of "
                        "label-probability scoring with the study's generate-and-parse, unparseable share, "
@@ -89,6 +92,9 @@ def settings_block(marts: Marts) -> str:
 
 def seeds_block(marts: Marts) -> str:
     frame = marts.frame("training_seed_summary")
+    if frame.empty and marts.exists("training_seed_summary"):
+        return note("Stability across training seeds: no model was trained with several seeds (<code>--seeds 0,1,2</code> "
+                    "on <code>biasmirror train</code> or <code>biasmirror baselines ...</code>).")
     if frame.empty:
         return no_data("seed-summary-no-data", "No multi-seed training yet (audit.training_seed_summary: mean, SD "
                        "and range of every metric across training seeds).",
