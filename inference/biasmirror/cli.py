@@ -13,7 +13,7 @@ from biasmirror.cli_options import console, fail
 from biasmirror.paths import warehouse_path
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
-from biasmirror.triage.cli import register as register_triage_commands
+from biasmirror.triage.cli import baseline, register as register_triage_commands
 from biasmirror.counterfactuals.cli import register as register_counterfactual_commands
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
@@ -185,24 +185,6 @@ def _backend_options(pairs: Optional[list[str]]) -> dict:
 
 
 @app.command()
-def baseline(
-    dataset: str = typer.Option("mimic", help="Data set to train and score on."),
-    model: str = typer.Option("tfidf-rf", help="Name to store the predictions under."),
-    seed: int = typer.Option(0, help="Random-forest seed."),
-    trees: int = typer.Option(300, help="Number of trees."),
-) -> None:
-    """Train the TF-IDF + random-forest baseline on the train split and score every test input."""
-    from biasmirror.triage.baseline import train_and_score
-
-    try:
-        run = train_and_score(dataset, model, seed=seed, n_estimators=trees)
-    except RuntimeError as error:
-        fail(str(error))
-    console.print(f"Trained {run.model} on {run.n_train:,} records in {run.train_seconds:.1f} s; "
-                  f"scored {run.n_scored:,} new inputs (run {run.run_id}).")
-
-
-@app.command()
 def summary(
     dataset: Optional[str] = typer.Option(None, help="Only this data set."),
     model: Optional[str] = typer.Option(None, help="Only this model."),
@@ -225,6 +207,7 @@ def check(
     min_parse_rate: Annotated[float, typer.Option(help="Least share of predictions with a level (predicted_level not null).")] = 0.95,
     test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: --vars, else the value the last successful build of the cohort used, else dbt_project.yml).")] = None,
     dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="dbt vars as YAML, as given to `dbt build --vars` (test_fraction, mimic_root, bordeaux_root are used).")] = None,
+    min_parity_agreement: Annotated[float, typer.Option(help="Least agreement of label-probability scoring with generate-and-parse in each scoring run's parity sample (audit.scoring_parity).")] = 0.95,
 ) -> None:
     """Data-quality gates (Great Expectations) over raw files, cohort, inference and audit tables; exits 1 on failure."""
     from biasmirror.quality.gx_context import QualityUnavailable
@@ -241,7 +224,8 @@ def check(
         with console.status("running data-quality gates") as status:
             report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=test_fraction,
                                 min_parse_rate=min_parse_rate, variables=variables,
-                                progress=lambda name: status.update(f"checking {name}"))
+                                progress=lambda name: status.update(f"checking {name}"),
+                                min_parity_agreement=min_parity_agreement)
     except (FileNotFoundError, ValueError, RuntimeError, QualityUnavailable) as error:
         fail(str(error))
     print_report(console, report)
@@ -292,7 +276,8 @@ def demo(
         ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
         ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
                                                                     bordeaux_root=None, min_parse_rate=0.95,
-                                                                    test_fraction=None, dbt_vars=None)),
+                                                                    test_fraction=None, dbt_vars=None,
+                                                                    min_parity_agreement=0.95)),
     ]
     for title, step in steps:
         console.rule(f"[bold]{title}")
@@ -313,7 +298,7 @@ app.add_typer(implicit_app, name="implicit")
 app.command("import-associations")(import_associations_command)
 app.command("import-allocations")(import_allocations_command)
 
-# Triage models: train, score, baselines, tiny-model (biasmirror.triage.cli).
+# Triage models: train, score, baseline, baselines, tiny-model (biasmirror.triage.cli).
 register_triage_commands(app)
 
 # Counterfactual copies: `swap` preview and the manual `review` (biasmirror.counterfactuals.cli).

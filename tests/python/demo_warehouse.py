@@ -26,7 +26,8 @@ NOISE_FLIPS = 0.04
 def demo_warehouse() -> Workspace:
     from biasmirror.counterfactuals.generate import generate_counterfactuals
     from biasmirror.synth.mimic import write_mimic
-    from biasmirror.triage.baseline import train_and_score
+    from biasmirror.triage.classifier_training import fit_and_score
+    from biasmirror.triage.forest import TfidfForest
 
     root = Path(tempfile.mkdtemp(prefix="biasmirror-demo-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
@@ -42,7 +43,7 @@ def demo_warehouse() -> Workspace:
         generate_counterfactuals("mimic", "rules", placebo=True)  # same-sex rewrites: generator rules-placebo
     workspace.build(select=["model_inputs"], variables=variables)
     with workspace.active():
-        train_and_score("mimic", "rf-small", seed=1, n_estimators=60)
+        fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=60, seed=1))
         write_noise_floor_repeats()
         write_review(root / "review.csv")
     # pairs scored elsewhere, with the nurse x patient sex dyad of each record (as Bordeaux has)
@@ -73,7 +74,7 @@ def write_noise_floor_repeats() -> None:
     for LLM models) in which a known share NOISE_FLIPS of predictions moved by one level."""
     import numpy as np
 
-    from biasmirror.triage.scoring import write_predictions
+    from biasmirror.triage.prediction_runs import write_rows
     from biasmirror.warehouse import connect
 
     with connect(read_only=True) as con:
@@ -86,7 +87,7 @@ def write_noise_floor_repeats() -> None:
         predicted_level=np.where(flip, np.where(first["predicted_level"] < 4, first["predicted_level"] + 1, 3),
                                  first["predicted_level"]),
         repeat_number=1, batch_size=7, order_seed=1, run_id="test-noise-floor")
-    write_predictions(repeats, table="prediction_repeats")
+    write_rows(repeats, table="prediction_repeats")
 
 
 def write_review(path: Path) -> None:

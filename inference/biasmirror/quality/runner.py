@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from biasmirror.quality.gx_context import ephemeral_context
+from biasmirror.quality.audit import DEFAULT_MIN_PARITY_AGREEMENT
 from biasmirror.quality.inference import DEFAULT_MIN_PARSE_RATE
 from biasmirror.quality.redaction import describe_rows, describe_values
 from biasmirror.quality.suites import LAYERS, SUITE_VERSION, Check, Skipped
@@ -89,7 +90,8 @@ def _detail(result: Any, check: Check, column: str | None) -> str:
 
 def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fraction: float | None,
              variables: Mapping[str, Any] | None, min_parse_rate: float,
-             settings: dict[str, str]) -> tuple[list[Check], list[Skipped]]:
+             settings: dict[str, str], min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT
+             ) -> tuple[list[Check], list[Skipped]]:
     from biasmirror.datasets import resolve_roots
     from biasmirror.paths import warehouse_path
     from biasmirror.warehouse import connect
@@ -133,9 +135,12 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
             checks += found
             skipped += skip
         if "audit" in layers:
-            from biasmirror.quality.audit import audit_checks
+            from biasmirror.quality.audit import audit_checks, scoring_parity_checks
 
             found, skip = audit_checks(con)
+            checks += found
+            skipped += skip
+            found, skip = scoring_parity_checks(con, min_parity_agreement)
             checks += found
             skipped += skip
     return checks, skipped
@@ -144,7 +149,8 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
 def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: Mapping[str, Path] | None = None,
                test_fraction: float | None = None, min_parse_rate: float = DEFAULT_MIN_PARSE_RATE,
                progress: Callable[[str], None] | None = None,
-               variables: Mapping[str, Any] | None = None) -> CheckReport:
+               variables: Mapping[str, Any] | None = None,
+               min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> CheckReport:
     """Run the gates of `layers` and write Data Docs under docs_dir.
 
     roots: data set -> folder of raw files, first in the order of biasmirror.datasets.resolve_roots (then the
@@ -156,7 +162,8 @@ def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: Mapping[st
     if unknown:
         raise ValueError(f"Unknown layer(s) {', '.join(unknown)}; known: {', '.join(LAYERS)}")
     settings: dict[str, str] = {}
-    checks, skipped = _collect(list(layers), roots, test_fraction, variables, min_parse_rate, settings)
+    checks, skipped = _collect(list(layers), roots, test_fraction, variables, min_parse_rate, settings,
+                               min_parity_agreement)
     docs_dir = Path(docs_dir).expanduser().resolve()
     docs_dir.mkdir(parents=True, exist_ok=True)
     started = datetime.now(timezone.utc)

@@ -13,10 +13,11 @@ from biasmirror.report import figures
 from biasmirror.report.data import Marts
 from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
 from biasmirror.report.implicit import implicit_study
+from biasmirror.report.triage_checks import triage_checks
 from biasmirror.report.wordcloud import Word, word_cloud_svg
 from biasmirror.settings import SETTINGS
 
-BUILD = Markup("run <code>biasmirror build</code> (after scoring a model with <code>biasmirror baseline</code> or importing pairs with <code>biasmirror import-pairs</code>)")
+BUILD = Markup("run <code>biasmirror build</code> (after scoring a model with <code>biasmirror baselines tfidf-rf</code> or importing pairs with <code>biasmirror import-pairs</code>)")
 FOREST_METRICS = (("dts_m_to_f", "DTS M→F"), ("dts_f_to_m", "DTS F→M"), ("nats_plus", "NATS(+)"),
                   ("nats_minus", "NATS(−)"), ("pooled_rate", "pooled rate"))
 STRATA_METRICS = (("pooled_rate", "pooled rate"), ("dts_m_to_f", "DTS M→F"), ("dts_f_to_m", "DTS F→M"))
@@ -508,7 +509,7 @@ def _model_kinds(marts: Marts) -> dict[tuple[str, str], tuple[str | None, str | 
             for d, m, k, t in zip(frame["dataset"], frame["model"], frame["model_kind"], transform)}
 
 
-PRETRAINED_KINDS = ("lora", "causal-lm")
+PRETRAINED_KINDS = ("lora", "causal-lm", "encoder-finetuned")
 SCRATCH_KINDS = ("roberta-scratch",)
 
 
@@ -684,5 +685,5 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
     return section
 
 
-SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, headline, forest_plot, comparisons,
-                                        acuity_strata, presentation_strata, dyads, terms, implicit_study)
+SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, forest_plot,
+                                        comparisons, acuity_strata, presentation_strata, dyads, terms, implicit_study)
