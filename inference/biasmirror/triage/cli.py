@@ -109,8 +109,12 @@ def train(
                           f"adapter in {folder} ({result.trainable_parameter_count:,} trainable parameters).")
     except USER_ERRORS as error:
         _fail(str(error))
-    console.print(f"Score it with: biasmirror score --dataset {dataset} --model {name if not seeds else name + '-seed<s>'} "
-                  f"--base {base} --adapter {out if not seeds else str(out) + '/seed-<s>'}")
+    from biasmirror.cli_warehouse import print_command
+
+    first = seed_list[0]
+    print_command(console, "Score it with:" if not seeds else f"Score each seed's adapter with (here seed {first}):",
+                  ["biasmirror", "score", "--dataset", dataset, "--model", name if not seeds else f"{name}-seed{first}",
+                   "--base", str(base), "--adapter", str(out if not seeds else out / f"seed-{first}")])
 
 
 def score(

@@ -19,7 +19,7 @@ from biasmirror.warehouse.writes import append_rows, utc_now
 
 def training_inputs(dataset: str) -> pd.DataFrame:
     """Original records of the train split in the full setting, with their documented level."""
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         frame = con.execute(
             "select record_id, input_text, documented_level from audit.model_inputs "
             "where dataset = ? and split = 'train' and variant = 'original' and setting = 'full' order by record_id",
@@ -57,7 +57,7 @@ def unrepeated_originals(dataset: str, model: str, repeat_number: int = 1) -> pd
 
 def dataset_language(dataset: str) -> str:
     """The language of a data set's records (en for MIMIC-IV, fr for Bordeaux)."""
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         row = con.execute("select min(language), count(distinct language) from audit.triage_cohort where dataset = ?",
                           [dataset]).fetchone()
     if row is None or row[0] is None:
