@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import metric_marts as mm  # noqa: E402  (the data generator and warehouse helpers of the metric benchmark)
 
 SCHEDULED = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
+STATEMENT = r"\n\s*{}\s*\n(?:.*\n)*?.*SQL status: OK in ([0-9.]+) seconds"
 HOOK = re.compile(r"OK hook: biasmirror\.on-run-end\.0 .*?in ([0-9.]+)s")
 PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB in ([0-9.]+) s\)")
 
@@ -53,9 +54,16 @@ def scheduled_build(wh: mm.Warehouse, boot: int, publish: bool) -> dict:
     hook, published = HOOK.search(stdout), PUBLISHED.search(stdout)
     if not hook or bool(published) != publish:
         raise SystemExit("the build did not report its on-run-end hook as expected; its output:\n" + stdout[-5000:])
-    return {"publish": publish, "wall_s": wall, "hook_s": float(hook.group(1)),
-            "publish_s": float(published.group(3)) if published else 0.0,
-            "published_mb": float(published.group(2).replace(",", "")) if published else 0.0}
+    result = {"publish": publish, "wall_s": wall, "hook_s": float(hook.group(1)),
+              "publish_s": float(published.group(3)) if published else 0.0,
+              "published_mb": float(published.group(2).replace(",", "")) if published else 0.0}
+    if publish:
+        # the hook's two statements, as dbt's debug log times them (the log accumulates: take the last ones)
+        text = (wh.logs / "dbt.log").read_text(errors="replace")
+        for key, statement in (("checkpoint_s", "checkpoint"), ("publish_query_s", r"select biasmirror_publish\(\)")):
+            found = re.findall(STATEMENT.format(statement), text)
+            result[key] = float(found[-1]) if found else None
+    return result
 
 
 def direct_publish(working: Path, target: Path, repeats: int) -> dict:
@@ -150,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
                 result = scheduled_build(wh, args.boot, publish)
                 mm.log(f"round {i}, {'publishing' if publish else 'baseline, not publishing'}: {result['wall_s']:.2f} s "
                        f"wall; on-run-end hook {result['hook_s']:.2f} s"
-                       + (f", publish {result['publish_s']:.2f} s ({result['published_mb']:.1f} MB)" if publish else ""))
+                       + (f" (checkpoint {result['checkpoint_s']} s, publish query {result['publish_query_s']} s, of "
+                          f"which the publish itself {result['publish_s']:.2f} s; {result['published_mb']:.1f} MB)"
+                          if publish else ""))
                 builds.append({"round": i, **result})
         timed = [b for b in builds if b["round"] > 0 and b["publish"]]
         baseline = [b for b in builds if b["round"] > 0 and not b["publish"]]
@@ -171,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             "baseline_hook_median_s": median(b["hook_s"] for b in baseline),
             "added_wall_median_s": median(b["wall_s"] for b in timed) - median(b["wall_s"] for b in baseline),
             "hook_median_s": median(b["hook_s"] for b in timed), "publish_median_s": median(b["publish_s"] for b in timed),
+            "checkpoint_median_s": median(b["checkpoint_s"] for b in timed if b["checkpoint_s"] is not None),
+            "publish_query_median_s": median(b["publish_query_s"] for b in timed if b["publish_query_s"] is not None),
             "publish_share_of_scheduled_build": median(b["publish_s"] / b["wall_s"] for b in timed),
             "hook_share_of_scheduled_build": median(b["hook_s"] / b["wall_s"] for b in timed),
             "direct_publish": direct, "copy_from_database": alternative,

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from biasmirror.paths import LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path, working_path
+from biasmirror.paths import LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path
 
 # Notes about the warehouse go to stderr, so that a command's own output (tables, JSON) stays clean on stdout.
 notes = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -78,10 +78,6 @@ def own_warehouse(published: Path) -> Iterator[Path]:
     published = published.expanduser().resolve()
     with scoped_env({WAREHOUSE_ENV: str(published), WORKING_COPY_ENV: None}):
         yield published
-
-
-def working_copy() -> Path:
-    return working_path(warehouse_path())
 
 
 def print_command(console: Console, label: str, argv: list[str]) -> None:

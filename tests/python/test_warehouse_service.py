@@ -16,7 +16,6 @@ from pathlib import Path
 
 import duckdb
 import numpy as np
-import pandas as pd
 import pytest
 
 from biasmirror.paths import default_working_path
