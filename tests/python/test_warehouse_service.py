@@ -247,6 +247,28 @@ def test_a_failed_root_is_not_recorded_and_publishes_nothing(served: Workspace) 
     assert roots == {"mimic": str((ws.root / "mimic").resolve())}
 
 
+def test_a_build_with_a_failing_test_publishes_nothing(served: Workspace) -> None:
+    from biasmirror.warehouse import connect
+
+    ws = served
+    before = ws.warehouse.read_bytes()
+    with ws.active():
+        with connect() as con:  # a duplicated pair: the unique test on stg_inference__imported_pairs fails
+            con.execute("insert into inference.imported_pairs select * from inference.imported_pairs "
+                        "where dataset = 'd1' order by pair_id limit 1")
+        try:
+            failed = dbt(ws, *SCHEDULED)
+        finally:
+            with connect() as con:
+                con.execute("create temp table one as select distinct * from inference.imported_pairs where dataset = 'd1'; "
+                            "delete from inference.imported_pairs where dataset = 'd1'; "
+                            "insert into inference.imported_pairs select * from one")
+    output = failed.stdout + failed.stderr
+    assert failed.returncode != 0 and "unique_combination_stg_inference__imported_pairs" in output
+    assert "the warehouse was NOT published" in output
+    assert ws.warehouse.read_bytes() == before
+
+
 @pytest.mark.slow
 def test_kill_during_publish_leaves_the_old_or_the_new_file(served: Workspace) -> None:
     ws = served

@@ -14,6 +14,8 @@ plugin before DuckDB opens the profile's `path` (the working copy). The plugin
 
 from __future__ import annotations
 
+import importlib
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,10 @@ class Plugin(BasePlugin):
         seed_working_copy(working, published)
         self.published = published
         self.working = working
+        # DuckDB imports pandas the first time it calls a Python function (about a second, more on a busy
+        # machine); import it while dbt builds (DuckDB releases the GIL while it runs SQL), not in the publish.
+        threading.Thread(target=importlib.import_module, args=("pandas",), name="biasmirror-warm-up",
+                         daemon=True).start()
 
     def configure_connection(self, conn: Any) -> None:
         from duckdb.sqltypes import VARCHAR
