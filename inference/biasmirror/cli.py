@@ -22,7 +22,8 @@ app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with
 synth_app = typer.Typer(help="Write synthetic data sets shaped like the real ones.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
 # Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`).
-console = Console(width=None if Console().is_terminal else 130)
+# soft_wrap: messages are never broken with newlines (a path or command copied from them pastes whole)
+console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
 
 
 def _fail(message: str) -> None:

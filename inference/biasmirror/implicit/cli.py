@@ -15,7 +15,7 @@ implicit_app = typer.Typer(
     help="The implicit-bias study (word association, appointment allocation, explicit questions) on a chat backend.",
     no_args_is_help=True)
 # Wide enough not to wrap messages when the output goes to a file or a pipe (as biasmirror.cli does).
-console = Console(width=None if Console().is_terminal else 130)
+console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
 
 BACKEND_HELP = "Backend kind (e.g. openai, vllm, transformers; simulated = a simulated respondent with planted bias, not a model)."
 OPTION_HELP = "Backend option KEY=VALUE (repeatable); VALUE is read as JSON when it parses, e.g. --option association_bias=0.3."

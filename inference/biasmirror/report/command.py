@@ -9,7 +9,7 @@ from rich.console import Console
 
 from biasmirror.paths import warehouse_path
 
-console = Console()
+console = Console(soft_wrap=True)
 
 
 def report(out: Path = typer.Option(Path("report"), help="Folder to write index.html into.")) -> None:

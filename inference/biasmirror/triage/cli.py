@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-console = Console()
+console = Console(soft_wrap=True)  # messages and commands are never broken with newlines
 baselines_app = typer.Typer(help="The study's non-LLM triage models (train on the train split, score the test inputs).",
                             no_args_is_help=True)
 USER_ERRORS = (RuntimeError, ValueError, FileNotFoundError, KeyError)
