@@ -41,4 +41,4 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/metric_marts.py
 
 clean:
-	rm -rf target logs demo_data data_docs biasmirror.duckdb
+	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work

@@ -38,6 +38,9 @@
                                  'what': 'the annual ED visits of the illustrative national projection'},
     'projection_female_share': {'type': 'number', 'min': 0, 'max': 1, 'optional': true,
                                 'what': 'the female share of the illustrative national projection'},
+    'remember_dataset_roots': {'type': 'text list', 'values': ['mimic', 'bordeaux'],
+                               'what': 'the data sets whose folder a successful build records'},
+    'publish_warehouse': {'type': 'boolean', 'what': 'publish the working copy when the build succeeds'},
   }) }}
 {% endmacro %}
 

@@ -10,16 +10,34 @@ from typing import Annotated, Optional
 import typer
 
 from biasmirror.cli_options import console, fail
-from biasmirror.paths import warehouse_path
+from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
+                                      print_command)
+from biasmirror.paths import warehouse_path, working_path
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
 from biasmirror.triage.cli import baseline, register as register_triage_commands
 from biasmirror.counterfactuals.cli import register as register_counterfactual_commands
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
+                  no_args_is_help=True, pretty_exceptions_enable=False, cls=WarehouseAwareGroup)
 synth_app = typer.Typer(help="Write synthetic data sets shaped like the real ones.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
+
+
+@app.callback()
+def global_options(
+    ctx: typer.Context,
+    warehouse: Annotated[Optional[Path], typer.Option(
+        "--warehouse", metavar="PATH",
+        help="The published warehouse file (default: $BIASMIRROR_WAREHOUSE, else ./biasmirror.duckdb). Writers work "
+             "on its working copy, <folder>/<stem>.work/<name> (or $BIASMIRROR_WORKING_COPY).")] = None,
+    lock_timeout: Annotated[Optional[float], typer.Option(
+        "--lock-timeout", metavar="SECONDS",
+        help="How long a writer waits for another writer to finish (default: $BIASMIRROR_LOCK_TIMEOUT, else 300; "
+             "0 fails at once, naming the writer).")] = None,
+) -> None:
+    """Audit clinical triage decisions for sex/gender bias with paired comparisons."""
+    ctx.with_resource(command_session(warehouse, lock_timeout))
 
 
 @synth_app.command("mimic")
@@ -81,21 +99,28 @@ def build(
     bordeaux_root: Annotated[Optional[Path], typer.Option(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
 ) -> None:
-    """Run `dbt build`: cohorts, model inputs and every audit mart, with their tests."""
-    from biasmirror.datasets import register_root
+    """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
+    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
+    from biasmirror.datasets import check_root
     from biasmirror.dbt_runner import DbtFailed, run_dbt
 
     try:
-        if mimic_root is not None:
-            root = register_root("mimic", mimic_root)
-            console.print(f"MIMIC-IV files: {root}")
-        if bordeaux_root is not None:
-            console.print(f"Bordeaux extract: {register_root('bordeaux', bordeaux_root)}")
-        variables = {k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None}
+        variables: dict[str, object] = {}
+        remembered = []
+        for dataset, root in (("mimic", mimic_root), ("bordeaux", bordeaux_root)):
+            if root is not None:
+                folder = check_root(dataset, root)
+                console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
+                variables[f"{dataset}_root"] = str(folder)
+                remembered.append(dataset)
+        if remembered:
+            # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
+            variables["remember_dataset_roots"] = remembered
+        variables.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
         run_dbt("build", select=select, variables=variables)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
         fail(str(error))
-    console.print(f"Warehouse: {warehouse_path()}")
+    console.print(f"Published: {warehouse_path()} (working copy {working_path()})")
 
 
 @app.command("import-pairs")
@@ -113,11 +138,13 @@ def import_pairs_command(
         result = import_pairs(path, dataset, model, setting)
     except ImportValidationError as error:
         fail(str(error))
-    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model}; "
-                  f"strata: {', '.join(result.strata) or 'none'}.")
+    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model} into "
+                  f"{working_path()}, the working copy of {warehouse_path()}; "
+                  f"strata: {', '.join(result.strata) or 'none'}.", soft_wrap=True)
     if result.ignored_columns:
         console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
-    console.print("Run `biasmirror build` (or `dbt build`) to update the audit marts.")
+    console.print("Readers see them after the next successful build: `biasmirror build` (or the scheduled "
+                  "`dbt build`) updates the audit marts and publishes the warehouse.", soft_wrap=True)
 
 
 @app.command()
@@ -189,12 +216,13 @@ def summary(
     dataset: Optional[str] = typer.Option(None, help="Only this data set."),
     model: Optional[str] = typer.Option(None, help="Only this model."),
 ) -> None:
-    """Print the overall paired metrics per setting with their confidence intervals."""
-    from biasmirror.summary import print_overall
+    """Print the overall paired metrics per setting with their confidence intervals (from the published warehouse)."""
+    from biasmirror.summary import UnknownSelection, print_overall
 
     try:
+        announce_reader()
         print_overall(console, dataset, model)
-    except FileNotFoundError as error:
+    except (FileNotFoundError, UnknownSelection) as error:
         fail(str(error))
 
 
@@ -221,6 +249,8 @@ def check(
         for value, origin in ((test_fraction, "--test-fraction"), (variables.get("test_fraction"), "--vars test_fraction")):
             if value is not None:
                 _check_fraction(value, origin)
+        if set(layer or LAYERS) != {"raw"} or not roots:
+            announce_reader()  # every layer but raw (with explicit folders) reads the published warehouse
         with console.status("running data-quality gates") as status:
             report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=test_fraction,
                                 min_parse_rate=min_parse_rate, variables=variables,
@@ -261,36 +291,41 @@ def _check_fraction(value: object, origin: str) -> None:
 
 @app.command()
 def demo(
-    out: Path = typer.Option(Path("demo_data"), help="Where to write the synthetic MIMIC-IV files."),
+    out: Path = typer.Option(Path("demo_data"), help="Folder for the synthetic MIMIC-IV files, the demo's own "
+                             "warehouse (OUT/biasmirror.duckdb), its Data Docs and report."),
     stays: int = typer.Option(20000, help="Synthetic ED stays."),
     seed: int = typer.Option(42, help="Seed of the synthetic data."),
 ) -> None:
-    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics."""
+    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics.
+    It works in its own warehouse, OUT/biasmirror.duckdb (whatever --warehouse or BIASMIRROR_WAREHOUSE say), so
+    your other warehouses can neither break it nor be changed by it."""
     started = time.perf_counter()
-    steps = [
-        ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
-        ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
-        ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
-        ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
-        ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
-        ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
-        ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
-                                                                    bordeaux_root=None, min_parse_rate=0.95,
-                                                                    test_fraction=None, dbt_vars=None,
-                                                                    min_parity_agreement=0.95)),
-    ]
-    for title, step in steps:
-        console.rule(f"[bold]{title}")
-        step()
-    console.rule("[bold]results")
-    summary(dataset="mimic", model=None)
-    console.rule("[bold]audit report")
-    report_command(out=out / "report")
-    console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {warehouse_path()}")
-    # the duckdb CLI comes with the dev extra, next to this Python
-    cli = Path(sys.executable).with_name("duckdb")
-    console.print(f"Open it read-only: {cli if cli.exists() else 'duckdb'} -readonly {warehouse_path()} "
-                  "\"select * from audit.paired_metrics where stratum_name = 'overall'\"")
+    with own_warehouse(out / "biasmirror.duckdb") as demo_warehouse:
+        console.print(f"The demo's own warehouse: {demo_warehouse}", soft_wrap=True)
+        steps = [
+            ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
+            ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
+            ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
+            ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
+            ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
+            ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
+            ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
+                                                                        bordeaux_root=None, min_parse_rate=0.95,
+                                                                        test_fraction=None, dbt_vars=None,
+                                                                        min_parity_agreement=0.95)),
+        ]
+        for title, step in steps:
+            console.rule(f"[bold]{title}")
+            step()
+        console.rule("[bold]results")
+        summary(dataset="mimic", model=None)
+        console.rule("[bold]audit report")
+        report_command(out=out / "report")
+        console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {demo_warehouse}", soft_wrap=True)
+        # the duckdb CLI comes with the dev extra, next to this Python
+        cli = Path(sys.executable).with_name("duckdb")
+        print_command(console, "Open it read-only:", [str(cli) if cli.exists() else "duckdb", "-readonly", str(demo_warehouse),
+                                                      "select * from audit.paired_metrics where stratum_name = 'overall'"])
 
 
 # The implicit-bias study (biasmirror.implicit.cli).

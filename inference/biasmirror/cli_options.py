@@ -9,8 +9,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-# Wide enough not to wrap messages when the output goes to a file or a pipe (CI logs, `make demo | tee`).
-console = Console(width=None if Console().is_terminal else 130)
+# Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`);
+# soft_wrap: messages are never broken with newlines (a path or command copied from them pastes whole).
+console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

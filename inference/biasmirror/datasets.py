@@ -44,13 +44,21 @@ def missing_files(dataset: str, root: Path) -> list[str]:
             if not any((root / option).is_file() for option in options)]
 
 
-def register_root(dataset: str, root: Path) -> Path:
-    """Check the folder holds the data set's files (one of each set of alternatives) and record it in
-    inference.dataset_roots."""
+def check_root(dataset: str, root: Path) -> Path:
+    """The folder, resolved, once checked to hold the data set's contracted files (one of each set of
+    alternatives). `biasmirror build --mimic-root/--bordeaux-root` records it only when the build succeeds (the
+    on-run-end hook, var remember_dataset_roots)."""
     root = root.expanduser().resolve()
     missing = missing_files(dataset, root)
     if missing:
         raise FileNotFoundError(f"{root} is not a {dataset} folder: missing {', '.join(missing)}")
+    return root
+
+
+def register_root(dataset: str, root: Path) -> Path:
+    """Check the folder (`check_root`) and record it in inference.dataset_roots of the working copy at once,
+    without a build (for scripts and tests; the CLI records a folder only after a successful build)."""
+    root = check_root(dataset, root)
     with connect() as con:
         ensure_inference_tables(con)
         con.begin()

@@ -77,7 +77,8 @@ def write_noise_floor_repeats() -> None:
     from biasmirror.triage.prediction_runs import write_rows
     from biasmirror.warehouse import connect
 
-    with connect(read_only=True) as con:
+    # what train_and_score just wrote is in the working copy (published by the next build)
+    with connect(read_only=True, working=True) as con:
         first = con.execute(
             "select distinct p.dataset, p.model, p.input_id, p.predicted_level, p.expected_level "
             "from inference.predictions p join audit.model_inputs i on i.dataset = p.dataset and i.input_id = p.input_id "

@@ -52,9 +52,9 @@ def write(path: Path, frame: pd.DataFrame) -> Path:
 
 
 def count(workspace: Workspace, table: str) -> int:
-    if not workspace.warehouse.exists():
+    if not workspace.working.exists():  # imports write the working copy
         return 0
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+    with duckdb.connect(str(workspace.working), read_only=True) as con:
         exists = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
                              "and table_name = ?", [table]).fetchone()[0]
         return con.execute(f"select count(*) from inference.{table}").fetchone()[0] if exists else 0

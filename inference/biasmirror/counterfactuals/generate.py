@@ -91,7 +91,7 @@ def llm_generator_name(model: str) -> str:
 def pending_records(dataset: str, generator: str, language: str | None = None,
                     limit: int | None = None) -> tuple[pd.DataFrame, int]:
     """Test records of the cohort that have no counterfactual from this generator yet, and how many do."""
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         tables = {row[0] for row in con.execute(
             "select table_schema || '.' || table_name from information_schema.tables").fetchall()}
         if "audit.triage_cohort" not in tables:

@@ -89,7 +89,7 @@ def export_sample(dataset: str, out: Path, n: int = 200, generator: str | None =
     docstring). Placebo generators are left out unless ``generator`` names one."""
     if n < 1:
         raise ReviewError("--n must be at least 1")
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         tables = {r[0] for r in con.execute("select table_schema || '.' || table_name from information_schema.tables").fetchall()}
         if "inference.counterfactuals" not in tables or "audit.triage_cohort" not in tables:
             raise ReviewError("no counterfactual copies yet: run `biasmirror counterfactuals` (after `biasmirror build`)")

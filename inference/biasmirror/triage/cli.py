@@ -151,10 +151,12 @@ def train(
                           f"adapter in {folder} ({result.trainable_parameter_count:,} trainable parameters).")
     except USER_ERRORS as error:
         fail(str(error))
-    console.print("Score with:", soft_wrap=True)
+    from biasmirror.cli_warehouse import print_command
+
     for model_name, folder in trained:
-        console.print(f"  biasmirror score --dataset {dataset} --model {model_name} --base {base} --adapter {folder}",
-                      soft_wrap=True, markup=False, highlight=False)
+        print_command(console, f"Score {model_name} with:",
+                      ["biasmirror", "score", "--dataset", dataset, "--model", model_name, "--base", str(base),
+                       "--adapter", str(folder)])
 
 
 def score(

@@ -28,7 +28,7 @@ def check_settings(settings: Sequence[str]) -> tuple[str, ...]:
 def training_inputs(dataset: str, setting: str = "full") -> pd.DataFrame:
     """Original records of the train split in one setting, with their documented level."""
     check_settings([setting])
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         frame = con.execute(
             "select record_id, input_text, documented_level from audit.model_inputs "
             "where dataset = ? and split = 'train' and variant = 'original' and setting = ? order by record_id",
@@ -74,7 +74,7 @@ def pending_inputs(dataset: str, model: str, settings: Sequence[str] = SETTINGS,
 
 def dataset_language(dataset: str) -> str:
     """The language of a data set's records (en for MIMIC-IV, fr for Bordeaux)."""
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         row = con.execute("select min(language), count(distinct language) from audit.triage_cohort where dataset = ?",
                           [dataset]).fetchone()
     if row is None or row[0] is None:
