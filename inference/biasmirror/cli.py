@@ -8,24 +8,36 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
-from biasmirror.paths import warehouse_path
+from biasmirror.cli_options import console, fail
+from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
+                                      print_command)
+from biasmirror.paths import warehouse_path, working_path
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
-from biasmirror.triage.cli import register as register_triage_commands
+from biasmirror.triage.cli import baseline, register as register_triage_commands
+from biasmirror.counterfactuals.cli import register as register_counterfactual_commands
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
+                  no_args_is_help=True, pretty_exceptions_enable=False, cls=WarehouseAwareGroup)
 synth_app = typer.Typer(help="Write synthetic data sets shaped like the real ones.", no_args_is_help=True)
 app.add_typer(synth_app, name="synth")
-# Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`).
-console = Console(width=None if Console().is_terminal else 130)
 
 
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}")
-    raise typer.Exit(code=1)
+@app.callback()
+def global_options(
+    ctx: typer.Context,
+    warehouse: Annotated[Optional[Path], typer.Option(
+        "--warehouse", metavar="PATH",
+        help="The published warehouse file (default: $BIASMIRROR_WAREHOUSE, else ./biasmirror.duckdb). Writers work "
+             "on its working copy, <folder>/<stem>.work/<name> (or $BIASMIRROR_WORKING_COPY).")] = None,
+    lock_timeout: Annotated[Optional[float], typer.Option(
+        "--lock-timeout", metavar="SECONDS",
+        help="How long a writer waits for another writer to finish (default: $BIASMIRROR_LOCK_TIMEOUT, else 300; "
+             "0 fails at once, naming the writer).")] = None,
+) -> None:
+    """Audit clinical triage decisions for sex/gender bias with paired comparisons."""
+    ctx.with_resource(command_session(warehouse, lock_timeout))
 
 
 @synth_app.command("mimic")
@@ -47,7 +59,7 @@ def synth_mimic(
             summary = write_mimic(out, stays=stays, seed=seed, female_effect=effect,
                                   progress=lambda n: bar.update(task, advance=n))
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     for name, rows in summary.files.items():
         console.print(f"  {out / name}: {rows:,} rows")
 
@@ -73,7 +85,7 @@ def synth_bordeaux(
                                     fmt="parquet" if parquet else "csv",
                                     progress=lambda n: bar.update(task, advance=n))
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     for name, rows in result.files.items():
         console.print(f"  {out / name}: {rows:,} rows")
 
@@ -87,21 +99,28 @@ def build(
     bordeaux_root: Annotated[Optional[Path], typer.Option(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
 ) -> None:
-    """Run `dbt build`: cohorts, model inputs and every audit mart, with their tests."""
-    from biasmirror.datasets import register_root
+    """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
+    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
+    from biasmirror.datasets import check_root
     from biasmirror.dbt_runner import DbtFailed, run_dbt
 
     try:
-        if mimic_root is not None:
-            root = register_root("mimic", mimic_root)
-            console.print(f"MIMIC-IV files: {root}")
-        if bordeaux_root is not None:
-            console.print(f"Bordeaux extract: {register_root('bordeaux', bordeaux_root)}")
-        variables = {k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None}
+        variables: dict[str, object] = {}
+        remembered = []
+        for dataset, root in (("mimic", mimic_root), ("bordeaux", bordeaux_root)):
+            if root is not None:
+                folder = check_root(dataset, root)
+                console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
+                variables[f"{dataset}_root"] = str(folder)
+                remembered.append(dataset)
+        if remembered:
+            # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
+            variables["remember_dataset_roots"] = remembered
+        variables.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
         run_dbt("build", select=select, variables=variables)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
-        _fail(str(error))
-    console.print(f"Warehouse: {warehouse_path()}")
+        fail(str(error))
+    console.print(f"Published: {warehouse_path()} (working copy {working_path()})")
 
 
 @app.command("import-pairs")
@@ -118,12 +137,14 @@ def import_pairs_command(
     try:
         result = import_pairs(path, dataset, model, setting)
     except ImportValidationError as error:
-        _fail(str(error))
-    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model}; "
-                  f"strata: {', '.join(result.strata) or 'none'}.")
+        fail(str(error))
+    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model} into "
+                  f"{working_path()}, the working copy of {warehouse_path()}; "
+                  f"strata: {', '.join(result.strata) or 'none'}.", soft_wrap=True)
     if result.ignored_columns:
         console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
-    console.print("Run `biasmirror build` (or `dbt build`) to update the audit marts.")
+    console.print("Readers see them after the next successful build: `biasmirror build` (or the scheduled "
+                  "`dbt build`) updates the audit marts and publishes the warehouse.", soft_wrap=True)
 
 
 @app.command()
@@ -144,6 +165,8 @@ def counterfactuals(
     batch_size: Annotated[Optional[int], typer.Option(help="Records per committed batch (default 2000 rules, 16 llm).")] = None,
     limit: Annotated[Optional[int], typer.Option(help="At most this many pending records (for a trial run).")] = None,
     similarity: Annotated[bool, typer.Option("--similarity", help="Also compute the semantic similarity of each copy (sentence embeddings; slow on CPU).")] = False,
+    retry_flagged: Annotated[bool, typer.Option("--retry-flagged", help="LLM: ask again for the records an earlier run flagged, bypassing the answer cache for them (their flagged copies are replaced).")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="LLM: send every request again instead of reusing stored answers (new answers replace them).")] = False,
 ) -> None:
     """Write a sex-swapped copy of every test record, then its validity checks (resumable: done records are
     skipped). The settings full, text_only and tabular_only are derived from this one copy in SQL."""
@@ -153,21 +176,26 @@ def counterfactuals(
     llm = None
     if generator == "llm" or backend or model:
         if generator != "llm":
-            _fail("--backend and --model apply to --generator llm")
+            fail("--backend and --model apply to --generator llm")
         if not backend or not model:
-            _fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
+            fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
         llm = LlmSpec(backend=backend, model=model, options=_backend_options(option), k_shots=k_shots,
                       max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
     try:
         run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
-                                       allow_remote=allow_remote, limit=limit, similarity=similarity)
+                                       allow_remote=allow_remote, limit=limit, similarity=similarity,
+                                       retry_flagged=retry_flagged, no_cache=no_cache)
     except (RuntimeError, ValueError, FileNotFoundError, PromptError) as error:
-        _fail(str(error))
+        fail(str(error))
     console.print(f"{run.generator}: {run.written:,} counterfactuals written ({run.flagged:,} flagged and left out "
-                  f"of the pairs), {run.skipped_existing:,} already present; run {run.run_id}.")
+                  f"of the pairs), {run.skipped_existing:,} already present"
+                  + (f", {run.retried_flagged:,} flagged earlier asked again" if run.retried_flagged else "")
+                  + f"; run {run.run_id}.", markup=False)
     if run.pending:
-        console.print(f"[yellow]{run.pending:,} record(s) left for a later run: the backend failed for them "
-                      "(rerun the same command to retry).[/yellow]")
+        console.print(f"{run.pending:,} record(s) left for a later run: the backend failed for them (rerun the same "
+                      "command to retry).", style="yellow", markup=False)
+        if run.failure_message:
+            console.print(run.failure_message, style="yellow", markup=False, highlight=False)
     if run.checks_written or run.similarity_written:
         console.print(f"Diagnostics: {run.checks_written:,} copies checked, {run.similarity_written:,} similarities; "
                       "`biasmirror build` updates audit.counterfactual_quality.")
@@ -180,25 +208,7 @@ def _backend_options(pairs: Optional[list[str]]) -> dict:
     try:
         return parse_key_values(pairs)
     except ValueError as error:
-        _fail(str(error))
-
-
-@app.command()
-def baseline(
-    dataset: str = typer.Option("mimic", help="Data set to train and score on."),
-    model: str = typer.Option("tfidf-rf", help="Name to store the predictions under."),
-    seed: int = typer.Option(0, help="Random-forest seed."),
-    trees: int = typer.Option(300, help="Number of trees."),
-) -> None:
-    """Train the TF-IDF + random-forest baseline on the train split and score every test input."""
-    from biasmirror.triage.baseline import train_and_score
-
-    try:
-        run = train_and_score(dataset, model, seed=seed, n_estimators=trees)
-    except RuntimeError as error:
-        _fail(str(error))
-    console.print(f"Trained {run.model} on {run.n_train:,} records in {run.train_seconds:.1f} s; "
-                  f"scored {run.n_scored:,} new inputs (run {run.run_id}).")
+        fail(str(error))
 
 
 @app.command()
@@ -206,23 +216,26 @@ def summary(
     dataset: Optional[str] = typer.Option(None, help="Only this data set."),
     model: Optional[str] = typer.Option(None, help="Only this model."),
 ) -> None:
-    """Print the overall paired metrics per setting with their confidence intervals."""
-    from biasmirror.summary import print_overall
+    """Print the overall paired metrics per setting with their confidence intervals (from the published warehouse)."""
+    from biasmirror.summary import UnknownSelection, print_overall
 
     try:
+        announce_reader()
         print_overall(console, dataset, model)
-    except FileNotFoundError as error:
-        _fail(str(error))
+    except (FileNotFoundError, UnknownSelection) as error:
+        fail(str(error))
 
 
 @app.command()
 def check(
-    docs: Annotated[Path, typer.Option(help="Folder for the Great Expectations Data Docs (HTML) and summary.json.")] = Path("data_docs"),
+    docs: Annotated[Path, typer.Option(help="Folder for the Data Docs (offline HTML: index.html, validations/) and summary.json.")] = Path("data_docs"),
     layer: Annotated[Optional[list[str]], typer.Option(help="Only these layers: raw, cohort, inference, audit (repeatable; default all).")] = None,
-    mimic_root: Annotated[Optional[Path], typer.Option(help="MIMIC-IV folder to check (default: the one registered by build).")] = None,
-    bordeaux_root: Annotated[Optional[Path], typer.Option(help="Bordeaux folder to check (default: the one registered by build).")] = None,
+    mimic_root: Annotated[Optional[Path], typer.Option(help="MIMIC-IV folder to check (default: var mimic_root, BIASMIRROR_MIMIC_ROOT, else the one registered by build).")] = None,
+    bordeaux_root: Annotated[Optional[Path], typer.Option(help="Bordeaux folder to check (default: var bordeaux_root, BIASMIRROR_BORDEAUX_ROOT, else the one registered by build).")] = None,
     min_parse_rate: Annotated[float, typer.Option(help="Least share of predictions with a level (predicted_level not null).")] = 0.95,
-    test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: dbt var test_fraction).")] = None,
+    test_fraction: Annotated[Optional[float], typer.Option(help="Expected test share of the split (default: --vars, else the value the last successful build of the cohort used, else dbt_project.yml).")] = None,
+    dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="dbt vars as YAML, as given to `dbt build --vars` (test_fraction, mimic_root, bordeaux_root are used).")] = None,
+    min_parity_agreement: Annotated[float, typer.Option(help="Least agreement of label-probability scoring with generate-and-parse in each scoring run's parity sample (audit.scoring_parity).")] = 0.95,
 ) -> None:
     """Data-quality gates (Great Expectations) over raw files, cohort, inference and audit tables; exits 1 on failure."""
     from biasmirror.quality.gx_context import QualityUnavailable
@@ -232,58 +245,87 @@ def check(
 
     roots = {name: path for name, path in (("mimic", mimic_root), ("bordeaux", bordeaux_root)) if path is not None}
     try:
-        fraction = test_fraction if test_fraction is not None else float(_project_var("test_fraction", 0.5))
+        variables = _parse_vars(dbt_vars)
+        for value, origin in ((test_fraction, "--test-fraction"), (variables.get("test_fraction"), "--vars test_fraction")):
+            if value is not None:
+                _check_fraction(value, origin)
+        if set(layer or LAYERS) != {"raw"} or not roots:
+            announce_reader()  # every layer but raw (with explicit folders) reads the published warehouse
         with console.status("running data-quality gates") as status:
-            report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=fraction,
-                                min_parse_rate=min_parse_rate, progress=lambda name: status.update(f"checking {name}"))
+            report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=test_fraction,
+                                min_parse_rate=min_parse_rate, variables=variables,
+                                progress=lambda name: status.update(f"checking {name}"),
+                                min_parity_agreement=min_parity_agreement)
     except (FileNotFoundError, ValueError, RuntimeError, QualityUnavailable) as error:
-        _fail(str(error))
+        fail(str(error))
     print_report(console, report)
     if not report.success:
         raise typer.Exit(code=1)
 
 
-def _project_var(name: str, default: object) -> object:
-    """A var's default from dbt_project.yml (the value a plain `dbt build` uses)."""
+def _parse_vars(text: Optional[str]) -> dict:
+    """--vars as dbt reads it: a YAML (or JSON) mapping."""
     import yaml
 
-    from biasmirror.paths import project_dir
+    if not text:
+        return {}
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ValueError(f"--vars is not YAML: {error}") from error
+    if not isinstance(value, dict):
+        raise ValueError("--vars must be a mapping, e.g. --vars '{test_fraction: 0.3}'")
+    return value
 
-    document = yaml.safe_load((project_dir() / "dbt_project.yml").read_text(encoding="utf-8"))
-    return (document.get("vars") or {}).get(name, default)
+
+def _check_fraction(value: object, origin: str) -> None:
+    """The rule of var test_fraction (macros/validate_vars.sql): a number strictly between 0 and 1."""
+    try:
+        number = float(value) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not 0 < number < 1:
+        raise ValueError(f"{origin} = {value!r}: allowed is a number strictly between 0 and 1 "
+                         "(the share of records in the test split)")
 
 
 @app.command()
 def demo(
-    out: Path = typer.Option(Path("demo_data"), help="Where to write the synthetic MIMIC-IV files."),
+    out: Path = typer.Option(Path("demo_data"), help="Folder for the synthetic MIMIC-IV files, the demo's own "
+                             "warehouse (OUT/biasmirror.duckdb), its Data Docs and report."),
     stays: int = typer.Option(20000, help="Synthetic ED stays."),
     seed: int = typer.Option(42, help="Seed of the synthetic data."),
 ) -> None:
-    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics."""
+    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics.
+    It works in its own warehouse, OUT/biasmirror.duckdb (whatever --warehouse or BIASMIRROR_WAREHOUSE say), so
+    your other warehouses can neither break it nor be changed by it."""
     started = time.perf_counter()
-    steps = [
-        ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
-        ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
-        ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
-        ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
-        ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
-        ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
-        ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
-                                                                    bordeaux_root=None, min_parse_rate=0.95,
-                                                                    test_fraction=None)),
-    ]
-    for title, step in steps:
-        console.rule(f"[bold]{title}")
-        step()
-    console.rule("[bold]results")
-    summary(dataset="mimic", model=None)
-    console.rule("[bold]audit report")
-    report_command(out=out / "report")
-    console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {warehouse_path()}")
-    # the duckdb CLI comes with the dev extra, next to this Python
-    cli = Path(sys.executable).with_name("duckdb")
-    console.print(f"Open it read-only: {cli if cli.exists() else 'duckdb'} -readonly {warehouse_path()} "
-                  "\"select * from audit.paired_metrics where stratum_name = 'overall'\"")
+    with own_warehouse(out / "biasmirror.duckdb") as demo_warehouse:
+        console.print(f"The demo's own warehouse: {demo_warehouse}", soft_wrap=True)
+        steps = [
+            ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
+            ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
+            ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
+            ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
+            ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
+            ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
+            ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
+                                                                        bordeaux_root=None, min_parse_rate=0.95,
+                                                                        test_fraction=None, dbt_vars=None,
+                                                                        min_parity_agreement=0.95)),
+        ]
+        for title, step in steps:
+            console.rule(f"[bold]{title}")
+            step()
+        console.rule("[bold]results")
+        summary(dataset="mimic", model=None)
+        console.rule("[bold]audit report")
+        report_command(out=out / "report")
+        console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {demo_warehouse}", soft_wrap=True)
+        # the duckdb CLI comes with the dev extra, next to this Python
+        cli = Path(sys.executable).with_name("duckdb")
+        print_command(console, "Open it read-only:", [str(cli) if cli.exists() else "duckdb", "-readonly", str(demo_warehouse),
+                                                      "select * from audit.paired_metrics where stratum_name = 'overall'"])
 
 
 # The implicit-bias study (biasmirror.implicit.cli).
@@ -291,12 +333,49 @@ app.add_typer(implicit_app, name="implicit")
 app.command("import-associations")(import_associations_command)
 app.command("import-allocations")(import_allocations_command)
 
-# Triage models: train, score, baselines, tiny-model (biasmirror.triage.cli).
+# Triage models: train, score, baseline, baselines, tiny-model (biasmirror.triage.cli).
 register_triage_commands(app)
+
+# Counterfactual copies: `swap` preview and the manual `review` (biasmirror.counterfactuals.cli).
+register_counterfactual_commands(app)
 
 # The static HTML audit report (biasmirror.report.command).
 app.command("report")(report_command)
 
 
+def main() -> None:
+    """The console script: the app, with Ctrl-C (or SIGTERM) ending in a message that says what was kept."""
+    import signal
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        # not standalone: typer would end a Ctrl-C with a bare exit code 130 and no word
+        code = app(standalone_mode=False)
+    except KeyboardInterrupt:
+        code = 130
+    except typer.Abort:
+        code = 1
+    except typer.TyperException as error:  # usage errors: click's own message and exit code (2)
+        error.show()
+        code = error.exit_code
+    if code == 130:
+        _report_interrupted()
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _report_interrupted() -> None:
+    from biasmirror.warehouse.runs import interrupted_runs
+
+    console.print("[bold yellow]interrupted.[/bold yellow]")
+    for run in interrupted_runs:
+        console.print(f"  run {run.run_id} ({run.kind}) is marked interrupted in inference.runs; "
+                      f"{run.n_items:,} item(s) written in committed batches are kept.")
+    if interrupted_runs:
+        console.print("  Rerun the same command to resume: finished work is skipped.")
+
+
 if __name__ == "__main__":
-    app()
+    main()

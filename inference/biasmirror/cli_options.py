@@ -1,9 +1,24 @@
-"""Parsing of repeatable `--option KEY=VALUE` command-line options (backend settings)."""
+"""What every `biasmirror` command shares: the console, the error exit, and `--option KEY=VALUE` parsing."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+# Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`);
+# soft_wrap: messages are never broken with newlines (a path or command copied from them pastes whole).
+console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print `error: message` and exit with `code`. The message is printed literally (never read as rich
+    markup), so a bracket in a file name or a value cannot garble or restyle it."""
+    console.print(f"[bold red]error:[/bold red] {escape(message)}")
+    raise typer.Exit(code=code)
 
 
 def parse_key_values(pairs: list[str] | None) -> dict[str, Any]:

@@ -1,4 +1,7 @@
-"""Running dbt in-process on the project, against the same warehouse file as the Python side."""
+"""Running dbt in-process on the project, against the same warehouse files as the Python side.
+
+dbt writes the working copy under the writer lock (held here for the whole invocation); the project's
+on-run-end hook publishes it when every node succeeded (macros/publish_warehouse.sql)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ import json
 import os
 from typing import Any
 
-from biasmirror.paths import WAREHOUSE_ENV, project_dir, warehouse_path
+from biasmirror.paths import WAREHOUSE_ENV, WORKING_COPY_ENV, project_dir, scoped_env, warehouse_path, working_path
+from biasmirror.warehouse.lock import writer_lock
 
 
 class DbtFailed(RuntimeError):
@@ -19,21 +23,25 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     from dbt.cli.main import dbtRunner  # imported late: dbt's import is slow and not every command needs it
 
     project = str(project_dir())
-    # dbt resolves the warehouse through profiles.yml; pin it to the absolute path the Python side uses.
-    os.environ[WAREHOUSE_ENV] = str(warehouse_path())
+    # dbt resolves the warehouse through profiles.yml; pin it to the absolute paths the Python side uses.
+    published = warehouse_path()
+    working = working_path(published)
     args = [command, "--project-dir", project, "--profiles-dir", project]
     if select:
         args += ["--select", *select]
     if variables:
         args += ["--vars", json.dumps(variables)]
     args += extra or []
-    try:
-        result = dbtRunner().invoke(args)
-    finally:
-        _release_warehouse()
+    with writer_lock(working, published=published), scoped_env({WAREHOUSE_ENV: str(published),
+                                                                   WORKING_COPY_ENV: str(working)}):
+        try:
+            result = dbtRunner().invoke(args)
+        finally:
+            _release_warehouse()
     if not result.success:
         detail = f": {result.exception}" if result.exception else " (see the dbt output above)"
-        raise DbtFailed(f"dbt {command} failed{detail}")
+        raise DbtFailed(f"dbt {command} failed{detail}. Nothing was published: readers of {published} keep the "
+                        "last successful build.")
 
 
 def _release_warehouse() -> None:

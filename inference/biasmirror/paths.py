@@ -1,17 +1,30 @@
 """Where the dbt project and the warehouse live.
 
-The repository root is the dbt project. The warehouse is one DuckDB file, `./biasmirror.duckdb` by default;
-BIASMIRROR_WAREHOUSE overrides it, and profiles.yml reads the same variable so dbt and Python agree.
+The repository root is the dbt project. The warehouse has two files:
+
+- the *published* file, `./biasmirror.duckdb` by default (BIASMIRROR_WAREHOUSE overrides it): what analysts,
+  notebooks and BI tools open, read-only. Only a successful build replaces it, atomically;
+- the *working copy* that every writer (dbt builds, imports, counterfactuals, scoring) works on:
+  `<folder>/<stem>.work/<name>` beside the published file (`./biasmirror.work/biasmirror.duckdb` by default),
+  or BIASMIRROR_WORKING_COPY. The writer lock and the working copy's WAL live in the same folder.
+
+profiles.yml computes the same two paths from the same variables, so dbt and Python always agree.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 WAREHOUSE_ENV = "BIASMIRROR_WAREHOUSE"
+WORKING_COPY_ENV = "BIASMIRROR_WORKING_COPY"
+LOCK_TIMEOUT_ENV = "BIASMIRROR_LOCK_TIMEOUT"
 PROJECT_ENV = "BIASMIRROR_PROJECT_DIR"
 DEFAULT_WAREHOUSE = "biasmirror.duckdb"
+# How long a second writer waits for the first by default (seconds); 0 fails at once.
+DEFAULT_LOCK_TIMEOUT = 300.0
 
 
 def project_dir() -> Path:
@@ -32,5 +45,54 @@ def project_dir() -> Path:
 
 
 def warehouse_path() -> Path:
-    """The warehouse file: BIASMIRROR_WAREHOUSE, else ./biasmirror.duckdb (relative to the working directory)."""
-    return Path(os.environ.get(WAREHOUSE_ENV, DEFAULT_WAREHOUSE)).expanduser().resolve()
+    """The published warehouse file: BIASMIRROR_WAREHOUSE, else ./biasmirror.duckdb (relative to the working
+    directory). This is the file readers open; writers work on `working_path()`."""
+    return Path(os.environ.get(WAREHOUSE_ENV) or DEFAULT_WAREHOUSE).expanduser().resolve()
+
+
+def default_working_path(published: Path) -> Path:
+    """`<folder>/<stem>.work/<name>` for a published file `<folder>/<name>` (the rule profiles.yml also applies).
+    The working copy keeps the published file's name, so both open under the same DuckDB catalog name."""
+    stem = published.name.rsplit(".", 1)[0]
+    return published.parent / f"{stem}.work" / published.name
+
+
+def working_path(published: Path | None = None) -> Path:
+    """The working copy writers use: BIASMIRROR_WORKING_COPY, else `default_working_path(published)`."""
+    configured = os.environ.get(WORKING_COPY_ENV)
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return default_working_path(published or warehouse_path())
+
+
+def lock_timeout() -> float:
+    """Seconds a writer waits for another writer (BIASMIRROR_LOCK_TIMEOUT, default 300; 0 = fail at once)."""
+    raw = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds (use e.g. 300, or 0 to fail at once)") from None
+    if value < 0:
+        raise ValueError(f"{LOCK_TIMEOUT_ENV}={raw!r} is negative (use a number of seconds >= 0)")
+    return value
+
+
+@contextmanager
+def scoped_env(values: dict[str, str | None]) -> Iterator[None]:
+    """Set (or, for None, unset) environment variables for the duration of the block, then restore them."""
+    saved = {key: os.environ.get(key) for key in values}
+    try:
+        for key, value in values.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

@@ -13,8 +13,30 @@ from biasmirror.warehouse import connect
 HEADLINE = ("pooled_rate", "dts_m_to_f", "dts_f_to_m", "nats_plus", "nats_minus", "pdr", "nmd")
 
 
+class UnknownSelection(LookupError):
+    """`summary --dataset/--model` named something the published warehouse does not hold."""
+
+
+def _check_selection(con, dataset: str | None, model: str | None) -> None:
+    """Refuse a data set or model the published warehouse has no paired metrics for, listing those it has."""
+    exists = con.execute("select count(*) from information_schema.tables "
+                         "where table_schema = 'audit' and table_name = 'paired_metrics'").fetchone()[0]
+    if not exists:
+        raise UnknownSelection("The published warehouse has no audit.paired_metrics yet: run `biasmirror build`.")
+    for column, value in (("dataset", dataset), ("model", model)):
+        if value is None:
+            continue
+        known = [row[0] for row in con.execute(
+            f"select distinct {column} from audit.paired_metrics order by 1").fetchall()]
+        if value not in known:
+            listed = ", ".join(known) if known else "none yet (import pairs or build a cohort, then `biasmirror build`)"
+            raise UnknownSelection(f"No {column} {value!r} in the published warehouse's audit.paired_metrics; "
+                                   f"{column}s there: {listed}.")
+
+
 def overall_metrics(dataset: str | None = None, model: str | None = None) -> pd.DataFrame:
     with connect(read_only=True) as con:
+        _check_selection(con, dataset, model)
         return con.execute(
             "select dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot, "
             "n_changed, is_sparse "

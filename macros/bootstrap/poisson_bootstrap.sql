@@ -13,10 +13,11 @@
 {% macro bootstrap_config() %}
   {%- set n_boot = var('bootstrap_resamples') | int -%}
   {%- set level = var('ci_level') | float -%}
-  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
-  {%- if not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
+  {#- at parse time (execute false) a bad value is left to validate_vars, which names it as given -#}
+  {%- if execute and n_boot < 1 -%}{{ exceptions.raise_compiler_error("var bootstrap_resamples must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  {%- if execute and not (0 < level < 1) -%}{{ exceptions.raise_compiler_error("var ci_level must be in (0, 1), got " ~ level) }}{%- endif -%}
   {%- set unit = var('bootstrap_unit', 'patient') | string -%}
-  {%- if unit not in ('patient', 'pair') -%}{{ exceptions.raise_compiler_error("var bootstrap_unit must be 'patient' or 'pair', got '" ~ unit ~ "'") }}{%- endif -%}
+  {%- if execute and unit not in ('patient', 'pair') -%}{{ exceptions.raise_compiler_error("var bootstrap_unit must be 'patient' or 'pair', got '" ~ unit ~ "'") }}{%- endif -%}
   {{ return({'n_boot': n_boot, 'seed': var('bootstrap_seed') | string, 'alpha': (1 - level) | round(12), 'unit': unit}) }}
 {% endmacro %}
 
@@ -89,7 +90,7 @@
                                 single_unit_column=none, single_counts=none, salt=none) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
   {%- set n_boot = cfg.n_boot if n_boot is none else n_boot | int -%}
-  {%- if n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
+  {%- if execute and n_boot < 1 -%}{{ exceptions.raise_compiler_error("bootstrap_cell_weights: n_boot must be >= 1, got " ~ n_boot) }}{%- endif -%}
   {%- set salt = (this.name if this is not none else 'cells') if salt is none else salt -%}
   {%- set unit = unit_columns | join(', ') -%}
   with bootstrap_unit_signatures as (

@@ -17,6 +17,23 @@
   {%- endif -%}
 {%- endmacro %}
 
+{#- Like read_text_file_recording_rejects, every column as text, plus `row_column`: the record's number in the file
+    (1 = the first record after the header; rows the reader rejects are not numbered). -#}
+{% macro numbered_text_file_recording_rejects(path, row_column) -%}
+  {{ return(adapter.dispatch('numbered_text_file_recording_rejects', 'biasmirror')(path, row_column)) }}
+{%- endmacro %}
+{% macro duckdb__numbered_text_file_recording_rejects(path, row_column) -%}
+  {%- if path.endswith('.parquet') -%}
+    (select ordinality as {{ row_column }}, columns(* exclude (ordinality))::varchar
+     from read_parquet({{ biasmirror.sql_string(path) }}) with ordinality)
+  {%- else -%}
+    (select ordinality as {{ row_column }}, * exclude (ordinality)
+     from read_csv({{ biasmirror.sql_string(path) }}, header = true, all_varchar = true, max_line_size = 16777216,
+                   store_rejects = true, rejects_table = 'biasmirror_raw_rejects',
+                   rejects_scan = 'biasmirror_raw_reject_scans') with ordinality)
+  {%- endif -%}
+{%- endmacro %}
+
 {% macro text_file_rejects(path) -%}
   {{ return(adapter.dispatch('text_file_rejects', 'biasmirror')(path)) }}
 {%- endmacro %}

@@ -18,7 +18,7 @@ SEED = 5
 # A strong planted effect so that a small data set and a small forest still show its direction.
 FEMALE_EFFECT = 0.9
 N_BOOT = 200
-VARIABLES = {"bootstrap_resamples": N_BOOT}
+VARIABLES = {"bootstrap_resamples": N_BOOT, "implicit_bootstrap_resamples": N_BOOT}
 NOISE_FLIPS = 0.04
 
 
@@ -26,7 +26,8 @@ NOISE_FLIPS = 0.04
 def demo_warehouse() -> Workspace:
     from biasmirror.counterfactuals.generate import generate_counterfactuals
     from biasmirror.synth.mimic import write_mimic
-    from biasmirror.triage.baseline import train_and_score
+    from biasmirror.triage.classifier_training import fit_and_score
+    from biasmirror.triage.forest import TfidfForest
 
     root = Path(tempfile.mkdtemp(prefix="biasmirror-demo-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
@@ -42,15 +43,30 @@ def demo_warehouse() -> Workspace:
         generate_counterfactuals("mimic", "rules", placebo=True)  # same-sex rewrites: generator rules-placebo
     workspace.build(select=["model_inputs"], variables=variables)
     with workspace.active():
-        train_and_score("mimic", "rf-small", seed=1, n_estimators=60)
+        fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=60, seed=1))
         write_noise_floor_repeats()
+        write_review(root / "review.csv")
     # pairs scored elsewhere, with the nurse x patient sex dyad of each record (as Bordeaux has)
     rng = np.random.default_rng(8)
     dyads = random_pairs(rng, 1200, shift_probability=0.2, female_bias=0.2)
     dyads["stratum_nurse_patient_dyad"] = rng.choice(["F", "M"], len(dyads)) + "_nurse_" + dyads["original_sex"] + "_patient"
     workspace.import_pairs(dyads, "dyads", "imported-model", "full", name="dyads.parquet")
+    with workspace.active():
+        run_simulated_implicit_study()
     workspace.build(select=["source:inference+"], variables=variables)
     return workspace
+
+
+def run_simulated_implicit_study() -> None:
+    """A small implicit-bias study answered by the simulated respondent (recorded as a simulation)."""
+    from biasmirror.backends.registry import make_backend
+    from biasmirror.implicit.runs import run_allocation, run_associations, run_explicit
+
+    backend = make_backend("simulated", "sim-respondent", association_bias={"risk": 0.5, "emotions": -0.3},
+                           seed=4)
+    run_associations(backend, languages=["en"], categories=["risk", "emotions", "appearance"], iterations=12)
+    run_allocation(backend, languages=["en"], disciplines=["hiv", "gynecology"], explanations=[False])
+    run_explicit(backend, languages=["en"])
 
 
 def write_noise_floor_repeats() -> None:
@@ -58,10 +74,11 @@ def write_noise_floor_repeats() -> None:
     for LLM models) in which a known share NOISE_FLIPS of predictions moved by one level."""
     import numpy as np
 
-    from biasmirror.triage.scoring import write_predictions
+    from biasmirror.triage.prediction_runs import write_rows
     from biasmirror.warehouse import connect
 
-    with connect(read_only=True) as con:
+    # what train_and_score just wrote is in the working copy (published by the next build)
+    with connect(read_only=True, working=True) as con:
         first = con.execute(
             "select distinct p.dataset, p.model, p.input_id, p.predicted_level, p.expected_level "
             "from inference.predictions p join audit.model_inputs i on i.dataset = p.dataset and i.input_id = p.input_id "
@@ -71,7 +88,27 @@ def write_noise_floor_repeats() -> None:
         predicted_level=np.where(flip, np.where(first["predicted_level"] < 4, first["predicted_level"] + 1, 3),
                                  first["predicted_level"]),
         repeat_number=1, batch_size=7, order_seed=1, run_id="test-noise-floor")
-    write_predictions(repeats, table="prediction_repeats")
+    write_rows(repeats, table="prediction_repeats")
+
+
+def write_review(path: Path) -> None:
+    """A clinician's review of 40 sampled copies, through `review export` and `review import` (one in eight
+    judged invalid)."""
+    import csv
+    import io
+
+    from biasmirror.counterfactuals.review import export_sample, import_reviews
+
+    export_sample("mimic", path, n=40, seed=2)
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+    for i, row in enumerate(rows):
+        row["judgement"], row["reason"] = ("invalid", "pronoun of the original sex left") if i % 8 == 0 else ("valid", "")
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buffer.getvalue(), encoding="utf-8-sig", newline="")
+    import_reviews(path, reviewer="demo")
 
 
 def mimic_root(workspace: Workspace) -> Path:

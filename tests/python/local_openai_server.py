@@ -1,7 +1,8 @@
 """A small OpenAI-compatible chat server on 127.0.0.1 for tests of the openai backend and the LLM rewriter.
 
 It runs in a thread of the test process (http.server), records every request body, and answers each request
-with what a test-supplied `respond(body, n)` returns: (HTTP status, JSON payload or text, delay in seconds),
+with what a test-supplied `respond(body, n)` returns: (HTTP status, JSON payload or text, delay in seconds), or
+the same with a fourth item, a dict of extra headers (e.g. a Content-Type of text/html for a proxy's error page),
 where n counts the requests received so far (from 0). `rule_swap_answer` is a stand-in model that answers the
 rewriter's prompts correctly, with the rule-based swapper.
 """
@@ -41,13 +42,15 @@ class LocalChatServer:
                     n = len(server.bodies)
                     server.bodies.append(body)
                     server.headers.append(dict(self.headers))
-                status, payload, delay = server.respond(body, n)
+                status, payload, delay, *extra = server.respond(body, n)
+                headers = {"Content-Type": "application/json", **(extra[0] if extra else {})}
                 if delay:
                     time.sleep(delay)
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    for key, value in headers.items():
+                        self.send_header(key, value)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)

@@ -43,6 +43,7 @@ class PageLoad:
     exceptions: list[dict[str, Any]] = field(default_factory=list)  # Runtime.exceptionThrown params
     log_entries: list[dict[str, Any]] = field(default_factory=list) # Log.entryAdded entries
     requests: list[str] = field(default_factory=list)               # URLs the page requested
+    blocked: dict[str, str] = field(default_factory=dict)           # URL -> why the browser blocked it (csp, ...)
 
     def errors(self) -> list[str]:
         found = [" ".join(str(a.get("value", a.get("description", ""))) for a in m.get("args", []))
@@ -172,6 +173,7 @@ class Chromium:
             except TimeoutError:
                 break
         result = PageLoad()
+        urls: dict[str, str] = {}
         for event in self._events:
             method, params = event.get("method"), event.get("params", {})
             if method == "Runtime.consoleAPICalled":
@@ -182,6 +184,9 @@ class Chromium:
                 result.log_entries.append(params.get("entry", {}))
             elif method == "Network.requestWillBeSent":
                 result.requests.append(params.get("request", {}).get("url", ""))
+                urls[params.get("requestId", "")] = result.requests[-1]
+            elif method == "Network.loadingFailed" and params.get("blockedReason"):
+                result.blocked[urls.get(params.get("requestId", ""), "?")] = params["blockedReason"]
         self._events.clear()
         return result
 

@@ -132,3 +132,51 @@ def test_registry_builds_it_and_rejects_bad_options() -> None:
         make_backend("openai", "m", base_url="ftp://x")
     with pytest.raises(ValueError, match="model name"):
         OpenAIBackend("", base_url="http://127.0.0.1/v1")
+
+
+# -- why a request failed: status, error type, the start of a non-JSON body, never the prompt ---------------------
+
+PROMPT = "PATIENT NOTE: 67 year old woman with chest pain"
+HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"
+             "<p>The proxy could not reach the upstream server.</p>" + "<p>padding</p>" * 40 + "</body></html>")
+
+
+@pytest.mark.parametrize("respond, reason, status, error_type, attempts, excerpt", [
+    (lambda b, n: (400, {"error": {"type": "invalid_request_error", "message": "echo " + PROMPT}}, 0.0),
+     "HTTP 400", 400, "HTTPError", 1, None),
+    (lambda b, n: (429, {"error": {"type": "rate_limit"}}, 0.0, {"Retry-After": "0"}), "HTTP 429", 429, "HTTPError", 3, None),
+    (lambda b, n: (500, {"error": "boom"}, 0.0), "HTTP 500", 500, "HTTPError", 3, None),
+    (lambda b, n: (502, HTML_PAGE, 0.0, {"Content-Type": "text/html"}), "HTTP 502", 502, "HTTPError", 3,
+     HTML_PAGE[:200]),
+    (lambda b, n: (200, HTML_PAGE, 0.0, {"Content-Type": "text/html"}), "non-JSON answer", 200, "JSONDecodeError", 3,
+     HTML_PAGE[:200]),
+    (lambda b, n: (200, completion("late"), 3.0), "timeout", None, None, 3, None),
+])
+def test_a_failed_request_says_why(respond, reason, status, error_type, attempts, excerpt) -> None:
+    with LocalChatServer(respond) as server:
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=2, backoff=0.01, timeout=0.4)
+        (answer,) = backend.generate([request(PROMPT)])
+    failure = answer.failure
+    assert answer.finish_reason == "error" and failure is not None
+    assert failure.reason == reason and failure.http_status == status and failure.attempts == attempts
+    assert failure.error_type == error_type or (error_type is None and failure.error_type in ("TimeoutError", "timeout"))
+    assert failure.body_excerpt == excerpt
+    assert len(server.bodies) == attempts
+    for text in (answer.error, failure.reason, failure.body_excerpt or "", failure.error_type or ""):
+        assert "PATIENT" not in text and "chest pain" not in text
+
+
+def test_a_refused_connection_says_so() -> None:
+    with LocalChatServer(echo) as server:
+        url = server.url  # closed on exit: nothing listens on that port any more
+    (answer,) = OpenAIBackend("m", base_url=url, max_retries=1, backoff=0.01, timeout=2).generate([request(PROMPT)])
+    assert answer.failure.reason == "connection refused"
+    assert answer.failure.error_type == "ConnectionRefusedError" and answer.failure.attempts == 2
+    assert answer.failure.http_status is None and "PATIENT" not in answer.error
+
+
+def test_credentials_in_the_url_never_reach_a_message() -> None:
+    backend = OpenAIBackend("m", base_url="http://user:s3cret@127.0.0.1:9/v1", max_retries=0, timeout=2)
+    (answer,) = backend.generate([request(PROMPT)])
+    assert answer.failure is not None and "s3cret" not in answer.error and "user:" not in answer.error
+    assert backend.shown_url == "http://127.0.0.1:9/v1"

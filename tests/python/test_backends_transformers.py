@@ -17,7 +17,7 @@ from biasmirror.backends.registry import make_backend
 from biasmirror.backends.transformers_backend import TransformersBackend, cut_at_stop, plain_transcript
 from biasmirror.counterfactuals.base import RewriteInput
 from biasmirror.counterfactuals.llm_rewriter import LlmRewriter, PromptBuilder
-from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm
+from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm
 
 
 def _corpus() -> list[str]:

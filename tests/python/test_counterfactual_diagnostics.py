@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from biasmirror.counterfactuals.base import RewriteInput, changed_words
+from biasmirror.counterfactuals.checks import field_problems
 from biasmirror.counterfactuals.clinical_content import ClinicalContent, changed_parts, clinical_content
 from biasmirror.counterfactuals.diagnostics import joined_text, record_checks
 from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
@@ -75,12 +76,15 @@ def test_record_checks_for_a_swap_and_a_placebo_copy() -> None:
     good = record_checks(hpi, pmh, swapped, pmh, "M", "en")
     assert good["wrong_sex_terms"] == 0 and good["original_numbers"] == good["copy_numbers"] == "81 mg"
     assert good["original_drugs"] == good["copy_drugs"] == "aspirin" and good["copy_negations"] == "no"
+    assert good["wrong_sex_agreement"] == 0 and good["agreement_reasons"] is None
+    # 'Her' is left; 'husband' names the partner, whose sex never flags a copy (the swap keeps the relationship)
     half = record_checks(hpi, pmh, swapped.replace("His wife", "Her husband"), pmh, "M", "en")
-    assert half["wrong_sex_terms"] == 2
+    assert half["wrong_sex_terms"] == 1
     placebo = record_checks(hpi, pmh, hpi, pmh, "F", "en")  # same sex: words of the other sex are wrong
     assert placebo["wrong_sex_terms"] == 0
-    assert record_checks(hpi, pmh, swapped, pmh, "F", "en")["wrong_sex_terms"] == 3  # 'He', 'his', 'wife'
-    assert record_checks(hpi, None, "x", None, "M", "de")["wrong_sex_terms"] is None
+    assert record_checks(hpi, pmh, swapped, pmh, "F", "en")["wrong_sex_terms"] == 2  # 'He', 'his' ('wife': partner)
+    missing = record_checks(hpi, None, "x", None, "M", "de")
+    assert missing["wrong_sex_terms"] is None and missing["wrong_sex_agreement"] is None
     assert joined_text("a", None) == "a" and joined_text(None, None) == ""
 
 
@@ -101,3 +105,19 @@ def test_changed_words_counts_a_word_level_diff() -> None:
     assert changed_words("a b c d", "a x c d") == 1
     assert changed_words("a b c", "a b c d e") == 2
     assert changed_words(None, None) == 0
+
+
+def test_record_checks_count_words_still_agreeing_with_the_original_sex() -> None:
+    original = "Elle est inquiète et se dit essoufflée. Patiente calme, coopérante."
+    bad = "Il est inquiet et se dit essoufflée. Patient calme, coopérante."  # two agreements left
+    checks = record_checks(original, None, bad, None, "M", "fr")
+    assert checks["wrong_sex_terms"] == 0
+    assert checks["wrong_sex_agreement"] == 2 and checks["agreement_reasons"] == "apposed:1|predicative:1"
+    good = record_checks(original, None, swap_sex(original, "M", "fr").text, None, "M", "fr")
+    assert good["wrong_sex_agreement"] == 0 and good["wrong_sex_terms"] == 0
+    (copy,) = RuleRewriter().rewrite_batch([RewriteInput("Elle est gênée à la marche.", None, "F", "fr")])
+    assert copy.status == "ok" and copy.hpi == "Il est gêné à la marche."
+    # the LLM rewriter's check (field_problems) rejects such a copy and says why without quoting it
+    problems = field_problems("hpi", original, bad, "M", "fr")
+    assert problems == ["2 word(s) in hpi still agree with a patient of sex F (apposed:1|predicative:1)"]
+    assert field_problems("hpi", original, swap_sex(original, "M", "fr").text, "M", "fr") == []

@@ -9,7 +9,8 @@ import pytest
 from biasmirror.counterfactuals.generate import generate_counterfactuals
 from biasmirror.settings import SETTINGS
 from biasmirror.synth.mimic import write_mimic
-from biasmirror.triage.baseline import train_and_score
+from biasmirror.triage.classifier_training import fit_and_score
+from biasmirror.triage.forest import TfidfForest
 from conftest import Workspace
 
 
@@ -25,7 +26,7 @@ def pipeline(module_workspace: Workspace, tmp_path_factory: pytest.TempPathFacto
         assert first.written > 0 and first.skipped_existing == 0
     module_workspace.build(select=["model_inputs"], variables=variables)
     with module_workspace.active():
-        scored = train_and_score("mimic", "rf-small", seed=1, n_estimators=60)
+        scored = fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=60, seed=1))
         assert scored.n_scored > 0
     module_workspace.build(select=["source:inference+"], variables=variables)
     return module_workspace
@@ -76,7 +77,7 @@ def test_rerunning_resumes_without_duplicates(pipeline: Workspace) -> None:
     before = pipeline.query("select count(*) as n from inference.counterfactuals").n[0]
     with pipeline.active():
         again = generate_counterfactuals("mimic", "rules")
-        rescored = train_and_score("mimic", "rf-small", seed=1, n_estimators=60)
+        rescored = fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=60, seed=1))
     assert again.written == 0 and again.skipped_existing == before
     assert rescored.n_scored == 0
     assert pipeline.query("select count(*) as n from inference.counterfactuals").n[0] == before

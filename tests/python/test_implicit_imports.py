@@ -42,7 +42,7 @@ def allocation_frame() -> pd.DataFrame:
             if pair == 3 and order == 2:
                 chosen = ""  # a refusal
             rows.append({"model": "m1", "language": "es", "discipline": "hiv", "explanation": "false",
-                         "symptoms": "TRUE", "pair_id": f"p{pair}", "order": order, "chosen": chosen})
+                         "symptoms": "TRUE", "pair_id": f"F00{pair + 1}", "order": order, "chosen": chosen})
     return pd.DataFrame(rows)
 
 
@@ -52,9 +52,9 @@ def write(path: Path, frame: pd.DataFrame) -> Path:
 
 
 def count(workspace: Workspace, table: str) -> int:
-    if not workspace.warehouse.exists():
+    if not workspace.working.exists():  # imports write the working copy
         return 0
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+    with duckdb.connect(str(workspace.working), read_only=True) as con:
         exists = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
                              "and table_name = ?", [table]).fetchone()[0]
         return con.execute(f"select count(*) from inference.{table}").fetchone()[0] if exists else 0
@@ -126,7 +126,7 @@ def test_bad_association_files_are_rejected_and_nothing_is_written(workspace: Wo
     (lambda f: f.assign(order=[3] + list(f.order[1:])), "have a order that is not 1 or 2: row 1"),
     (lambda f: f.assign(chosen=["both"] + list(f.chosen[1:])), "have a chosen that is not cisgender, transgender or empty (a refusal): row 1"),
     (lambda f: f.assign(explanation=["maybe"] + list(f.explanation[1:])), "have a explanation that is not true or false: row 1"),
-    (lambda f: f.assign(order=[2] + list(f.order[1:])), "2 row(s) repeat a (model, language, discipline, explanation, symptoms, pair_id, order): row 1 (pair_id=p0), row 2 (pair_id=p0)"),
+    (lambda f: f.assign(order=[2] + list(f.order[1:])), "2 row(s) repeat a (model, language, discipline, explanation, symptoms, pair_id, order): row 1 (pair_id=F001), row 2 (pair_id=F001)"),
     (lambda f: f.assign(pair_id=[None] + list(f.pair_id[1:])), "have no pair_id: row 1"),
 ])
 def test_bad_allocation_files_are_rejected_and_nothing_is_written(workspace: Workspace, mutate, message) -> None:

@@ -50,7 +50,7 @@ def study(module_workspace: Workspace):
                             for pair in range(BIG_PAIRS) for order in (1, 2)])
         big.loc[::97, "chosen"] = ""  # some refusals
         big.to_csv(ws.root / "big.csv", index=False)
-        import_allocations(ws.root / "big.csv")
+        import_allocations(ws.root / "big.csv", own_stimuli=True)  # 1,000 pairs: more than the study's 100
     ws.build(select=["tag:implicit"])
     return ws, runs, backend
 

@@ -22,9 +22,9 @@ def write_csv(path: Path, frame: pd.DataFrame) -> Path:
 
 
 def imported_count(workspace: Workspace) -> int:
-    if not workspace.warehouse.exists():
+    if not workspace.working.exists():  # imports write the working copy
         return 0
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+    with duckdb.connect(str(workspace.working), read_only=True) as con:
         tables = con.execute("select count(*) from information_schema.tables where table_name = 'imported_pairs'").fetchone()[0]
         return con.execute("select count(*) from inference.imported_pairs").fetchone()[0] if tables else 0
 

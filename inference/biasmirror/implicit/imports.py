@@ -12,21 +12,31 @@ empty for a refusal).
 Files are CSV, CSV.gz, TSV or Parquet. Every problem is reported at once with row numbers, and nothing is
 written unless the whole file is valid. Rows are stored under a prompt set name (default `imported`); importing
 the same model, prompt set and language again replaces the earlier rows.
+
+Rows are checked against the study's design: a word must be one of its category's stimuli
+(seeds/implicit_association_words.csv) with the valence the stimuli give it (a contradicting valence would flip
+the sign of the bias), a category one of the study's, and a pair id one of seeds/implicit_persona_pairs.csv that
+the discipline shows. Results made with a user's own stimuli are accepted only with `own_stimuli=True`
+(`--own-stimuli`), which the import's run records with the counts of rows outside the study's stimuli.
+Numeric codes are read the same way everywhere: 1, 1.0 and 1e0 are the code 1 (order, explanation, symptoms,
+iteration). Messages name rows, never quote free text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from biasmirror.imports.tables import ImportValidationError, describe_rows, read_table
+from biasmirror.imports.tables import (ImportValidationError, describe_columns, describe_rows, integer_code,
+                                       read_table, repeated_columns)
 from biasmirror.implicit.parsing import GROUP_ALIASES, match_key
 from biasmirror.implicit.prompts import NAME_PATTERN
 from biasmirror.implicit.stimuli import LANGUAGES, VALENCES, load_stimuli
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 ASSOCIATION_COLUMNS = ("model", "language", "iteration", "category", "word", "valence", "group")
 ALLOCATION_COLUMNS = ("model", "language", "discipline", "explanation", "symptoms", "pair_id", "order", "chosen")
@@ -41,18 +51,21 @@ class ImplicitImport:
     models: tuple[str, ...]
     languages: tuple[str, ...]
     ignored_columns: tuple[str, ...]
+    outside_stimuli: dict[str, int] = field(default_factory=dict)  # rows accepted under own_stimuli, by reason
 
 
 def _frame(path: Path, required: tuple[str, ...], optional: tuple[str, ...]) -> tuple[pd.DataFrame, list[str]]:
-    frame = read_table(path)
+    frame = read_table(path)  # refuses a header that repeats a name exactly
     columns = [str(c).strip().lower() for c in frame.columns]
+    duplicated = repeated_columns(columns)
+    if duplicated:  # the same name in another case: still two candidates for one column
+        raise ImportValidationError(f"{path}: the header repeats column(s) {describe_columns(duplicated)} (names are "
+                                    "read without case); keep one column of each name (nothing was imported)")
     frame = frame.set_axis(columns, axis=1)
     missing = [c for c in required if c not in columns]
     if missing:
-        raise ImportValidationError(f"{path}: missing required column(s) {', '.join(missing)}; found: {', '.join(columns)}")
-    duplicated = sorted({c for c in columns if columns.count(c) > 1})
-    if duplicated:
-        raise ImportValidationError(f"{path}: duplicated column(s) {', '.join(duplicated)}")
+        raise ImportValidationError(f"{path}: missing required column(s) {', '.join(missing)}; found: "
+                                    f"{describe_columns(columns)}")
     if frame.empty:
         raise ImportValidationError(f"{path}: no rows")
     stripped = frame.reset_index(drop=True).apply(lambda column: column.map(lambda v: v.strip() if isinstance(v, str) else v))
@@ -66,14 +79,17 @@ def _required_text(frame: pd.DataFrame, column: str, errors: list[str]) -> None:
         errors.append(describe_rows(frame, empty, f"have no {column}"))
 
 
-def _choice(frame: pd.DataFrame, column: str, allowed: dict[str, str], errors: list[str], allow_empty: bool = False,
-            label: str | None = None) -> pd.Series:
-    """The column mapped through `allowed` (keys are match_key forms); rows outside it are reported."""
-    keys = frame[column].map(lambda v: match_key(v) if isinstance(v, str) else None)
+def _choice(frame: pd.DataFrame, column: str, allowed: dict[str, object], errors: list[str], allow_empty: bool = False,
+            label: str | None = None, numeric: bool = False) -> pd.Series:
+    """The column mapped through `allowed` (keys are match_key forms; with `numeric`, whole numbers written as
+    1.0 or 1e0 are read as 1); rows outside it are reported (numeric values shown, text only described)."""
+    raw = frame[column].map(integer_code) if numeric else frame[column]
+    keys = raw.map(lambda v: match_key(v) if isinstance(v, str) else None)
     mapped = keys.map(lambda k: allowed.get(k) if k is not None else None)
     bad = mapped.isna() & (keys.notna() | (not allow_empty))
     if bad.any():
-        errors.append(describe_rows(frame, bad, f"have a {column} that is not {label or ' or '.join(sorted(set(allowed.values())))}"))
+        reason = f"have a {column} that is not {label or ' or '.join(sorted({str(v) for v in allowed.values()}))}"
+        errors.append(describe_rows(frame, bad, reason, values=frame[column] if numeric else None))
     return mapped
 
 
@@ -101,28 +117,67 @@ def _check_prompt_set(prompt_set: str) -> None:
         raise ImportValidationError(f"--prompt-set must be a short name (letters, digits, . _ -), got {prompt_set!r}")
 
 
-def validate_associations(frame: pd.DataFrame, source: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(responses, assignments) ready to write, or ImportValidationError listing every problem."""
+OWN_STIMULI_HINT = ("; if these results come from your own stimuli, import them with --own-stimuli (recorded with "
+                     "the import)")
+
+
+def _against_stimuli(frame: pd.DataFrame, mask: pd.Series, reason: str, own_stimuli: bool, errors: list[str],
+                     outside: dict[str, int], key: str, id_column: str | None = None) -> None:
+    """Rows outside the study's design: an error, or (own_stimuli) counted for the import's run record."""
+    if not mask.any():
+        return
+    if own_stimuli:
+        outside[key] = int(mask.sum())
+    else:
+        errors.append(describe_rows(frame, mask, reason, id_column) + OWN_STIMULI_HINT)
+
+
+def validate_associations(frame: pd.DataFrame, source: str,
+                          own_stimuli: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, int]]:
+    """(responses, assignments, rows outside the stimuli by reason) ready to write, or ImportValidationError
+    listing every problem. Words, categories and valences are checked against the study's stimuli unless
+    `own_stimuli`."""
     errors: list[str] = []
     for column in ("model", "category", "word"):
         _required_text(frame, column, errors)
     languages = _choice(frame, "language", {lang: lang for lang in LANGUAGES}, errors)
     valences = _choice(frame, "valence", {v: v for v in VALENCES}, errors)
     groups = _choice(frame, "group", _group_choices(), errors, allow_empty=True, label="cisgender, transgender or empty")
-    iterations = pd.to_numeric(frame["iteration"], errors="coerce")
+    iterations = pd.to_numeric(frame["iteration"].map(integer_code), errors="coerce")
     bad_iteration = iterations.isna() | (iterations != iterations.round()) | (iterations < 0)
     if bad_iteration.any():
-        errors.append(describe_rows(frame, bad_iteration, "have an iteration that is not a whole number >= 0"))
+        errors.append(describe_rows(frame, bad_iteration, "have an iteration that is not a whole number >= 0",
+                                    values=frame["iteration"]))
+    if errors:
+        raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
+
+    stimuli = load_stimuli()
+    outside: dict[str, int] = {}
+    known_categories = {match_key(c): c for c in stimuli.categories}
+    category_keys = frame["category"].map(match_key)
+    categories = category_keys.map(known_categories)
+    unknown_category = categories.isna()
+    _against_stimuli(frame, unknown_category, f"have a category that is not one of the study's "
+                     f"({', '.join(stimuli.categories)})", own_stimuli, errors, outside, "unknown_category")
+    categories = categories.where(~unknown_category, frame["category"])
+    stimulus = {(w.language, w.category, match_key(w.word)): w for w in stimuli.words}
+    word_keys = frame["word"].map(match_key)
+    found = [stimulus.get((lang, cat, key)) for lang, cat, key in zip(languages, categories, word_keys)]
+    unknown_word = pd.Series([w is None for w in found], index=frame.index) & ~unknown_category
+    _against_stimuli(frame, unknown_word, "have a word that is not one of its category's stimuli in that language",
+                     own_stimuli, errors, outside, "unknown_word")
+    contradicts = pd.Series([w is not None and w.valence != v for w, v in zip(found, valences)], index=frame.index)
+    _against_stimuli(frame, contradicts, "give a word the valence the stimuli do not (it would flip the sign of the "
+                     "bias)", own_stimuli, errors, outside, "valence_differs_from_stimuli")
     if errors:
         raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
 
     rows = pd.DataFrame({
-        "model": frame["model"], "language": languages, "category": frame["category"],
+        "model": frame["model"], "language": languages, "category": categories,
         "iteration": iterations.astype("int64"), "word": frame["word"], "valence": valences, "assigned_group": groups,
         "template_id": frame["template"] if "template" in frame.columns else None,
     })
     response_keys = ["model", "language", "category", "iteration"]
-    word_keys = rows["word"].map(match_key)
     repeated = pd.DataFrame({**{k: rows[k] for k in response_keys}, "w": word_keys}).duplicated(keep=False)
     if repeated.any():
         errors.append(describe_rows(frame, repeated, "repeat a word within one answer (model, language, category, iteration)"))
@@ -134,9 +189,7 @@ def validate_associations(frame: pd.DataFrame, source: str) -> tuple[pd.DataFram
     if errors:
         raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
 
-    stimuli = load_stimuli()
-    word_ids = {(w.language, w.category, match_key(w.word)): w.word_id for w in stimuli.words}
-    rows["word_id"] = [word_ids.get((lang, cat, key)) for lang, cat, key in zip(rows.language, rows.category, word_keys)]
+    rows["word_id"] = [w.word_id if w is not None else None for w in found]
     rows["position"] = rows.groupby(response_keys).cumcount() + 1
     rows["word_status"] = rows["assigned_group"].map(lambda g: "missing" if g is None or pd.isna(g) else "assigned")
     responses = rows.groupby(response_keys, as_index=False).agg(
@@ -146,18 +199,21 @@ def validate_associations(frame: pd.DataFrame, source: str) -> tuple[pd.DataFram
         "ok" if assigned == words else ("partial" if assigned else "unparsed")
         for assigned, words in zip(responses.n_assigned, responses.n_words)
     ]
-    return responses, rows
+    return responses, rows, outside
 
 
-def import_associations(path: Path, prompt_set: str = "imported") -> ImplicitImport:
+def import_associations(path: Path, prompt_set: str = "imported", own_stimuli: bool = False) -> ImplicitImport:
+    """Validate the file, then replace the rows of (model, prompt set, language) in one transaction."""
     _check_prompt_set(prompt_set)
     frame, ignored = _frame(path, ASSOCIATION_COLUMNS, ("template",))
-    responses, assignments = validate_associations(frame, str(path))
+    responses, assignments, outside = validate_associations(frame, str(path), own_stimuli)
+    parameters = {"file": str(path), "prompt_set": prompt_set, "own_stimuli": own_stimuli,
+                  "rows_outside_stimuli": outside}
     with connect() as con:
         ensure_inference_tables(con)
         con.begin()
-        try:
-            import_id = start_run(con, "import_associations", {"file": str(path), "prompt_set": prompt_set}, dataset="implicit")
+        with recorded_run("import_associations", parameters, connection=con, dataset="implicit") as run:
+            import_id = run.run_id
             _replace(con, ("implicit_association_responses", "implicit_association_assignments"),
                      responses[["model", "language"]], prompt_set)
             now = utc_now()
@@ -165,16 +221,17 @@ def import_associations(path: Path, prompt_set: str = "imported") -> ImplicitImp
                 run_id=import_id, source="imported", backend="import", prompt_set=prompt_set, created_at=now))
             append_rows(con, "implicit_association_assignments", assignments.drop(columns=["template_id"]).assign(
                 run_id=import_id, prompt_set=prompt_set))
-            finish_run(con, import_id, len(responses))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(responses)
+        con.commit()
     return ImplicitImport(import_id, len(assignments), len(responses), tuple(sorted(responses.model.unique())),
-                          tuple(sorted(responses.language.unique())), tuple(ignored))
+                          tuple(sorted(responses.language.unique())), tuple(ignored), outside)
 
 
-def validate_allocations(frame: pd.DataFrame, source: str) -> pd.DataFrame:
+def validate_allocations(frame: pd.DataFrame, source: str,
+                         own_stimuli: bool = False) -> tuple[pd.DataFrame, dict[str, int]]:
+    """(rows ready to write, rows outside the study's pairs by reason), or ImportValidationError listing every
+    problem. Pair ids are checked against seeds/implicit_persona_pairs.csv and the discipline's pairs unless
+    `own_stimuli`."""
     errors: list[str] = []
     for column in ("model", "pair_id"):
         _required_text(frame, column, errors)
@@ -183,16 +240,31 @@ def validate_allocations(frame: pd.DataFrame, source: str) -> pd.DataFrame:
     disciplines = _choice(frame, "discipline", {match_key(d): d for d in stimuli.disciplines}, errors,
                           label=f"one of {', '.join(stimuli.disciplines)}")
     booleans = {**{t: True for t in TRUE}, **{f: False for f in FALSE}}
-    explanation = _choice(frame, "explanation", booleans, errors, label="true or false")
-    symptoms = _choice(frame, "symptoms", booleans, errors, label="true or false")
-    order = _choice(frame, "order", {"1": 1, "2": 2}, errors, label="1 or 2")
+    explanation = _choice(frame, "explanation", booleans, errors, label="true or false", numeric=True)
+    symptoms = _choice(frame, "symptoms", booleans, errors, label="true or false", numeric=True)
+    order = _choice(frame, "order", {"1": 1, "2": 2}, errors, label="1 or 2", numeric=True)
     chosen = _choice(frame, "chosen", _group_choices(), errors, allow_empty=True,
                      label="cisgender, transgender or empty (a refusal)")
     if errors:
         raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
+    outside: dict[str, int] = {}
+    known = {p.pair_id.lower(): p.pair_id for p in stimuli.pairs}
+    pair_ids = frame["pair_id"].map(lambda v: known.get(str(v).lower()))
+    unknown = pair_ids.isna()
+    _against_stimuli(frame, unknown, "have a pair_id that is not in seeds/implicit_persona_pairs.csv", own_stimuli,
+                     errors, outside, "unknown_pair_id", "pair_id")
+    shown = {d: {p.pair_id for p in stimuli.pairs_for(d)} for d in stimuli.disciplines}
+    not_shown = pd.Series([pid is not None and not pd.isna(pid) and pid not in shown[d]
+                           for pid, d in zip(pair_ids, disciplines)], index=frame.index)
+    _against_stimuli(frame, not_shown, "have a pair the study does not show for that discipline (its candidates' "
+                     "sex assigned at birth does not fit it)", own_stimuli, errors, outside, "pair_not_in_discipline",
+                     "pair_id")
+    if errors:
+        raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
     rows = pd.DataFrame({
         "model": frame["model"], "language": languages, "discipline": disciplines,
-        "explanation": explanation.astype(bool), "symptoms": symptoms.astype(bool), "pair_id": frame["pair_id"],
+        "explanation": explanation.astype(bool), "symptoms": symptoms.astype(bool),
+        "pair_id": pair_ids.where(pair_ids.notna(), frame["pair_id"]),
         "presentation_order": order.astype("int64"), "chosen_group": chosen,
     })
     repeated = rows.drop(columns=["chosen_group"]).duplicated(keep=False)
@@ -200,25 +272,25 @@ def validate_allocations(frame: pd.DataFrame, source: str) -> pd.DataFrame:
         errors.append(describe_rows(frame, repeated, "repeat a (model, language, discipline, explanation, symptoms, pair_id, order)", "pair_id"))
         raise ImportValidationError(f"{source}: nothing was imported.\n  - " + "\n  - ".join(errors))
     rows["parse_status"] = rows["chosen_group"].map(lambda g: "refused" if g is None or pd.isna(g) else "ok")
-    return rows
+    return rows, outside
 
 
-def import_allocations(path: Path, prompt_set: str = "imported") -> ImplicitImport:
+def import_allocations(path: Path, prompt_set: str = "imported", own_stimuli: bool = False) -> ImplicitImport:
+    """Validate the file, then replace the rows of (model, prompt set, language) in one transaction."""
     _check_prompt_set(prompt_set)
     frame, ignored = _frame(path, ALLOCATION_COLUMNS, ())
-    rows = validate_allocations(frame, str(path))
+    rows, outside = validate_allocations(frame, str(path), own_stimuli)
+    parameters = {"file": str(path), "prompt_set": prompt_set, "own_stimuli": own_stimuli,
+                  "rows_outside_stimuli": outside}
     with connect() as con:
         ensure_inference_tables(con)
         con.begin()
-        try:
-            import_id = start_run(con, "import_allocations", {"file": str(path), "prompt_set": prompt_set}, dataset="implicit")
+        with recorded_run("import_allocations", parameters, connection=con, dataset="implicit") as run:
+            import_id = run.run_id
             _replace(con, ("implicit_allocation_responses",), rows[["model", "language"]], prompt_set)
             append_rows(con, "implicit_allocation_responses", rows.assign(
                 run_id=import_id, source="imported", backend="import", prompt_set=prompt_set, created_at=utc_now()))
-            finish_run(con, import_id, len(rows))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(rows)
+        con.commit()
     return ImplicitImport(import_id, len(rows), len(rows), tuple(sorted(rows.model.unique())),
-                          tuple(sorted(rows.language.unique())), tuple(ignored))
+                          tuple(sorted(rows.language.unique())), tuple(ignored), outside)

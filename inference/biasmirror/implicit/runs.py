@@ -5,7 +5,11 @@ backend is the simulated respondent). Requests go through CachedBackend, so an i
 twice. Runs are resumable and idempotent: the design is rebuilt from its seed and the trials that already have
 an answer for (model label, prompt set, ...) are skipped; each batch of answers is committed in one
 transaction, so an interrupted run keeps what it finished. Answers whose generation failed are not written
-(a later run asks again); refusals and unparseable answers are written with their parse status.
+(a later run asks again); why each failed (status code, error type, the start of a non-JSON body, never the
+prompt) is stored per trial in inference.llm_failures and counted by reason in the run's parameters, and a run
+where every request failed is marked failed and raises `BackendFailed` with the reasons. Refusals and
+unparseable answers are written with their parse status. `no_cache` sends every request again instead of
+reading the answer cache (the new answers replace the cached ones).
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import duckdb
 import pandas as pd
 
 from biasmirror.backends.base import ChatBackend, ChatMessage, GenerationRequest, request_key
 from biasmirror.backends.cache import CachedBackend
+from biasmirror.backends.failures import FailureTally
 from biasmirror.implicit.design import (DEFAULT_DESIGN_SEED, DEFAULT_ITERATIONS, AllocationTrial, AssociationTrial,
                                         ExplicitTrial, allocation_trials, association_trials, explicit_trials)
 from biasmirror.implicit.parsing import parse_allocation, parse_association, parse_stance
@@ -27,13 +33,22 @@ from biasmirror.implicit.prompts import PromptSet, load_prompt_set
 from biasmirror.implicit.stimuli import LANGUAGES, Stimuli, load_stimuli
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import FAILED, RunRecord, recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 T = TypeVar("T")
 
 
 class RunConfigurationError(ValueError):
     """Options that cannot run (unknown category, a changed prompt set resuming an earlier run, ...)."""
+
+
+class BackendFailed(RuntimeError):
+    """Every request of a run failed (nothing was written; the run is marked failed). The message says why."""
+
+    def __init__(self, message: str, summary: "RunSummary") -> None:
+        super().__init__(message)
+        self.summary = summary
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,7 @@ class RunSummary:
     failed: int = 0
     cache_hits: int = 0
     statuses: Counter = field(default_factory=Counter)
+    failures: FailureTally = field(default_factory=FailureTally)
 
 
 def _request(prompt: str, decoding: Decoding) -> GenerationRequest:
@@ -87,11 +103,12 @@ def _check_resumable(con: duckdb.DuckDBPyConnection, table: str, model: str, pro
                 f"resume with --design-seed {row[2]}, or use another --label")
 
 
-def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run_id: str, summary: RunSummary,
+def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunRecord, summary: RunSummary,
                  trials: list[T], decoding: Decoding, description: str, batch_size: int,
-                 rows_for: Callable[[list[tuple[T, Any]]], dict[str, list[dict]]]) -> None:
-    """Ask every trial in batches; write each batch's rows in one transaction."""
-    cached = CachedBackend(backend, con, run_id)
+                 rows_for: Callable[[list[tuple[T, Any]]], dict[str, list[dict]]], item_id: Callable[[T], str],
+                 no_cache: bool = False) -> None:
+    """Ask every trial in batches; write each batch's rows, and why requests failed, in one transaction."""
+    cached = CachedBackend(backend, con, run.run_id, refresh=no_cache)
     started = time.perf_counter()
     with progress_bar() as bar:
         task = bar.add_task(description, total=len(trials), rate="")
@@ -103,6 +120,9 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run_id: s
             for trial, request, generation in zip(batch, requests, generations):
                 if generation.error is not None:
                     summary.failed += 1
+                    summary.failures.add(run_id=run.run_id, backend=backend,
+                                         key=request_key(backend.name, backend.model, request), generation=generation,
+                                         dataset="implicit", item_id=item_id(trial))
                     continue
                 answered.append((trial, (request, generation)))
             tables = rows_for(answered)
@@ -110,36 +130,46 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run_id: s
             try:
                 for table, rows in tables.items():
                     append_rows(con, table, pd.DataFrame(rows))
+                summary.failures.write(con)
                 con.commit()
             except BaseException:
                 con.rollback()
                 raise
             summary.written += len(answered)
+            run.n_items = summary.written
             bar.update(task, advance=len(batch), rate=rate_text(start + len(batch), time.perf_counter() - started, "prompts"))
     summary.cache_hits = cached.hits
 
 
-def _start(con: duckdb.DuckDBPyConnection, kind: str, backend: ChatBackend, model: str, prompt_set: PromptSet,
-           decoding: Decoding, extra: dict[str, Any]) -> str:
+@contextmanager
+def _recorded(con: duckdb.DuckDBPyConnection, kind: str, backend: ChatBackend, model: str, prompt_set: PromptSet,
+              decoding: Decoding, extra: dict[str, Any]) -> Iterator[RunRecord]:
+    """The study's run in inference.runs; failed when every request failed (nothing to resume from)."""
     parameters = {
         "backend": backend.name, "backend_model": backend.model, "label": model,
         "simulation": backend.name == "simulated",
         "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "prompt_set_source": prompt_set.source,
         "temperature": decoding.temperature, "seed": decoding.seed, "max_tokens": decoding.max_tokens, **extra,
     }
-    con.begin()
-    run_id = start_run(con, kind, parameters, dataset="implicit", model=model)
-    con.commit()
-    return run_id
+    with recorded_run(kind, parameters, connection=con, dataset="implicit", model=model) as run:
+        yield run
 
 
-def _finish(con: duckdb.DuckDBPyConnection, run_id: str, summary: RunSummary, body: Callable[[], None]) -> RunSummary:
-    try:
-        body()
-    except BaseException:
-        finish_run(con, run_id, summary.written, status="failed")
-        raise
-    finish_run(con, run_id, summary.written)
+def _close(run: RunRecord, summary: RunSummary) -> None:
+    run.n_items = summary.written
+    if summary.failures.total:
+        run.details["failures"] = summary.failures.as_parameters()
+    if summary.failed and not summary.written:
+        run.status = FAILED
+
+
+def _raise_if_all_failed(summary: RunSummary, backend: ChatBackend) -> RunSummary:
+    """The summary, or BackendFailed when every request of the run failed (after the run was recorded)."""
+    if summary.failed and not summary.written:
+        raise BackendFailed(
+            f"Nothing was written for {summary.model}: every request failed (run {summary.run_id} is marked "
+            f"failed).\n{summary.failures.explain(backend.name, 'request(s)', summary.run_id)}\nCheck the server, "
+            "then rerun the same command (answers already written are skipped).", summary)
     return summary
 
 
@@ -157,7 +187,8 @@ def _check_languages(languages: Sequence[str], prompt_set: PromptSet) -> list[st
 def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
                      languages: Sequence[str] = LANGUAGES, categories: Sequence[str] | None = None,
                      iterations: int = DEFAULT_ITERATIONS, decoding: Decoding = Decoding(),
-                     design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16, stimuli: Stimuli | None = None) -> RunSummary:
+                     design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16, stimuli: Stimuli | None = None,
+                     no_cache: bool = False) -> RunSummary:
     """The word-association test: `iterations` prompts per language and category."""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -175,47 +206,50 @@ def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_s
         _check_resumable(con, "implicit_association_responses", model, prompt_set, design_seed)
         done = _existing(con, "implicit_association_responses", ("language", "category", "iteration"), model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.category, t.iteration) not in done]
-        run_id = _start(con, "implicit_associations", backend, model, prompt_set, decoding,
+        with _recorded(con, "implicit_associations", backend, model, prompt_set, decoding,
                         {"languages": languages, "categories": categories, "iterations": iterations,
-                         "design_seed": design_seed})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+                         "design_seed": design_seed, "no_cache": no_cache}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[AssociationTrial, Any]]) -> dict[str, list[dict]]:
-            responses, assignments = [], []
-            now = utc_now()
-            for trial, (request, generation) in answered:
-                groups = prompt_set.for_language(trial.language).groups
-                parsed = parse_association(generation.text, [w.word for w in trial.words], groups)
-                summary.statuses[parsed.status] += 1
-                responses.append({
-                    "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
-                    "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
-                    "language": trial.language, "category": trial.category, "iteration": trial.iteration,
-                    "template_id": trial.template_id, "group_order": ",".join(trial.group_order), "prompt": trial.prompt,
-                    "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request),
-                    "response_text": generation.text, "finish_reason": generation.finish_reason,
-                    "parse_status": parsed.status, "n_words": len(trial.words), "n_assigned": parsed.n_assigned,
-                    "created_at": now,
-                })
-                for position, word in enumerate(trial.words, start=1):
-                    assignments.append({
-                        "run_id": run_id, "model": model, "prompt_set": prompt_set.name, "language": trial.language,
-                        "category": trial.category, "iteration": trial.iteration, "position": position,
-                        "word_id": word.word_id, "word": word.word, "valence": word.valence,
-                        "assigned_group": parsed.assignments[word.word], "word_status": parsed.word_status[word.word],
+            def rows_for(answered: list[tuple[AssociationTrial, Any]]) -> dict[str, list[dict]]:
+                responses, assignments = [], []
+                now = utc_now()
+                for trial, (request, generation) in answered:
+                    groups = prompt_set.for_language(trial.language).groups
+                    parsed = parse_association(generation.text, [w.word for w in trial.words], groups)
+                    summary.statuses[parsed.status] += 1
+                    responses.append({
+                        "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
+                        "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
+                        "language": trial.language, "category": trial.category, "iteration": trial.iteration,
+                        "template_id": trial.template_id, "group_order": ",".join(trial.group_order), "prompt": trial.prompt,
+                        "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request),
+                        "response_text": generation.text, "finish_reason": generation.finish_reason,
+                        "parse_status": parsed.status, "n_words": len(trial.words), "n_assigned": parsed.n_assigned,
+                        "created_at": now,
                     })
-            return {"implicit_association_responses": responses, "implicit_association_assignments": assignments}
+                    for position, word in enumerate(trial.words, start=1):
+                        assignments.append({
+                            "run_id": run_id, "model": model, "prompt_set": prompt_set.name, "language": trial.language,
+                            "category": trial.category, "iteration": trial.iteration, "position": position,
+                            "word_id": word.word_id, "word": word.word, "valence": word.valence,
+                            "assigned_group": parsed.assignments[word.word], "word_status": parsed.word_status[word.word],
+                        })
+                return {"implicit_association_responses": responses, "implicit_association_assignments": assignments}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"word association ({model})", batch_size, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"word association ({model})", batch_size, rows_for,
+                         lambda t: f"associations/{t.language}/{t.category}/{t.iteration}", no_cache)
+            _close(run, summary)
+        return _raise_if_all_failed(summary, backend)
 
 
 def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
                    languages: Sequence[str] = LANGUAGES, disciplines: Sequence[str] | None = None,
                    explanations: Sequence[bool] = (False, True), symptom_conditions: Sequence[bool] = (False, True),
                    decoding: Decoding = Decoding(), design_seed: int = DEFAULT_DESIGN_SEED, batch_size: int = 16,
-                   stimuli: Stimuli | None = None) -> RunSummary:
+                   stimuli: Stimuli | None = None, no_cache: bool = False) -> RunSummary:
     """The appointment-allocation task: every pair of every discipline in both orders, per condition."""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -234,42 +268,47 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
         done = _existing(con, "implicit_allocation_responses", key_columns, model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.discipline, t.explanation, t.symptoms, t.pair_id,
                                          t.presentation_order) not in done]
-        run_id = _start(con, "implicit_allocation", backend, model, prompt_set, decoding,
+        with _recorded(con, "implicit_allocation", backend, model, prompt_set, decoding,
                         {"languages": languages, "disciplines": disciplines, "explanations": list(explanations),
-                         "symptoms": list(symptom_conditions), "design_seed": design_seed})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+                         "symptoms": list(symptom_conditions), "design_seed": design_seed, "no_cache": no_cache}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[AllocationTrial, Any]]) -> dict[str, list[dict]]:
-            rows = []
-            now = utc_now()
-            for trial, (request, generation) in answered:
-                candidates = [(pid, names[pid][trial.language]) for pid in trial.candidates]
-                parsed = parse_allocation(generation.text, candidates)
-                summary.statuses[parsed.status] += 1
-                chosen_group = None
-                if parsed.chosen is not None:
-                    chosen_group = "cisgender" if parsed.chosen == trial.cis_persona_id else "transgender"
-                rows.append({
-                    "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
-                    "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
-                    "language": trial.language, "discipline": trial.discipline, "explanation": trial.explanation,
-                    "symptoms": trial.symptoms, "pair_id": trial.pair_id, "presentation_order": trial.presentation_order,
-                    "cis_persona_id": trial.cis_persona_id, "trans_persona_id": trial.trans_persona_id,
-                    "urgency": trial.urgency, "cis_symptom_id": trial.cis_symptom_id, "trans_symptom_id": trial.trans_symptom_id,
-                    "prompt": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
-                    "finish_reason": generation.finish_reason, "reasoning": parsed.reasoning,
-                    "chosen_persona_id": parsed.chosen, "chosen_group": chosen_group, "parse_status": parsed.status,
-                    "created_at": now,
-                })
-            return {"implicit_allocation_responses": rows}
+            def rows_for(answered: list[tuple[AllocationTrial, Any]]) -> dict[str, list[dict]]:
+                rows = []
+                now = utc_now()
+                for trial, (request, generation) in answered:
+                    candidates = [(pid, names[pid][trial.language]) for pid in trial.candidates]
+                    parsed = parse_allocation(generation.text, candidates)
+                    summary.statuses[parsed.status] += 1
+                    chosen_group = None
+                    if parsed.chosen is not None:
+                        chosen_group = "cisgender" if parsed.chosen == trial.cis_persona_id else "transgender"
+                    rows.append({
+                        "run_id": run_id, "source": "generated", "backend": backend.name, "model": model,
+                        "prompt_set": prompt_set.name, "prompt_set_digest": prompt_set.digest, "design_seed": design_seed,
+                        "language": trial.language, "discipline": trial.discipline, "explanation": trial.explanation,
+                        "symptoms": trial.symptoms, "pair_id": trial.pair_id, "presentation_order": trial.presentation_order,
+                        "cis_persona_id": trial.cis_persona_id, "trans_persona_id": trial.trans_persona_id,
+                        "urgency": trial.urgency, "cis_symptom_id": trial.cis_symptom_id, "trans_symptom_id": trial.trans_symptom_id,
+                        "prompt": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
+                        "finish_reason": generation.finish_reason, "reasoning": parsed.reasoning,
+                        "chosen_persona_id": parsed.chosen, "chosen_group": chosen_group, "parse_status": parsed.status,
+                        "created_at": now,
+                    })
+                return {"implicit_allocation_responses": rows}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"allocation ({model})", batch_size, rows_for,
+                         lambda t: (f"allocation/{t.language}/{t.discipline}/explanation={t.explanation}/"
+                                    f"symptoms={t.symptoms}/{t.pair_id}/order={t.presentation_order}"), no_cache)
+            _close(run, summary)
+        return _raise_if_all_failed(summary, backend)
 
 
 def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
-                 languages: Sequence[str] = LANGUAGES, decoding: Decoding = Decoding(), stimuli: Stimuli | None = None) -> RunSummary:
+                 languages: Sequence[str] = LANGUAGES, decoding: Decoding = Decoding(), stimuli: Stimuli | None = None,
+                 no_cache: bool = False) -> RunSummary:
     """The explicit questions: would the model treat the two groups differently?"""
     stimuli = stimuli or load_stimuli()
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
@@ -281,29 +320,33 @@ def run_explicit(backend: ChatBackend, *, label: str | None = None, prompt_set: 
         _check_resumable(con, "implicit_explicit_answers", model, prompt_set, None)
         done = _existing(con, "implicit_explicit_answers", ("language", "question_id"), model, prompt_set.name)
         pending = [t for t in trials if (t.language, t.question_id) not in done]
-        run_id = _start(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages})
-        summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
+        with _recorded(con, "implicit_explicit", backend, model, prompt_set, decoding, {"languages": languages, "no_cache": no_cache}) as run:
+            run_id = run.run_id
+            summary = RunSummary(run_id, model, planned=len(trials), skipped_existing=len(trials) - len(pending))
 
-        def rows_for(answered: list[tuple[ExplicitTrial, Any]]) -> dict[str, list[dict]]:
-            rows = []
-            for trial, (request, generation) in answered:
-                stance = parse_stance(generation.text)
-                summary.statuses[stance] += 1
-                rows.append({
-                    "run_id": run_id, "backend": backend.name, "model": model, "prompt_set": prompt_set.name,
-                    "prompt_set_digest": prompt_set.digest, "language": trial.language, "question_id": trial.question_id,
-                    "question": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
-                    "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
-                    "finish_reason": generation.finish_reason, "stance": stance, "created_at": utc_now(),
-                })
-            return {"implicit_explicit_answers": rows}
+            def rows_for(answered: list[tuple[ExplicitTrial, Any]]) -> dict[str, list[dict]]:
+                rows = []
+                for trial, (request, generation) in answered:
+                    stance = parse_stance(generation.text)
+                    summary.statuses[stance] += 1
+                    rows.append({
+                        "run_id": run_id, "backend": backend.name, "model": model, "prompt_set": prompt_set.name,
+                        "prompt_set_digest": prompt_set.digest, "language": trial.language, "question_id": trial.question_id,
+                        "question": trial.prompt, "temperature": decoding.temperature, "seed": decoding.seed,
+                        "request_key": request_key(backend.name, backend.model, request), "response_text": generation.text,
+                        "finish_reason": generation.finish_reason, "stance": stance, "created_at": utc_now(),
+                    })
+                return {"implicit_explicit_answers": rows}
 
-        return _finish(con, run_id, summary, lambda: _run_batches(
-            con, backend, run_id, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for))
+            _run_batches(con, backend, run, summary, pending, decoding, f"explicit questions ({model})", 8, rows_for,
+                         lambda t: f"explicit/{t.language}/{t.question_id}", no_cache)
+            _close(run, summary)
+        return _raise_if_all_failed(summary, backend)
 
 
 def describe(summary: RunSummary) -> str:
     statuses = ", ".join(f"{k} {v:,}" for k, v in sorted(summary.statuses.items())) or "none"
+    failures = f" Failed requests by reason: {summary.failures.summary()}." if summary.failures.total else ""
     return (f"{summary.written:,} answers written for {summary.model} ({summary.skipped_existing:,} already present, "
             f"{summary.failed:,} failed and left for a later run, {summary.cache_hits:,} from the cache); "
-            f"parse status: {statuses}; run {summary.run_id}.")
+            f"parse status: {statuses}; run {summary.run_id}.{failures}")

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasmirror.imports.tables import ImportValidationError, describe_rows, read_table
+from biasmirror.imports.tables import ImportValidationError, describe_columns, describe_rows, read_table
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.warehouse import connect
-from biasmirror.warehouse.writes import append_rows, finish_run, start_run, utc_now
+from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import append_rows, utc_now
 
 REQUIRED = ("pair_id", "original_sex", "original_level", "counterfactual_level")
 OPTIONAL = ("setting", "true_level", "patient_id")
@@ -42,9 +43,11 @@ def _parse_levels(frame: pd.DataFrame, column: str, required: bool, errors: list
     if required and missing.any():
         errors.append(describe_rows(frame, missing, f"have no {column}", "pair_id"))
     if not_integer.any():
-        errors.append(describe_rows(frame, not_integer, f"have a {column} that is not an integer", "pair_id"))
+        errors.append(describe_rows(frame, not_integer, f"have a {column} that is not an integer", "pair_id",
+                                    values=raw))
     if out_of_range.any():
-        errors.append(describe_rows(frame, out_of_range, f"have a {column} outside {min(LEVELS)}-{max(LEVELS)}", "pair_id"))
+        errors.append(describe_rows(frame, out_of_range, f"have a {column} outside {min(LEVELS)}-{max(LEVELS)}",
+                                    "pair_id", values=raw))
     return numbers  # cast to integers once every check has passed
 
 
@@ -55,12 +58,13 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     frame = frame.set_axis(columns, axis=1)
     missing = [c for c in REQUIRED if c not in columns]
     if missing:
-        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; found: {', '.join(columns)}")
+        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; found: "
+                                    f"{describe_columns(columns)}")
     if frame.empty:
         raise ImportValidationError(f"{source}: no rows")
     duplicated_columns = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated_columns:
-        raise ImportValidationError(f"{source}: duplicated column(s) {', '.join(duplicated_columns)}")
+        raise ImportValidationError(f"{source}: duplicated column(s) {describe_columns(duplicated_columns)}")
     frame = frame.reset_index(drop=True)
 
     if setting is not None and setting not in SETTINGS:
@@ -138,8 +142,10 @@ def import_pairs(path: Path, dataset: str, model: str, setting: str | None = Non
     settings = tuple(sorted(pairs["setting"].unique()))
     with connect() as con:
         con.begin()
-        try:
-            import_id = start_run(con, "import", {"file": str(path), "setting": setting}, dataset=dataset, model=model)
+        # the run row commits with the pairs, or not at all
+        with recorded_run("import", {"file": str(path), "setting": setting}, connection=con, dataset=dataset,
+                          model=model) as run:
+            import_id = run.run_id
             placeholders = ", ".join("?" for _ in settings)
             for table in ("imported_pairs", "imported_pair_strata"):
                 con.execute(
@@ -149,10 +155,7 @@ def import_pairs(path: Path, dataset: str, model: str, setting: str | None = Non
             now = utc_now()
             append_rows(con, "imported_pairs", pairs.assign(dataset=dataset, model=model, import_id=import_id, imported_at=now))
             append_rows(con, "imported_pair_strata", strata.assign(dataset=dataset, model=model))
-            finish_run(con, import_id, len(pairs))
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+            run.n_items = len(pairs)
+        con.commit()
     return PairImport(import_id, len(pairs), settings,
                       tuple(sorted(strata["stratum_name"].unique())) if not strata.empty else (), tuple(ignored))

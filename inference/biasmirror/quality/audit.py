@@ -1,5 +1,7 @@
 """Audit-layer gates over audit.paired_metrics: the metric identities of DESIGN.md section 4 hold in every
-group (data set, model, generator, setting, stratum), proportions are proportions, intervals are ordered.
+group (data set, model, generator, setting, stratum), proportions are proportions, intervals are ordered. And
+over audit.scoring_parity: every scoring run with a parity sample agrees with generate-and-parse at least as
+often as the threshold (`--min-parity-agreement`, default 95%).
 
 Identities (with n_m_to_f and n_f_to_m counted independently from audit.pair_outcomes and the pair strata):
   dts_m_to_f = p_up_m_to_f - p_down_m_to_f,  dts_f_to_m = p_up_f_to_m - p_down_f_to_m,
@@ -98,3 +100,27 @@ def audit_checks(con: duckdb.DuckDBPyConnection) -> tuple[list[Check], list[Skip
         Check("audit", "paired_metrics.intervals", "audit.paired_metrics", intervals,
               [a_at_least_b("ci_high", "ci_low", "every confidence interval has ci_low <= ci_high")]),
     ], []
+
+
+DEFAULT_MIN_PARITY_AGREEMENT = 0.95
+
+
+def scoring_parity_checks(con: duckdb.DuckDBPyConnection,
+                          min_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> tuple[list[Check], list[Skipped]]:
+    """Label-probability scoring agrees with the study's generate-and-parse in every checked run. A warehouse with
+    no parity sample (classifiers only, or LMs scored on vLLM) has nothing to gate."""
+    checked = _has(con, "inference", "scoring_parity_checks") and bool(
+        con.execute("select count(*) from inference.scoring_parity_checks").fetchone()[0])
+    if not checked:
+        return [], []
+    if not _has(con, "audit", "scoring_parity"):
+        return [], [Skipped("audit", "scoring_parity", "the warehouse has no audit.scoring_parity: run `biasmirror build`")]
+    frame = con.execute("select dataset, model, run_id, n_checked, agreement, unparseable_share, mean_label_mass "
+                        "from audit.scoring_parity where n_checked > 0 order by dataset, model, run_id").df()
+    if frame.empty:
+        return [], [Skipped("audit", "scoring_parity", "audit.scoring_parity is older than the parity checks: run "
+                            "`biasmirror build`")]
+    return [Check("audit", "scoring_parity", "audit.scoring_parity", frame, [
+        between("agreement", min_agreement, 1, f"label-probability argmax agrees with generate-and-parse on at "
+                f"least {min_agreement:.0%} of each run's parity sample"),
+    ])], []

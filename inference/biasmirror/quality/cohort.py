@@ -86,7 +86,8 @@ def cohort_checks(con: duckdb.DuckDBPyConnection, test_fraction: float) -> tuple
                                         f"(at least {bounds.mostly:.1%} of values)", bounds.mostly))
         checks.append(Check("cohort", f"{dataset}.records", f"audit.triage_cohort ({dataset})",
                             records.drop(columns=["dataset"]).reset_index(drop=True), expectations,
-                            hide_values=frozenset({"record_id"})))
+                            # coded columns whose short values may be quoted; record ids are never shown
+                            value_kinds={"sex": "code", "nurse_sex": "code", "split": "code"}))
         checks.append(_split_balance(str(dataset), records, test_fraction))
     return checks, skipped
 

@@ -1,10 +1,10 @@
-"""An ephemeral Great Expectations context: in-memory stores, no analytics, no progress bars, and one Data
-Docs site written to a local folder. Nothing is sent anywhere."""
+"""An ephemeral Great Expectations context: in-memory stores, no analytics, no progress bars and no Data Docs
+site of its own (GX's pages load their styles and scripts from CDNs and quote offending values; the results are
+rendered offline by biasmirror.quality.docs instead). Nothing is written or sent anywhere."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 
@@ -23,20 +23,12 @@ def import_gx() -> Any:
     return gx
 
 
-SITE = "biasmirror"
-
-
-def ephemeral_context(docs_dir: Path) -> Any:
+def ephemeral_context() -> Any:
     gx = import_gx()
     from great_expectations.data_context.types.base import (DataContextConfig, InMemoryStoreBackendDefaults,
                                                             ProgressBarsConfig)
 
-    site = {
-        "class_name": "SiteBuilder",
-        "store_backend": {"class_name": "TupleFilesystemStoreBackend", "base_directory": str(docs_dir)},
-        "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
-    }
     config = DataContextConfig(store_backend_defaults=InMemoryStoreBackendDefaults(), analytics_enabled=False,
                                progress_bars=ProgressBarsConfig(globally=False, metric_calculations=False),
-                               data_docs_sites={SITE: site})
+                               data_docs_sites={})
     return gx.get_context(mode="ephemeral", project_config=config)

@@ -3,8 +3,9 @@ inference.predictions):
 
 * every test record has a counterfactual from every generator used on the data set, whose sex is the other one
   (the same one for placebo generators, '<name>-placebo');
-* every test record has, for every model that scored the data set, a prediction of its original input in
-  every setting and of its counterfactual input in every setting (when the counterfactual is ok);
+* every test record has, for every model that scored the data set, a prediction of its original input and of
+  its counterfactual input (when the counterfactual is ok) in every setting the model scores (its
+  inference.triage_models.scored_settings; every setting for an unregistered model);
 * per model, the parse rate - the share of predictions with a level (predicted_level not null) - is at least
   the threshold, levels are in 1-5 and probabilities in [0, 1].
 """
@@ -22,6 +23,19 @@ DEFAULT_MIN_PARSE_RATE = 0.95
 def _has(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> bool:
     return bool(con.execute("select count(*) from information_schema.tables where table_schema = ? and table_name = ?",
                             [schema, table]).fetchone()[0])
+
+
+def _scored_models_sql(con: duckdb.DuckDBPyConnection) -> str:
+    """The models that scored data set $1 with the settings they score (null: every setting)."""
+    registered = _has(con, "inference", "triage_models") and bool(con.execute(
+        "select count(*) from information_schema.columns where table_schema = 'inference' "
+        "and table_name = 'triage_models' and column_name = 'scored_settings'").fetchone()[0])
+    if not registered:
+        return ("select distinct model, cast(null as varchar) as scored_settings "
+                "from inference.predictions where dataset = $1")
+    return ("select distinct p.model, r.scored_settings from inference.predictions p "
+            "left join inference.triage_models r on r.dataset = p.dataset and r.model = p.model "
+            "where p.dataset = $1")
 
 
 def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> tuple[list[Check], list[Skipped]]:
@@ -62,7 +76,7 @@ def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> t
                             ]))
         coverage = con.execute(f"""
             with tests as (select record_id from audit.triage_cohort where dataset = $1 and split = 'test'),
-            models as (select distinct model from inference.predictions where dataset = $1),
+            models as ({_scored_models_sql(con)}),
             generators as (select distinct generator, record_id, status from inference.counterfactuals where dataset = $1),
             settings(setting) as (values {settings}),
             inputs as (select * from audit.model_inputs where dataset = $1 and split = 'test'),
@@ -76,13 +90,17 @@ def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> t
                 case when g.status = 'ok' then pc.input_id is not null end as has_counterfactual_prediction
             from tests t
             cross join settings s
-            left join models m on true
+            left join models m
+                on m.scored_settings is null
+                or position(',' || s.setting || ',' in ',' || m.scored_settings || ',') > 0
             left join generators g on g.record_id = t.record_id
             left join inputs o on o.record_id = t.record_id and o.setting = s.setting and o.variant = 'original'
             left join predictions po on po.model = m.model and po.input_id = o.input_id
             left join inputs c on c.record_id = t.record_id and c.setting = s.setting and c.variant = 'counterfactual'
                 and c.generator = g.generator
             left join predictions pc on pc.model = m.model and pc.input_id = c.input_id
+            -- a setting no model scores is not a gap (a model trained on an isolated setting scores only it)
+            where m.model is not null or (select count(*) from models) = 0
         """, [dataset]).df()
         checks.append(Check("inference", f"{dataset}.prediction_coverage", f"inference.predictions ({dataset})",
                             coverage, [

@@ -1,10 +1,16 @@
 """Raw-layer gates: the files of each configured file-based data set against its source contract.
 
-Per data set: a manifest (every contracted file found, no declared column missing); per file: the schema
-(declared columns present), readable UTF-8 rows (when the contract asks for row validation; the reader's
-rejected rows name line and column), identifiers present and unique, coded columns in their domain, numbers
-and timestamps that parse (the contract's data_type), and values within physiological ranges in the data
-set's own units (biasmirror.quality.profiles). Free-text columns are never pulled into memory.
+The contract is the sources YAML (biasmirror.quality.contracts), the same one the pre-build check in dbt
+(macros/validate_raw_sources.sql) applies, with the same grammar of numbers and timestamps. Each file is scanned
+once in DuckDB (rows numbered from 1, the first record after the header) and every rule is evaluated there, as
+the dbt macro evaluates it: required values, unique ids, accepted values (numerically for numeric columns),
+numbers and timestamps that follow the grammar. Great Expectations then asserts each rule's outcome column
+(null where the row keeps the rule) and the plausibility gates the build does not enforce: physiological
+ranges in the file's own unit (`mostly`), at least one row. Per data set: a manifest (every contracted file
+found, no declared column missing); per file: the schema, its values and its UTF-8 rows.
+
+Free-text columns are never pulled out of DuckDB (only whether they are empty), and offending values are shown
+only through biasmirror.quality.redaction.
 """
 
 from __future__ import annotations
@@ -14,13 +20,13 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from biasmirror.quality.contracts import NUMERIC_TYPES, TEMPORAL_TYPES, RawTable, raw_contracts
-from biasmirror.quality.profiles import DatasetProfile, profile
-from biasmirror.quality.suites import (Check, Skipped, between, has_columns, is_true, matches, not_null,
-                                       row_count, unique, values_in)
+from biasmirror.quality.contracts import RawColumn, RawTable, ValueGrammar, raw_contracts
+from biasmirror.quality.redaction import describe_error, describe_header
+from biasmirror.quality.suites import (Check, Skipped, between, has_columns, is_null, is_true, row_count,
+                                       row_count_at_least)
 
-NUMBER_REGEX = r"^-?[0-9]+(?:[.,][0-9]+)?$"
-TIMESTAMP_REGEX = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?$"
+ROW = "biasmirror_row"
+SCAN = "biasmirror_check_scan"
 REJECTS_TABLE = "biasmirror_check_rejects"
 REJECTS_SCAN = "biasmirror_check_reject_scans"
 
@@ -34,12 +40,55 @@ def _literal(text: str) -> str:
 
 
 def _reader(path: Path, record_rejects: bool) -> str:
+    """A table function reading the file with every CSV column as text (Parquet columns keep their types and
+    are cast to text in the scan); it accepts `with ordinality`."""
     if path.name.endswith(".parquet"):
-        return f"(select columns(*)::varchar from read_parquet({_literal(str(path))}))"
+        return f"read_parquet({_literal(str(path))})"
     rejects = (f", store_rejects = true, rejects_table = '{REJECTS_TABLE}', rejects_scan = '{REJECTS_SCAN}'"
                if record_rejects else "")
     return (f"read_csv({_literal(str(path))}, header = true, all_varchar = true, "
             f"max_line_size = 16777216{rejects})")
+
+
+# -- the rules, as SQL over the scan (the same conditions as macros/validate_raw_sources.sql) ------------------
+def parsed_number(value: str, grammar: ValueGrammar) -> str:
+    """A trimmed text value as a double when it follows the number grammar, else null."""
+    return (f"case when regexp_matches({value}, {_literal(grammar.number)}) "
+            f"then try_cast(replace({value}, ',', '.') as double) end")
+
+
+def parsed_timestamp(value: str, data_type: str, grammar: ValueGrammar) -> str:
+    """A trimmed text value as a timestamp (or date) when it follows the grammar and is a real date, else null."""
+    return (f"case when regexp_matches({value}, {_literal(grammar.timestamp)}) "
+            f"then try_cast({value} as {data_type}) end")
+
+
+def column_rules(column: RawColumn, grammar: ValueGrammar) -> list[tuple[str, str, bool]]:
+    """The row rules of one contract column: (rule text, SQL condition true on a row that breaks it, whether
+    the offending value is shown). The column is referenced as its quoted name in the scan, already trimmed."""
+    value = _quote(column.name)
+    rules: list[tuple[str, str, bool]] = []
+    if column.required:
+        rules.append((f"{column.name} is never empty", f"{value} is null", False))
+    if column.unique:
+        rules.append((f"{column.name} identifies one row",
+                      f"{value} is not null and count(*) over (partition by {value}) > 1", True))
+    if column.accepted_values:
+        codes = ", ".join(column.accepted_values)
+        if column.grammar == "number":
+            numbers = ", ".join(repr(float(v)) for v in column.accepted_values)
+            condition = (f"{value} is not null and coalesce({parsed_number(value, grammar)} not in ({numbers}), true)")
+        else:
+            condition = f"{value} is not null and {value} not in ({', '.join(_literal(v) for v in column.accepted_values)})"
+        rules.append((f"{column.name} is one of {codes} (or empty)", condition, True))
+    if column.grammar == "number":
+        rules.append((f"{column.name} is a number ({column.data_type})",
+                      f"{value} is not null and {parsed_number(value, grammar)} is null", True))
+    elif column.grammar == "timestamp":
+        data_type = (column.data_type or "timestamp").lower()
+        rules.append((f"{column.name} is an ISO 8601 {data_type}",
+                      f"{value} is not null and {parsed_timestamp(value, data_type, grammar)} is null", True))
+    return rules
 
 
 def raw_checks(roots: dict[str, Path]) -> tuple[list[Check], list[Skipped]]:
@@ -50,7 +99,8 @@ def raw_checks(roots: dict[str, Path]) -> tuple[list[Check], list[Skipped]]:
     for dataset in contracts.datasets():
         if dataset not in roots:
             skipped.append(Skipped("raw", dataset, "no folder configured (biasmirror build --"
-                                   f"{dataset}-root, or the {dataset}_root var)"))
+                                   f"{dataset}-root, the {contracts.root_var(dataset)} var or "
+                                   f"{contracts.root_env(dataset)})"))
             continue
         root = Path(roots[dataset])
         tables = contracts.for_dataset(dataset)
@@ -59,7 +109,7 @@ def raw_checks(roots: dict[str, Path]) -> tuple[list[Check], list[Skipped]]:
             for table in tables:
                 path = table.locate(root)
                 if path is not None:
-                    checks.extend(_file_checks(con, dataset, table, path))
+                    checks.extend(_file_checks(con, dataset, table, path, contracts.grammar))
     return checks, skipped
 
 
@@ -85,62 +135,61 @@ def _manifest(con: duckdb.DuckDBPyConnection, dataset: str, root: Path, tables: 
     ])
 
 
-def _file_checks(con: duckdb.DuckDBPyConnection, dataset: str, table: RawTable, path: Path) -> list[Check]:
-    prof = profile(dataset) or DatasetProfile(dataset=dataset, cohort_levels=(1, 2, 3, 4, 5))
+def _file_checks(con: duckdb.DuckDBPyConnection, dataset: str, table: RawTable, path: Path,
+                 grammar: ValueGrammar) -> list[Check]:
     present = {c.lower(): c for c in _present_columns(con, path)}
-    schema = pd.DataFrame(columns=list(present.values()))
+    schema = pd.DataFrame(columns=[describe_header(c) for c in present.values()])
     checks = [Check("raw", f"{dataset}.{table.table}.schema", str(path), schema, [
         has_columns([c.name for c in table.columns], f"{path.name} has the columns of the contract {table.label}")])]
 
-    text = {column for (tbl, column) in prof.raw_text if tbl == table.table}
-    select: list[str] = []
-    expectations: list = []
-    hide: set[str] = set()
-    for column in table.columns:
-        if column.name.lower() not in present:
-            continue
-        raw = f"nullif(trim({_quote(present[column.name.lower()])}), '')"
-        key = (table.table, column.name)
-        if column.name in text:
-            if table.validate_rows:
-                # referenced so that every value is decoded and a wrong encoding is found; never pulled
-                select.append(f"{raw} is not null as {_quote(column.name + '__present')}")
-            continue
-        select.append(f"{raw} as {_quote(column.name)}")
-        if key in prof.raw_ids or column.required:
-            expectations.append(not_null(column.name, f"{column.name} is never empty"))
-            hide.add(column.name)
-        if key in prof.raw_ids:
-            expectations.append(unique(column.name, f"{column.name} identifies one row"))
-        codes = column.accepted_values or prof.raw_codes.get(key)
-        if codes:
-            expectations.append(values_in(column.name, codes, f"{column.name} is one of {', '.join(codes)} (or empty)"))
-        data_type = (column.data_type or "").lower()
-        if data_type in NUMERIC_TYPES:
-            expectations.append(matches(column.name, NUMBER_REGEX, f"{column.name} is a number ({data_type})"))
-        elif data_type in TEMPORAL_TYPES:
-            expectations.append(matches(column.name, TIMESTAMP_REGEX, f"{column.name} is an ISO 8601 {data_type}"))
-        if key in prof.raw_ranges:
-            bounds = prof.raw_ranges[key]
-            value = column.name + "__value"
-            select.append(f"try_cast(replace({raw}, ',', '.') as double) as {_quote(value)}")
-            expectations.append(between(
-                value, bounds.low, bounds.high,
-                f"{column.name} within {bounds.low:g}-{bounds.high:g} {bounds.unit} (physiological range in "
-                f"{dataset}'s unit; at least {bounds.mostly:.1%} of values)", bounds.mostly))
-
+    columns = [c for c in table.columns if c.name.lower() in present]
+    scanned = []
+    for column in columns:
+        source = f"nullif(trim(cast({_quote(present[column.name.lower()])} as varchar)), '')"
+        # free text is referenced so that every value is decoded (a wrong encoding is found), never kept
+        scanned.append(f"{source} is not null as {_quote(column.name)}" if column.is_free_text
+                       else f"{source} as {_quote(column.name)}")
     record = table.validate_rows and not path.name.endswith(".parquet")
     if record:
         con.execute(f"drop table if exists {REJECTS_TABLE}")
         con.execute(f"drop table if exists {REJECTS_SCAN}")
     try:
-        frame = con.execute(f"select {', '.join(select) or '1 as _row'} from {_reader(path, record)}").df()
+        con.execute(f"create or replace temp table {SCAN} as select ordinality as {ROW}"
+                    f"{''.join(', ' + s for s in scanned)} from {_reader(path, record)} with ordinality")
     except duckdb.Error as error:
-        unreadable = pd.DataFrame({"readable": [False], "error": [str(error).splitlines()[0]]})
+        unreadable = pd.DataFrame({"readable": [False], "error": [describe_error(error)]})
         return checks + [Check("raw", f"{dataset}.{table.table}.rows", str(path), unreadable,
                                [is_true("readable", f"{path.name} can be read as CSV/Parquet")])]
+
+    select = [ROW]
+    expectations: list = [row_count_at_least(1, f"{path.name} has at least one row")]
+    kinds: dict[str, str] = {}
+    if table.validate_rows:
+        for column in columns:
+            if column.is_free_text:
+                continue
+            for rule, condition, shows_value in column_rules(column, grammar):
+                name = f"{column.name} [{rule.removeprefix(column.name + ' ')}]"
+                shown = _quote(column.name) if shows_value else "true"
+                select.append(f"case when {condition} then {shown} end as {_quote(name)}")
+                expectations.append(is_null(name, rule))
+                kinds[name] = column.kind if shows_value else "flag"
+    for column in columns:
+        if column.plausible is None or column.is_free_text:
+            continue
+        bounds = column.plausible
+        value = column.name + "__value"
+        select.append(f"{parsed_number(_quote(column.name), grammar)} as {_quote(value)}")
+        kinds[value] = "number"
+        expectations.append(between(
+            value, bounds.low, bounds.high,
+            f"{column.name} within {bounds.low:g}-{bounds.high:g} {bounds.unit} (physiological range in "
+            f"{dataset}'s unit; at least {bounds.mostly:.1%} of values)", bounds.mostly))
+    frame = con.execute(f"select {', '.join(select)} from {SCAN} order by {ROW}").df().set_index(ROW)
+    frame.index.name = None
+    con.execute(f"drop table if exists {SCAN}")
     checks.append(Check("raw", f"{dataset}.{table.table}.values", str(path), frame, expectations,
-                        hide_values=frozenset(hide)))
+                        value_kinds=kinds, rows_are_records=True))
     if record:
         rejects = con.execute(
             f"select line, string_agg(column_name, ', ' order by column_name) as columns, min(error_type) as error_type "
@@ -148,19 +197,11 @@ def _file_checks(con: duckdb.DuckDBPyConnection, dataset: str, table: RawTable, 
         note = None
         if not rejects.empty:
             first = rejects.iloc[0]
-            note = f"first at line {first.line}, column(s) {first.columns}: {first.error_type}"
+            names = ", ".join(describe_header(c) for c in str(first.columns).split(", ")) if first.columns else "-"
+            note = f"first at line {first.line}, column(s) {names}: {first.error_type}"
+            rejects["columns"] = [", ".join(describe_header(c) for c in str(v).split(", ")) if v else v
+                                  for v in rejects["columns"]]
         checks.append(Check("raw", f"{dataset}.{table.table}.encoding", str(path), rejects, [
             row_count(0, f"every row of {path.name} reads as UTF-8 CSV (rows listed here cannot be read)")],
             note=note))
     return checks
-
-
-def registered_roots(con: duckdb.DuckDBPyConnection) -> dict[str, Path]:
-    """The folders registered in inference.dataset_roots (by `biasmirror build --<dataset>-root`)."""
-    exists = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                         "and table_name = 'dataset_roots'").fetchone()[0]
-    if not exists:
-        return {}
-    rows = con.execute("select dataset, arg_max(root, registered_at) from inference.dataset_roots "
-                       "group by dataset").fetchall()
-    return {dataset: Path(root) for dataset, root in rows}

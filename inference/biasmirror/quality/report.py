@@ -1,11 +1,13 @@
-"""Printing a check report: one line per suite (passed / failed expectations), then every failure with its
-rule and what broke it. Offending values of identifier columns are never printed."""
+"""Printing a check report: one line per suite (passed / failed expectations), the settings the run resolved,
+then every failure with its rule and what broke it. Details were written through biasmirror.quality.redaction
+(no free text is quoted); every dynamic string is escaped so that it is printed, never read as console markup."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from biasmirror.quality.runner import CheckReport
@@ -23,16 +25,19 @@ def print_report(console: Console, report: CheckReport) -> None:
     table.add_column("failed", justify="right")
     for (layer, suite, subject), results in suites.items():
         failed = results.count(False)
-        table.add_row(layer, suite, subject, str(results.count(True)),
+        table.add_row(escape(layer), escape(suite), escape(subject), str(results.count(True)),
                       f"[bold red]{failed}[/bold red]" if failed else "0")
     for skipped in report.skipped:
-        table.add_row(skipped.layer, skipped.suite, f"[dim]skipped: {skipped.reason}[/dim]", "-", "-")
+        table.add_row(escape(skipped.layer), escape(skipped.suite), f"[dim]skipped: {escape(skipped.reason)}[/dim]",
+                      "-", "-")
     console.print(table)
+    for key, value in report.settings.items():
+        console.print(f"{escape(key)}: {escape(value)}", soft_wrap=True)
     for failure in report.failures:
-        column = f" column {failure.column}:" if failure.column else ""
-        console.print(f"[bold red]FAILED[/bold red] {failure.suite} ({failure.subject}):{column} "
-                      f"{failure.rule}: {failure.detail}", soft_wrap=True)
+        column = f" column {escape(failure.column)}:" if failure.column else ""
+        console.print(f"[bold red]FAILED[/bold red] {escape(failure.suite)} ({escape(failure.subject)}):{column} "
+                      f"{escape(failure.rule)}: {escape(failure.detail)}", soft_wrap=True)
     n = len(report.outcomes)
     verdict = "[bold green]all gates passed[/bold green]" if report.success else \
         f"[bold red]{len(report.failures)} of {n} expectation(s) failed[/bold red]"
-    console.print(f"{verdict}. Data Docs: {report.docs_dir / 'index.html'}")
+    console.print(f"{verdict}. Data Docs: {escape(str(report.docs_dir / 'index.html'))}")

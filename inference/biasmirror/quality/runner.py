@@ -1,17 +1,21 @@
 """Running the gates: collect the checks of the requested layers, validate each batch with its suite in an
-ephemeral Great Expectations context, build Data Docs, and return a report of every expectation's outcome."""
+ephemeral Great Expectations context, write offline Data Docs (biasmirror.quality.docs) and summary.json, and
+return a report of every expectation's outcome. Every offending value shown anywhere goes through
+biasmirror.quality.redaction."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from biasmirror.quality.gx_context import SITE, ephemeral_context
+from biasmirror.quality.gx_context import ephemeral_context
+from biasmirror.quality.audit import DEFAULT_MIN_PARITY_AGREEMENT
 from biasmirror.quality.inference import DEFAULT_MIN_PARSE_RATE
+from biasmirror.quality.redaction import describe_rows, describe_values
 from biasmirror.quality.suites import LAYERS, SUITE_VERSION, Check, Skipped
 
 MAX_EXAMPLES = 5
@@ -35,6 +39,9 @@ class CheckReport:
     docs_dir: Path
     outcomes: list[ExpectationOutcome] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    #: what the run resolved: data set folders (with where each came from) and the expected test share
+    settings: dict[str, str] = field(default_factory=dict)
+    run_name: str = ""
 
     @property
     def success(self) -> bool:
@@ -49,9 +56,13 @@ class CheckReport:
         return [o for o in self.failures if suite_part in o.suite and rule_part in o.rule]
 
 
-def _detail(result: Any, hidden: bool) -> str:
+def _detail(result: Any, check: Check, column: str | None) -> str:
+    """What broke an expectation, in words: counts, rows and examples shown only as redaction allows."""
+    from biasmirror.quality.contracts import raw_contracts
+
     if result.exception_info and result.exception_info.get("raised_exception"):
-        return f"error: {result.exception_info.get('exception_message')}"
+        message = str(result.exception_info.get("exception_message") or "").splitlines()
+        return f"error: {message[0][:200] if message else 'unknown'}"
     values = result.result or {}
     details = values.get("details") or {}
     if "mismatched" in details:
@@ -60,45 +71,61 @@ def _detail(result: Any, hidden: bool) -> str:
     if values.get("unexpected_count") is not None:
         count, total = values["unexpected_count"], values.get("element_count")
         text = f"{count:,} of {total:,} value(s) break it" if total is not None else f"{count:,} value(s) break it"
+        kind = check.value_kinds.get(column or "")
         examples = values.get("partial_unexpected_list") or []
-        if examples and not hidden and count:
-            shown = ", ".join(repr(_plain(v)) for v in examples[:MAX_EXAMPLES])
-            text += f" (e.g. {shown})"
+        if examples and count and kind != "flag":
+            shown = describe_values(examples, kind, raw_contracts().grammar, MAX_EXAMPLES)
+            text += f" (e.g. {', '.join(shown)})"
+        rows = values.get("partial_unexpected_index_list") or []
+        if check.rows_are_records and rows and count:
+            text += f" at {describe_rows(rows, MAX_EXAMPLES)}"
         return text
     if "observed_value" in values:
-        return f"observed {values['observed_value']!r}"
+        observed = values["observed_value"]
+        if isinstance(observed, (int, float)) and not isinstance(observed, bool):
+            return f"observed {observed!r}"
+        return "observed value differs"
     return ""
 
 
-def _plain(value: Any) -> Any:
-    return value.item() if hasattr(value, "item") else value
-
-
-def _collect(layers: Sequence[str], roots: dict[str, Path] | None, test_fraction: float,
-             min_parse_rate: float) -> tuple[list[Check], list[Skipped]]:
+def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fraction: float | None,
+             variables: Mapping[str, Any] | None, min_parse_rate: float,
+             settings: dict[str, str], min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT
+             ) -> tuple[list[Check], list[Skipped]]:
+    from biasmirror.datasets import resolve_roots
     from biasmirror.paths import warehouse_path
     from biasmirror.warehouse import connect
 
     checks: list[Check] = []
     skipped: list[Skipped] = []
-    needs_warehouse = any(layer != "raw" for layer in layers) or roots is None
-    if not needs_warehouse:
+    explicit = {k: Path(v) for k, v in (roots or {}).items() if v is not None}
+    if not warehouse_path().exists():
+        # only raw files can be checked without a warehouse, and only from folders given or in the environment
+        resolved = resolve_roots(explicit, variables) if set(layers) == {"raw"} else {}
+        if not resolved:
+            raise FileNotFoundError(f"No warehouse at {warehouse_path()}: run `biasmirror build` (or `make demo`) "
+                                    "first, or give the raw files' folder (--mimic-root, --bordeaux-root).")
         from biasmirror.quality.raw import raw_checks
 
-        return raw_checks(roots or {})
-    if not warehouse_path().exists():
-        raise FileNotFoundError(f"No warehouse at {warehouse_path()}: run `biasmirror build` (or `make demo`) first.")
+        settings.update({f"{d} folder": f"{r.root} ({r.origin})" for d, r in resolved.items()})
+        return raw_checks({d: r.root for d, r in resolved.items()})
     with connect(read_only=True) as con:
         if "raw" in layers:
-            from biasmirror.quality.raw import raw_checks, registered_roots
+            from biasmirror.quality.raw import raw_checks
 
-            found, skip = raw_checks({**registered_roots(con), **(roots or {})})
+            resolved = resolve_roots(explicit, variables, con)
+            settings.update({f"{d} folder": f"{r.root} ({r.origin})" for d, r in resolved.items()})
+            found, skip = raw_checks({d: r.root for d, r in resolved.items()})
             checks += found
             skipped += skip
         if "cohort" in layers:
+            from biasmirror.build_record import resolve_var
             from biasmirror.quality.cohort import cohort_checks
 
-            found, skip = cohort_checks(con, test_fraction)
+            value, origin = resolve_var("test_fraction", test_fraction, variables, con, built_model="triage_cohort")
+            fraction = float(value)
+            settings["test_fraction"] = f"{fraction:g} ({origin})"
+            found, skip = cohort_checks(con, fraction)
             checks += found
             skipped += skip
         if "inference" in layers:
@@ -108,39 +135,50 @@ def _collect(layers: Sequence[str], roots: dict[str, Path] | None, test_fraction
             checks += found
             skipped += skip
         if "audit" in layers:
-            from biasmirror.quality.audit import audit_checks
+            from biasmirror.quality.audit import audit_checks, scoring_parity_checks
 
             found, skip = audit_checks(con)
+            checks += found
+            skipped += skip
+            found, skip = scoring_parity_checks(con, min_parity_agreement)
             checks += found
             skipped += skip
     return checks, skipped
 
 
-def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: dict[str, Path] | None = None,
-               test_fraction: float = 0.5, min_parse_rate: float = DEFAULT_MIN_PARSE_RATE,
-               progress: Callable[[str], None] | None = None) -> CheckReport:
+def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: Mapping[str, Path] | None = None,
+               test_fraction: float | None = None, min_parse_rate: float = DEFAULT_MIN_PARSE_RATE,
+               progress: Callable[[str], None] | None = None,
+               variables: Mapping[str, Any] | None = None,
+               min_parity_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> CheckReport:
     """Run the gates of `layers` and write Data Docs under docs_dir.
 
-    roots: data set -> folder of raw files, overriding the folders registered in the warehouse. With only the
-    raw layer and explicit roots, no warehouse is needed.
+    roots: data set -> folder of raw files, first in the order of biasmirror.datasets.resolve_roots (then the
+    `variables`' root vars, the environment, the folders registered in the warehouse). With only the raw layer
+    and folders given (or in the environment), no warehouse is needed. test_fraction: the split's expected test share; None takes
+    `variables`, else the value the last successful build of audit.triage_cohort used, else the project's default.
     """
     unknown = [layer for layer in layers if layer not in LAYERS]
     if unknown:
         raise ValueError(f"Unknown layer(s) {', '.join(unknown)}; known: {', '.join(LAYERS)}")
-    checks, skipped = _collect(list(layers), roots, test_fraction, min_parse_rate)
+    settings: dict[str, str] = {}
+    checks, skipped = _collect(list(layers), roots, test_fraction, variables, min_parse_rate, settings,
+                               min_parity_agreement)
     docs_dir = Path(docs_dir).expanduser().resolve()
     docs_dir.mkdir(parents=True, exist_ok=True)
-    report = CheckReport(suite_version=SUITE_VERSION, docs_dir=docs_dir, skipped=skipped)
+    started = datetime.now(timezone.utc)
+    report = CheckReport(suite_version=SUITE_VERSION, docs_dir=docs_dir, skipped=skipped, settings=settings,
+                         run_name=f"biasmirror-check-{started:%Y%m%dT%H%M%SZ}")
     if not checks:
-        _write_summary(report)
+        _publish(report)
         return report
 
     import great_expectations as gx
     from great_expectations.core.run_identifier import RunIdentifier
 
-    context = ephemeral_context(docs_dir)
+    context = ephemeral_context()
     source = context.data_sources.add_pandas("biasmirror")
-    run_id = RunIdentifier(run_name=f"biasmirror-check-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}")
+    run_id = RunIdentifier(run_name=report.run_name)
     for check in checks:
         if progress is not None:
             progress(check.suite_name)
@@ -157,21 +195,30 @@ def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: dict[str, 
             config = expectation_result.expectation_config
             column = config.kwargs.get("column")
             success = bool(expectation_result.success)
-            detail = _detail(expectation_result, hidden=column in check.hide_values)
+            detail = _detail(expectation_result, check, column)
             if not success and check.note:
                 detail = f"{detail}; {check.note}" if detail else check.note
             report.outcomes.append(ExpectationOutcome(
                 layer=check.layer, suite=check.suite_name, subject=check.subject, expectation=config.type,
                 column=column, rule=(config.meta or {}).get("rule", config.type), success=success, detail=detail))
-    context.build_data_docs(site_names=[SITE])
-    _write_summary(report)
+    _publish(report)
     return report
+
+
+def _publish(report: CheckReport) -> None:
+    """summary.json and the offline Data Docs (index.html, validations/*.html) under the docs folder."""
+    from biasmirror.quality.docs import write_data_docs
+
+    _write_summary(report)
+    write_data_docs(report)
 
 
 def _write_summary(report: CheckReport) -> None:
     """summary.json beside the Data Docs: every outcome and skipped gate, for scripts and CI."""
     document = {
         "suite_version": report.suite_version,
+        "run_name": report.run_name,
+        "settings": report.settings,
         "success": report.success,
         "outcomes": [asdict(o) for o in report.outcomes],
         "skipped": [asdict(s) for s in report.skipped],

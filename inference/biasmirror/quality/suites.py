@@ -13,21 +13,27 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-SUITE_VERSION = "1.0.0"
+SUITE_VERSION = "1.1.0"
 LAYERS: tuple[str, ...] = ("raw", "cohort", "inference", "audit")
 
 
 @dataclass
 class Check:
-    """One suite run on one batch. `hide_values` lists columns whose offending values are never printed
-    (identifiers); `subject` names what the batch is (a file, a table and data set)."""
+    """One suite run on one batch; `subject` names what the batch is (a file, a table and data set).
+
+    Offending values are shown only through biasmirror.quality.redaction: numbers always, text only from the
+    columns listed in `value_kinds` with a coded kind (id, code, number, timestamp) and only when short and
+    code-shaped. Text of any other column (identifiers of the cohort, anything not declared) is described by its
+    length. The frame's index is what failures cite as row numbers when `rows_are_records` is set (raw files:
+    row 1 is the first record after the header)."""
 
     layer: str
     suite: str
     subject: str
     frame: pd.DataFrame
     expectations: list[Any]
-    hide_values: frozenset[str] = field(default_factory=frozenset)
+    value_kinds: dict[str, str] = field(default_factory=dict)
+    rows_are_records: bool = False
     #: added to the detail of this check's failures (e.g. where in a file the first unreadable row is)
     note: str | None = None
 
@@ -77,6 +83,11 @@ def unique(column: str, rule: str) -> Any:
     return _with_rule(gx.expectations.ExpectColumnValuesToBeUnique(column=column), rule)
 
 
+def is_null(column: str, rule: str) -> Any:
+    gx = _gx()
+    return _with_rule(gx.expectations.ExpectColumnValuesToBeNull(column=column), rule)
+
+
 def is_true(column: str, rule: str) -> Any:
     return values_in(column, [True], rule)
 
@@ -93,6 +104,11 @@ def matches(column: str, regex: str, rule: str, mostly: float = 1.0) -> Any:
 def has_columns(columns: Sequence[str], rule: str) -> Any:
     gx = _gx()
     return _with_rule(gx.expectations.ExpectTableColumnsToMatchSet(column_set=list(columns), exact_match=False), rule)
+
+
+def row_count_at_least(value: int, rule: str) -> Any:
+    gx = _gx()
+    return _with_rule(gx.expectations.ExpectTableRowCountToBeBetween(min_value=value), rule)
 
 
 def row_count(value: int, rule: str) -> Any:

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from biasmirror.paths import warehouse_path
 
-console = Console()
+console = Console(soft_wrap=True)
 
 
 def report(out: Path = typer.Option(Path("report"), help="Folder to write index.html into.")) -> None:
@@ -25,7 +25,10 @@ def report(out: Path = typer.Option(Path("report"), help="Folder to write index.
     from biasmirror.report.render import write_report
     from biasmirror.report.sections import SECTIONS
 
+    from biasmirror.cli_warehouse import announce_reader
+
     try:
+        announce_reader()  # the published warehouse (refused when missing: a report never creates one)
         with progress_bar() as bar:
             task = bar.add_task("report sections", total=len(SECTIONS), rate="")
             result = write_report(out, warehouse_path(), progress=lambda _name: bar.advance(task))

@@ -61,8 +61,10 @@ def open_marts(warehouse: Path) -> Iterator[Marts]:
         raise FileNotFoundError(f"No warehouse at {warehouse}: run `biasmirror build` (or `make demo`) first.")
     try:
         con = ibis.duckdb.connect(database=str(warehouse), read_only=True)
-    except Exception as error:  # duckdb.IOException (a writer holds the file), or a file that is not DuckDB
-        raise RuntimeError(f"Cannot open the warehouse {warehouse} read-only: {error}. Is a build running?") from error
+    except Exception as error:  # duckdb.IOException (a program opened the file for writing), or not a DuckDB file
+        raise RuntimeError(f"Cannot open the warehouse {warehouse} read-only: {error}. Builds never hold this file "
+                           "(they write the working copy and replace it); another program has it open for writing, "
+                           "or it is not a DuckDB file.") from error
     try:
         yield Marts(con)
     finally:

@@ -15,13 +15,15 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+from markupsafe import Markup, escape
 
 SETTING_COLORS = {"full": "#1b6ca8", "text_only": "#c0392b", "tabular_only": "#d68910"}
 EXTRA_COLORS = ("#117a65", "#6c3483", "#5d6d7e", "#a04000", "#1e8449")
 POSITIVE = "#c0392b"   # female presentation less severe / copy less severe
 NEGATIVE = "#1f618d"   # the opposite
 NEUTRAL = "#566573"
-FONT = {"font.family": "DejaVu Sans", "font.size": 9}
+# Labels come from the warehouse (model, data set and stratum names): never read `$...$` in them as mathtext.
+FONT = {"font.family": "DejaVu Sans", "font.size": 9, "text.parse_math": False}
 
 
 def color_for(setting: str, index: int = 0) -> str:
@@ -36,8 +38,9 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def to_svg(figure, name: str) -> str:
-    """The figure as an <svg> element (no XML prologue), scalable to the page width."""
+def to_svg(figure, name: str) -> Markup:
+    """The figure as an <svg> element (no XML prologue), scalable to the page width. Matplotlib escapes the
+    text it draws (labels, titles, tick labels); `name` (which may hold data names) is escaped here."""
     import matplotlib
 
     buffer = io.StringIO()
@@ -49,7 +52,8 @@ def to_svg(figure, name: str) -> str:
     # matplotlib writes width/height in pt; keep the viewBox, let CSS size the element.
     text = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1', text, count=1)
     width = round(figure.get_figwidth() * 100)
-    return text.replace("<svg", f'<svg class="bm-svg" style="max-width: {width}px" role="img" aria-label="{name}"', 1)
+    opening = f'<svg class="bm-svg" style="max-width: {width}px" role="img" aria-label="{escape(name)}"'
+    return Markup(text.replace("<svg", opening, 1))
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -68,8 +72,10 @@ class Interval:
 
 
 def forest(rows: Sequence[Interval], title: str, xlabel: str, name: str, scale: float = 100.0,
-           reference_bands: Sequence[tuple[str, float, float]] = (), width: float = 7.5) -> str:
-    """Points with horizontal interval bars, one row per label, one offset per series; zero line."""
+           reference_bands: Sequence[tuple[str, float, float]] = (), width: float = 7.5,
+           reference: float = 0.0) -> Markup:
+    """Points with horizontal interval bars, one row per label, one offset per series; a line at `reference`
+    (zero, or e.g. 0.5 for parity of a share)."""
     labels = list(dict.fromkeys(r.label for r in rows))
     series = list(dict.fromkeys(r.series for r in rows))
     height = 0.9 + 0.32 * len(labels) * max(1, min(len(series), 3)) ** 0.5
@@ -89,7 +95,7 @@ def forest(rows: Sequence[Interval], title: str, xlabel: str, name: str, scale: 
             ax.plot([r.estimate * scale], [y], marker="o", ms=5.5, color=r.color,
                     markerfacecolor="white" if r.small else r.color, markeredgewidth=1.4,
                     label=name_s if r is points[0] else None)
-    ax.axvline(0, color="#212f3d", lw=0.8)
+    ax.axvline(reference * scale, color="#212f3d", lw=0.8)
     ax.set_yticks(range(len(labels)), labels[::-1])
     ax.set_xlabel(xlabel)
     ax.set_title(title, loc="left", fontsize=10)
@@ -122,7 +128,7 @@ def sign_color(metric: str, value: float) -> str:
 
 
 def panel_forest(rows: Sequence[Interval], panels: Sequence[str], title: str, name: str,
-                 xlabel: str = "percentage points", scale: float = 100.0, label_width: float = 2.2) -> str:
+                 xlabel: str = "percentage points", scale: float = 100.0, label_width: float = 2.2) -> Markup:
     """One panel per `series` (e.g. metric), rows = labels shared by all panels; each point in its own colour,
     hollow when small. Rows with no estimate in a panel say so."""
     labels = list(dict.fromkeys(r.label for r in rows))
@@ -155,7 +161,7 @@ def panel_forest(rows: Sequence[Interval], panels: Sequence[str], title: str, na
 
 
 def strata_forest(frame: pd.DataFrame, metrics: Sequence[tuple[str, str]], order: Sequence[str], title: str,
-                  name: str) -> str:
+                  name: str) -> Markup:
     """Paired metrics per stratum value, one panel per metric, coloured by which presentation is the less
     severe one; hollow points for small strata. `frame` has stratum_value, metric, estimate, ci_low, ci_high,
     n_pairs, is_small_stratum."""
@@ -181,7 +187,7 @@ def strata_forest(frame: pd.DataFrame, metrics: Sequence[tuple[str, str]], order
 # Cohort flow
 # ------------------------------------------------------------------------------------------------------------
 
-def cohort_flow(flow: pd.DataFrame, name: str) -> str:
+def cohort_flow(flow: pd.DataFrame, name: str) -> Markup:
     """One column per data set: the records left after each step, the records each step removed beside it,
     and the train/test split at the bottom."""
     datasets = sorted(flow["dataset"].unique())
@@ -234,7 +240,7 @@ def cohort_flow(flow: pd.DataFrame, name: str) -> str:
 # Model size and performance
 # ------------------------------------------------------------------------------------------------------------
 
-def kappa_by_size(frame: pd.DataFrame, name: str) -> str:
+def kappa_by_size(frame: pd.DataFrame, name: str) -> Markup:
     """Weighted kappa (with CI) against the parameter count (log scale) when known, else per model.
     `frame` has model, estimate, ci_low, ci_high and parameters (NaN when unknown)."""
     figure = _figure(7.0, 3.6)
@@ -247,6 +253,11 @@ def kappa_by_size(frame: pd.DataFrame, name: str) -> str:
         for xi, row in zip(x, known.itertuples()):
             ax.annotate(row.model, (xi, row.estimate), textcoords="offset points", xytext=(6, 4), fontsize=8)
         ax.set_xscale("log")
+        # plain tick labels: mathtext is off for the whole figure (labels hold data), so no $10^{6}$ here
+        from matplotlib.ticker import FuncFormatter, NullFormatter
+
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: _count_label(value)))
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("parameters (log scale)")
     else:
         positions = np.arange(len(frame))
@@ -267,11 +278,19 @@ def kappa_by_size(frame: pd.DataFrame, name: str) -> str:
     return to_svg(figure, name)
 
 
+def _count_label(value: float) -> str:
+    """10k, 1M, 135M, 7B: a parameter count for a log axis."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:g}{suffix}"
+    return f"{value:g}"
+
+
 # ------------------------------------------------------------------------------------------------------------
 # Nurse x patient sex dyads
 # ------------------------------------------------------------------------------------------------------------
 
-def dyad_heatmap(cells: pd.DataFrame, name: str) -> str:
+def dyad_heatmap(cells: pd.DataFrame, name: str) -> Markup:
     """2 x 2 grid (nurse sex x patient sex): each cell annotated with the DTS of the direction that starts from
     the patient's documented sex, and coloured by which presentation it says is triaged as less severe (red:
     the female one). `cells` has nurse_sex, patient_sex, estimate, ci_low, ci_high, n_pairs, small."""

@@ -7,12 +7,12 @@ import re
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from html import escape
 from pathlib import Path
 from typing import Callable, Sequence
 
 from biasmirror.report.data import Marts, open_marts
-from biasmirror.report.html import Section, page
+from biasmirror.report.html import Markup, Section, html, page
+from biasmirror.report.provenance import collect
 from biasmirror.report.sections import SECTIONS
 
 REPORT_FILE = "index.html"
@@ -38,20 +38,22 @@ def build_sections(marts: Marts, builders: Sequence[Callable[[Marts], Section]] 
 
 def write_report(out: Path, warehouse: Path, progress: Callable[[str], None] | None = None) -> ReportResult:
     """Render the report of `warehouse` into out/index.html (replacing an earlier one only once complete)."""
+    generated = datetime.now(timezone.utc)
     with open_marts(warehouse) as marts:
         sections = build_sections(marts, progress=progress)
-    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    html = page("biasmirror audit report", [
-        f"Warehouse: <code>{escape(str(warehouse))}</code> · generated {generated}",
-        "Documentation-level audit of model-predicted triage levels under sex/gender-swapped copies of the same "
-        "records. Hypothesis-generating: it does not observe bedside decisions.",
-    ], sections)
+        provenance = collect(marts, warehouse, generated)
+    document = page("biasmirror audit report", [
+        html("Warehouse: <code>{}</code> · generated {} · provenance at the end of the page", str(warehouse),
+             generated.strftime("%Y-%m-%d %H:%M UTC")),
+        Markup("Documentation-level audit of model-predicted triage levels under sex/gender-swapped copies of the "
+               "same records. Hypothesis-generating: it does not observe bedside decisions."),
+    ], sections, footer=provenance.footer())
     out.mkdir(parents=True, exist_ok=True)
     target = out / REPORT_FILE
     handle, temporary = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=out)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(html)
+            stream.write(document)
         os.chmod(temporary, 0o644)  # mkstemp creates the file private; a report is meant to be shared
         os.replace(temporary, target)
     except BaseException:
@@ -59,7 +61,7 @@ def write_report(out: Path, warehouse: Path, progress: Callable[[str], None] | N
         raise
     return ReportResult(
         path=target,
-        n_figures=html.count('<figure class="bm-figure"'),
-        n_tables=html.count('<div class="bm-table"'),
-        no_data=tuple(re.findall(r'<div class="no-data" id="([^"]+)"', html)),
+        n_figures=document.count('<figure class="bm-figure"'),
+        n_tables=document.count('<div class="bm-table"'),
+        no_data=tuple(re.findall(r'<div class="no-data" id="([^"]+)"', document)),
     )

@@ -11,16 +11,18 @@ import pandas as pd
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
 from biasmirror.report import figures
 from biasmirror.report.data import Marts
-from biasmirror.report.html import Section, figure, no_data, slug, table
+from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
+from biasmirror.report.implicit import implicit_study
+from biasmirror.report.triage_checks import triage_checks
 from biasmirror.report.wordcloud import Word, word_cloud_svg
 from biasmirror.settings import SETTINGS
 
-BUILD = "run <code>biasmirror build</code> (after scoring a model with <code>biasmirror baseline</code> or importing pairs with <code>biasmirror import-pairs</code>)"
+BUILD = Markup("run <code>biasmirror build</code> (after scoring a model with <code>biasmirror baselines tfidf-rf</code> or importing pairs with <code>biasmirror import-pairs</code>)")
 FOREST_METRICS = (("dts_m_to_f", "DTS M→F"), ("dts_f_to_m", "DTS F→M"), ("nats_plus", "NATS(+)"),
                   ("nats_minus", "NATS(−)"), ("pooled_rate", "pooled rate"))
 STRATA_METRICS = (("pooled_rate", "pooled rate"), ("dts_m_to_f", "DTS M→F"), ("dts_f_to_m", "DTS F→M"))
 PRESENTATION_ORDER = ("chest_pain", "abdominal_pain", "dyspnoea", "neurological", "sepsis_like", "other")
-SIGN = ("Levels are ordinal, 1 = most urgent, so a <b>higher level is less severe</b>. "
+SIGN = Markup("Levels are ordinal, 1 = most urgent, so a <b>higher level is less severe</b>. "
         "A pair is a record and its copy with the other sex; <b>up</b> means the copy got a less severe level. "
         "<b>DTS M→F</b> = share up − share down over male originals (copies are female): &gt; 0 means female copies "
         "get less severe levels. <b>DTS F→M</b> is the same over female originals: &lt; 0 means the male copies get "
@@ -90,7 +92,7 @@ def _paired_metrics(marts: Marts, **equals) -> pd.DataFrame:
 
 def overview(marts: Marts) -> Section:
     section = Section("overview", "Overview and how to read the signs")
-    section.blocks.append(f'<p class="sign">{SIGN}</p>')
+    section.blocks.append(html('<p class="sign">{}</p>', SIGN))
     overall = _paired_metrics(marts, stratum_name="overall", metric="pdr")
     if overall.empty:
         section.blocks.append(no_data("overview-no-pairs", "audit.paired_metrics has no pairs.", BUILD))
@@ -98,8 +100,8 @@ def overview(marts: Marts) -> Section:
     summary = overall[["dataset", "model", "generator", "setting", "n_pairs"]].sort_values(
         ["dataset", "model", "generator", "setting"]).rename(columns={"n_pairs": "pairs"})
     summary["pairs"] = summary["pairs"].map(lambda n: f"{int(n):,}")
-    section.blocks.append(table("tbl-audited-groups", summary, "<b>What was audited.</b> Pairs per data set, model, "
-                                "counterfactual generator and setting.", numeric=("pairs",)))
+    section.blocks.append(table("tbl-audited-groups", summary, Markup("<b>What was audited.</b> Pairs per data set, model, "
+                                "counterfactual generator and setting."), numeric=("pairs",)))
     return section
 
 
@@ -110,15 +112,16 @@ def cohort(marts: Marts) -> Section:
     flow = marts.frame("cohort_flow")
     if flow.empty:
         section.blocks.append(no_data("cohort-flow-no-data", "audit.cohort_flow is empty.",
-                                      "point <code>biasmirror build --mimic-root DIR</code> at a MIMIC-IV folder (or "
-                                      "<code>biasmirror synth mimic</code>), or add the Bordeaux extract, then build."))
+                                      Markup("point <code>biasmirror build --mimic-root DIR</code> at a MIMIC-IV folder "
+                                             "(or <code>biasmirror synth mimic</code>), or add the Bordeaux extract, then "
+                                             "build.")))
     else:
         svg = figures.cohort_flow(flow, "cohort flow")
         section.blocks.append(figure(
             "fig-cohort-flow", svg,
-            "<b>Cohort flow.</b> Blue boxes: records left after each step, from the source records down to the "
+            Markup("<b>Cohort flow.</b> Blue boxes: records left after each step, from the source records down to the "
             "train/test split (green); orange boxes: records a step excluded, with the reason. Steps that removed "
-            "nothing are not drawn. No sign to read: all numbers are counts."))
+            "nothing are not drawn. No sign to read: all numbers are counts.")))
     counts = marts.counts("triage_cohort", ["dataset", "sex", "documented_level"])
     if not counts.empty:
         wide = counts.pivot_table(index=["dataset", "documented_level"], columns="sex", values="n", fill_value=0)
@@ -132,8 +135,8 @@ def cohort(marts: Marts) -> Section:
             "female": [f"{int(n):,} ({n / t:.1%})" if t else "0" for n, t in zip(wide["F"], totals["F"])],
             "male": [f"{int(n):,} ({n / t:.1%})" if t else "0" for n, t in zip(wide["M"], totals["M"])],
         })
-        section.blocks.append(table("tbl-levels", out, "<b>Documented triage levels by patient sex</b> (share of the "
-                                    "sex's records in the analysis cohort). Level 1 is the most urgent.",
+        section.blocks.append(table("tbl-levels", out, Markup("<b>Documented triage levels by patient sex</b> (share of the "
+                                    "sex's records in the analysis cohort). Level 1 is the most urgent."),
                                     numeric=("female", "male")))
     return section
 
@@ -159,8 +162,9 @@ def performance(marts: Marts) -> Section:
                            f"{hit['estimate'].iloc[0]:.3f} [{hit['ci_low'].iloc[0]:.3f}, {hit['ci_high'].iloc[0]:.3f}]")
         rows.append(row)
     section.blocks.append(table("tbl-model-performance", pd.DataFrame(rows),
-                                f"<b>Model performance</b> against the documented level, setting {setting}, with 95% "
-                                "bootstrap intervals (test records resampled). Higher is better for every column.",
+                                html("<b>Model performance</b> against the documented level, setting {}, with 95% "
+                                     "bootstrap intervals (test records resampled). Higher is better for every column.",
+                                     setting),
                                 numeric=tuple(order) + ("test records", "parameters")))
     kappa = frame[frame["metric"] == "kappa_linear"].copy()
     kappa["parameters"] = [_parameter_count(frame[(frame["dataset"] == d) & (frame["model"] == m)]) or np.nan
@@ -170,11 +174,13 @@ def performance(marts: Marts) -> Section:
     sized = kappa["parameters"].notna().any()
     section.blocks.append(figure(
         "fig-kappa-size", svg,
-        "<b>Agreement with the documented level against model size</b> (the study's Figure 2): linearly weighted "
-        "Cohen's kappa with its 95% interval, " + ("over the number of parameters (log scale)." if sized else
-        "per model - no parameter counts are recorded yet (the fine-tuned models of <code>biasmirror train</code> "
-        "record theirs).") + " Higher is better; reported human inter-rater agreement on structured triage scales is "
-        "about 0.61-0.81."))
+        Markup("<b>Agreement with the documented level against model size</b> (the study's Figure 2): linearly "
+               "weighted Cohen's kappa with its 95% interval, ")
+        + (Markup("over the number of parameters (log scale).") if sized else
+           Markup("per model - no parameter counts are recorded yet (the fine-tuned models of "
+                  "<code>biasmirror train</code> record theirs)."))
+        + Markup(" Higher is better; reported human inter-rater agreement on structured triage scales is "
+                 "about 0.61-0.81.")))
     return section
 
 
@@ -225,12 +231,12 @@ def headline(marts: Marts) -> Section:
             rows.append({"metric": label, **values})
         section.blocks.append(table(
             slug("tbl-table2", dataset, model, generator), pd.DataFrame(rows),
-            f"<b>{_group_title(dataset, model, generator)}.</b> Proportions in percent (percentage points for "
+            html("<b>{}.</b> Proportions in percent (percentage points for "
             "differences), nmd in levels. Signs: pooled_rate &gt; 0, nmd &gt; 0 and dts_m_to_f &gt; 0 mean the "
             "female presentation gets the less severe level more often; dts_f_to_m &lt; 0 means the same from the "
             "female originals' side. Placebo and noise-floor rows (when present) give how often predictions "
             "change with no sex change at all (a same-sex rewrite; the same input scored twice) - read pdr against "
-            "them.", numeric=tuple(settings)))
+            "them.", _group_title(dataset, model, generator)), numeric=tuple(settings)))
     shifts = marts.frame("probability_shifts", stratum_name="overall")
     if not shifts.empty:
         shifts = shifts[~_placebo_mask(shifts["generator"])]
@@ -242,10 +248,10 @@ def headline(marts: Marts) -> Section:
             "pairs": [f"{int(n):,}" for n in shifts["n_pairs"]],
         })
         section.blocks.append(table("tbl-probability-shifts", out,
-                                    "<b>Beyond argmax flips</b> (audit.probability_shifts): mean per-pair shift between "
+                                    Markup("<b>Beyond argmax flips</b> (audit.probability_shifts): mean per-pair shift between "
                                     "the female and the male presentation of the expected level (&gt; 0: the female "
                                     "presentation is scored less severe) and of P(level ≤ 2) (&lt; 0: the female "
-                                    "presentation is less likely to get a high-acuity level).",
+                                    "presentation is less likely to get a high-acuity level)."),
                                     numeric=("female − male [95% CI]", "pairs")))
     return section
 
@@ -282,15 +288,16 @@ def forest_plot(marts: Marts) -> Section:
         svg = figures.forest(rows, _group_title(dataset, model, generator), "percentage points", f"forest {dataset} {model} {generator}")
         section.blocks.append(figure(
             slug("fig-forest", dataset, model, generator), svg,
-            f"<b>Directional skews, {_group_title(dataset, model, generator)}.</b> Points: estimates; bars: 95% "
-            "bootstrap intervals; one colour per setting" + (", grey: placebo rewrites (same-sex rewrites through "
-            "the same generator: what a rewrite alone does; a sex effect should stand clear of them)"
-            if not extra.empty else "") + ". Reading the sign: "
+            html("<b>Directional skews, {}.</b> Points: estimates; bars: 95% bootstrap intervals; one colour per "
+                 "setting", _group_title(dataset, model, generator))
+            + (Markup(", grey: placebo rewrites (same-sex rewrites through the same generator: what a rewrite alone "
+                      "does; a sex effect should stand clear of them)") if not extra.empty else Markup(""))
+            + Markup(". Reading the sign: "
             "DTS M→F &gt; 0 - male records rewritten as female more often move to a less severe level than to a "
             "more severe one; DTS F→M &lt; 0 - female records rewritten as male more often move to a more severe "
             "level; pooled rate &gt; 0 - the female presentation of the same content gets the less severe level "
             "more often. NATS(+) &lt; 0 and NATS(−) &gt; 0 both say the same from the conditional-shift side. "
-            "A bar that crosses zero is compatible with no skew."))
+            "A bar that crosses zero is compatible with no skew.")))
     section.blocks.extend(_quality_blocks(marts, frame))
     return section
 
@@ -300,7 +307,7 @@ def forest_plot(marts: Marts) -> Section:
 NOISE_TABLE = "noise_floor"
 QUALITY_TABLE = "counterfactual_quality"
 QUALITY_COLUMNS = ("dataset", "language", "generator", "n_copies", "flagged_share", "residual_share",
-                   "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
+                   "residual_agreement_share", "residual_any_share", "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
 
 
 def _noise_floor(marts: Marts) -> pd.DataFrame:
@@ -328,7 +335,7 @@ def _noise_rows(noise: pd.DataFrame, dataset: str, model: str, generator: str,
 def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
     """PDR of the sex swap beside the PDR of placebo rewrites and the self-flip rate, then the quality of the
     counterfactual copies: what a sex effect has to stand out from."""
-    blocks = ["<h3>What qualifies these effects</h3>"]
+    blocks: list[Markup] = [Markup("<h3>What qualifies these effects</h3>")]
     noise = _noise_floor(marts)
     noise = noise[noise["metric"] == "self_flip_rate"] if not noise.empty else noise
     has_placebo = _placebo_mask(metrics["generator"]).any()
@@ -355,28 +362,30 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
                              f"noise floor {dataset} {model} {generator}")
         blocks.append(figure(
             slug("fig-noise-floor", dataset, model, generator), svg,
-            f"<b>How often predictions change without a sex change, {_group_title(dataset, model, generator)}.</b> "
+            html("<b>How often predictions change without a sex change, {}.</b> "
             "Blue: PDR, the share of pairs whose level changes when the sex is swapped; grey: the same for placebo "
             "rewrites (same-sex rewrites through the same generator); orange: the self-flip rate, the share of test "
             "originals whose level changes when the very same input is scored again in another batch composition. "
-            "All are shares (no sign): only the part of the PDR above both can be attributed to the sex swap."))
+            "All are shares (no sign): only the part of the PDR above both can be attributed to the sex swap.",
+            _group_title(dataset, model, generator))))
     if noise.empty:
         blocks.append(no_data("noise-floor-no-data", "No noise floor yet (audit.noise_floor): how often a model's "
                               "prediction changes when the very same input is scored again.",
-                              "score an LLM triage model with <code>biasmirror score</code> (it re-scores the test "
-                              "originals unless <code>--no-rescore</code>), then <code>biasmirror build</code>."))
+                              Markup("score an LLM triage model with <code>biasmirror score</code> (it re-scores the "
+                                     "test originals unless <code>--no-rescore</code>), then <code>biasmirror "
+                                     "build</code>.")))
     if not has_placebo:
         blocks.append(no_data("placebo-no-data", "No placebo rewrites yet: same-sex rewrites through the same "
                               "generator measure how much a rewrite alone moves predictions.",
-                              "<code>biasmirror counterfactuals --placebo</code>, score the new inputs, then "
-                              "<code>biasmirror build</code>."))
+                              Markup("<code>biasmirror counterfactuals --placebo</code>, score the new inputs, "
+                                     "then <code>biasmirror build</code>.")))
     quality = marts.frame(QUALITY_TABLE)
     if quality.empty:
         blocks.append(no_data("quality-no-data", "No counterfactual quality diagnostics yet "
                               "(audit.counterfactual_quality: residual references to the original sex, preserved "
                               "numbers, drugs and negations, length ratio, semantic similarity).",
-                              "<code>biasmirror counterfactuals</code> (add <code>--similarity</code> for the "
-                              "embedding similarity), then <code>biasmirror build</code>."))
+                              Markup("<code>biasmirror counterfactuals</code> (add <code>--similarity</code> for "
+                                     "the embedding similarity), then <code>biasmirror build</code>.")))
     else:
         shown = quality[[c for c in QUALITY_COLUMNS if c in quality.columns]].copy()
         for column in shown.columns:
@@ -385,14 +394,45 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
             elif pd.api.types.is_integer_dtype(shown[column]):
                 shown[column] = shown[column].map(lambda v: f"{int(v):,}")
         blocks.append(table("tbl-counterfactual-quality", shown,
-                            "<b>Counterfactual quality</b> per data set, language and generator (audit."
+                            Markup("<b>Counterfactual quality</b> per data set, language and generator (audit."
                             "counterfactual_quality; placebo generators included). A good rewrite changes sex/gender "
                             "references and nothing else: few copies flagged, few residual words of the wrong sex, "
                             "numbers, drugs and negations preserved (shares near 1), a length ratio near 1 and a "
                             "cosine similarity near 1. Effects measured with a poor generator mix the sex change "
-                            "with other edits.",
+                            "with other edits. <b>residual_agreement_share</b>: copies with a word that agrees with "
+                            "the patient and still carries the original sex (French \"il est gênée\"; adjectives, "
+                            "participles, role nouns); <b>residual_any_share</b>: either kind of residual."),
                             numeric=tuple(c for c in shown.columns if c not in ("dataset", "language", "generator"))))
+    blocks.append(_review_block(marts))
     return blocks
+
+
+REVIEW_TABLE = "counterfactual_review"
+
+
+def _review_block(marts: Marts) -> Markup:
+    """The clinicians' review of sampled copies (audit.counterfactual_review), beside the automatic checks."""
+    review = marts.frame(REVIEW_TABLE)
+    if review.empty:
+        return no_data("review-no-data", "No manual review of counterfactual copies yet (audit.counterfactual_review: "
+                       "the share of sampled copies a clinician judged invalid, with an exact interval).",
+                       Markup("<code>biasmirror review export --dataset D --n 200 --out review.csv</code>, have a clinician "
+                       "fill in the judgement and reason columns, <code>biasmirror review import review.csv</code>, "
+                       "then <code>biasmirror build</code>."))
+    rows = []
+    for r in review.sort_values(["dataset", "language", "generator"]).itertuples(index=False):
+        rows.append({"dataset": r.dataset, "language": r.language, "generator": r.generator,
+                     "reviewed": f"{int(r.n_reviewed):,}", "invalid": f"{int(r.n_invalid):,}",
+                     "invalid share [95% exact CI]": f"{r.invalid_share:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]",
+                     "flagged by the automatic check": f"{int(r.n_auto_flagged):,}",
+                     "invalid and flagged": f"{int(r.n_invalid_auto_flagged):,}"})
+    frame = pd.DataFrame(rows)
+    return table("tbl-counterfactual-review", frame,
+                 Markup("<b>Manual review of counterfactual copies</b> (audit.counterfactual_review): a clinician judged a "
+                 "stratified random sample of copies valid or invalid; the invalid share has an exact "
+                 "(Clopper-Pearson) 95% interval per language and generator. The last two columns set the automatic "
+                 "check (a residual word or agreement of the original sex) beside the verdicts on the same copies."),
+                 numeric=tuple(c for c in frame.columns if c not in ("dataset", "language", "generator")))
 
 
 def comparisons(marts: Marts) -> Section:
@@ -436,11 +476,11 @@ def comparisons(marts: Marts) -> Section:
                                    xlabel="b − a, percentage points", label_width=3.4)
         section.blocks.append(figure(
             f"fig-comparisons-{kind}", svg,
-            f"<b>Differences between {kind}s</b>, all pairs: metric(b) − metric(a) for each labelled b − a, with 95% "
+            html("<b>Differences between {}s</b>, all pairs: metric(b) − metric(a) for each labelled b − a, with 95% "
             "paired bootstrap intervals. Red: side b tilts further toward the female presentation being triaged as "
             "less severe (a larger pooled rate, DTS M→F or NATS(−); a smaller DTS F→M or NATS(+)); blue: further "
             "toward the male presentation. A bar that crosses zero: no detectable difference. Hollow: a side with "
-            "fewer pairs than <code>min_stratum_pairs</code>."))
+            "fewer pairs than <code>min_stratum_pairs</code>.", kind)))
         shown = subset[subset["metric"] == "pooled_rate"]
         if not shown.empty:
             out = pd.DataFrame({
@@ -452,7 +492,8 @@ def comparisons(marts: Marts) -> Section:
                 "b − a [95% CI]": [_pct(d, lo, hi) for d, lo, hi in zip(shown["difference"], shown["ci_low"], shown["ci_high"])],
             })
             section.blocks.append(table(f"tbl-comparisons-{kind}", out,
-                                        f"<b>Pooled rate, {kind} comparisons</b> (model / generator / setting of each side).",
+                                        html("<b>Pooled rate, {} comparisons</b> (model / generator / setting of each "
+                                             "side).", kind),
                                         numeric=("pooled rate a", "pooled rate b", "b − a [95% CI]")))
     section.blocks.extend(_sex_gap_block(marts))
     return section
@@ -468,7 +509,7 @@ def _model_kinds(marts: Marts) -> dict[tuple[str, str], tuple[str | None, str | 
             for d, m, k, t in zip(frame["dataset"], frame["model"], frame["model_kind"], transform)}
 
 
-PRETRAINED_KINDS = ("lora", "causal-lm")
+PRETRAINED_KINDS = ("lora", "causal-lm", "encoder-finetuned")
 SCRATCH_KINDS = ("roberta-scratch",)
 
 
@@ -485,13 +526,13 @@ def _model_contrast(kinds: dict, dataset: str, model_a: str, model_b: str) -> st
     return ""
 
 
-def _sex_gap_block(marts: Marts) -> list[str]:
+def _sex_gap_block(marts: Marts) -> list[Markup]:
     gap = marts.frame("sex_gap")
     if gap.empty:
         return [no_data("sex-gap-no-data", "No neutralization baseline yet (audit.sex_gap: the M−F difference of "
                         "mean predicted level for a model and its twin trained on inputs with every sex/gender "
-                        "marker removed).", "train and score a neutralized model (the triage-model commands' "
-                        "neutralization option), then <code>biasmirror build</code>.")]
+                        "marker removed).", Markup("train and score a neutralized model (the triage-model commands' "
+                        "neutralization option), then <code>biasmirror build</code>."))]
     gap = gap.sort_values(["dataset", "setting", "model"])
     out = pd.DataFrame({
         "data set": gap["dataset"], "model": gap["model"], "setting": gap["setting"],
@@ -502,15 +543,15 @@ def _sex_gap_block(marts: Marts) -> list[str]:
         "Mann–Whitney p": [("–" if pd.isna(p) else f"{p:.2g}") for p in gap["mann_whitney_p"]],
     })
     return [table("tbl-sex-gap", out,
-                  "<b>Neutralization baseline</b> (audit.sex_gap): on the test originals, mean predicted level of male "
+                  Markup("<b>Neutralization baseline</b> (audit.sex_gap): on the test originals, mean predicted level of male "
                   "patients minus that of female patients, with its 95% bootstrap interval and the two-sided "
                   "Mann–Whitney p-value. &lt; 0: men are scored more severe (lower levels) on average. A gap that "
-                  "vanishes for the model trained on neutralized inputs was carried by the sex/gender markers.",
+                  "vanishes for the model trained on neutralized inputs was carried by the sex/gender markers."),
                   numeric=("female / male records", "M − F mean level [95% CI]", "Mann–Whitney p"))]
 
 
 def _strata_section(marts: Marts, section: Section, stratum_name: str, order: tuple[str, ...], what: str,
-                    how: str) -> Section:
+                    how: Markup) -> Section:
     frame = _paired_metrics(marts, stratum_name=stratum_name)
     if frame.empty:
         section.blocks.append(no_data(f"strata-{stratum_name}-no-data", f"audit.paired_metrics has no {what} stratum.", how))
@@ -523,10 +564,11 @@ def _strata_section(marts: Marts, section: Section, stratum_name: str, order: tu
                                     f"strata {stratum_name} {dataset} {model} {generator}")
         section.blocks.append(figure(
             slug("fig-strata", stratum_name, dataset, model, generator), svg,
-            f"<b>By {what}, {_group_title(dataset, model, generator)}, setting {setting}.</b> Pooled rate and DTS per "
+            html("<b>By {}, {}, setting {}.</b> Pooled rate and DTS per "
             "direction with 95% intervals in each stratum (n = pairs). Red: the female presentation is the one "
             "more often triaged as less severe (pooled rate &gt; 0, DTS M→F &gt; 0, DTS F→M &lt; 0); blue: the "
-            "male one. Hollow markers and \"small\": strata too small for a stable estimate."))
+            "male one. Hollow markers and \"small\": strata too small for a stable estimate.",
+            what, _group_title(dataset, model, generator), setting)))
     return section
 
 
@@ -554,8 +596,8 @@ def dyads(marts: Marts) -> Section:
     if frame.empty:
         section.blocks.append(no_data("dyads-no-data", "No nurse × patient sex stratum (only data sets that record "
                                       "the triage nurse's sex have one).",
-                                      "build the Bordeaux cohort (<code>biasmirror synth bordeaux</code> gives a "
-                                      "synthetic one), score it, then <code>biasmirror build</code>."))
+                                      Markup("build the Bordeaux cohort (<code>biasmirror synth bordeaux</code> gives "
+                                             "a synthetic one), score it, then <code>biasmirror build</code>.")))
         return section
     parsed = frame["stratum_value"].str.extract(r"^(?P<nurse_sex>[FM])_nurse_(?P<patient_sex>[FM])_patient$")
     frame = pd.concat([frame, parsed], axis=1).dropna(subset=["nurse_sex"])
@@ -575,13 +617,13 @@ def dyads(marts: Marts) -> Section:
         svg = figures.dyad_heatmap(pd.DataFrame(cells), f"dyads {dataset} {model} {generator}")
         section.blocks.append(figure(
             slug("fig-dyad", dataset, model, generator), svg,
-            f"<b>Nurse × patient sex, {_group_title(dataset, model, generator)}, setting {setting}.</b> Each cell: "
+            html("<b>Nurse × patient sex, {}, setting {}.</b> Each cell: "
             "the DTS of the direction that starts from the patient's documented sex (male patients: DTS M→F; female "
             "patients: DTS F→M), 95% interval and pairs. Colour: red when that DTS says the female presentation is "
             "triaged as less severe - DTS M→F &gt; 0 for a male patient (rewritten as female, the record moves to "
             "less severe levels) or DTS F→M &lt; 0 for a female patient (rewritten as male, it moves to more severe "
             "levels); blue for the opposite; the colour scale gives |DTS|. Associations only: the design does not "
-            "establish a mechanism."))
+            "establish a mechanism.", _group_title(dataset, model, generator), setting)))
     return section
 
 
@@ -592,8 +634,9 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
                       "so some intervals exclude zero by chance: read these as hypotheses.")
     frame = marts.frame("term_associations")
     if frame.empty:
-        section.blocks.append(no_data("terms-no-data", "audit.term_associations is empty (it needs pairs of the "
-                                      "warehouse's own records, with terms in at least <code>min_term_pairs</code> pairs).",
+        section.blocks.append(no_data("terms-no-data", Markup("audit.term_associations is empty (it needs pairs of "
+                                      "the warehouse's own records, with terms in at least <code>min_term_pairs</code> "
+                                      "pairs)."),
                                       BUILD))
         return section
     for dataset, model, generator in _groups(frame)[:4]:
@@ -601,10 +644,10 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
         setting = "full" if "full" in set(group["setting"]) else _main_setting(group)
         group = group[group["setting"] == setting]
         for metric, label, sign_text in (
-                ("dts_m_to_f", "DTS M→F", "red (DTS &gt; 0): male records rewritten as female move to less severe "
-                 "levels more often than to more severe ones; blue: the opposite"),
-                ("dts_f_to_m", "DTS F→M", "red (DTS &lt; 0): female records rewritten as male move to more severe "
-                 "levels more often, i.e. the female original was the less severe one; blue: the opposite")):
+                ("dts_m_to_f", "DTS M→F", Markup("red (DTS &gt; 0): male records rewritten as female move to less severe "
+                 "levels more often than to more severe ones; blue: the opposite")),
+                ("dts_f_to_m", "DTS F→M", Markup("red (DTS &lt; 0): female records rewritten as male move to more severe "
+                 "levels more often, i.e. the female original was the less severe one; blue: the opposite"))):
             subset = group[(group["metric"] == metric) & group["estimate"].notna()]
             subset = subset.reindex(subset["estimate"].abs().sort_values(ascending=False).index).head(top)
             words = [Word(r.term, abs(r.estimate), figures.sign_color(metric, r.estimate),
@@ -617,9 +660,10 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
             svg = word_cloud_svg(words, f"word cloud {metric} {dataset} {model} {generator}")
             section.blocks.append(figure(
                 slug("fig-wordcloud", metric, dataset, model, generator), svg,
-                f"<b>Terms by {label}, {_group_title(dataset, model, generator)}, setting {setting}.</b> The "
-                f"{len(words)} terms with the largest |{label}| among pairs whose original notes contain them; size: "
-                f"|{label}|; {sign_text}; faint: the 95% interval includes zero. Hover a word for its estimate."))
+                html("<b>Terms by {label}, {group}, setting {setting}.</b> The {n} terms with the largest |{label}| "
+                     "among pairs whose original notes contain them; size: |{label}|; {sign}; faint: the 95% interval "
+                     "includes zero. Hover a word for its estimate.", label=label,
+                     group=_group_title(dataset, model, generator), setting=setting, n=len(words), sign=sign_text)))
         pooled = group[(group["metric"] == "pooled_rate") & group["estimate"].notna()]
         ranked = pooled.reindex(pooled["estimate"].abs().sort_values(ascending=False).index).head(table_rows)
         if ranked.empty:
@@ -635,11 +679,11 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
         })
         section.blocks.append(table(
             slug("tbl-terms", dataset, model, generator), out,
-            f"<b>Terms ranked by |pooled rate|, {_group_title(dataset, model, generator)}, setting {setting}.</b> "
-            "Pooled rate &gt; 0: for pairs whose notes contain the term, the female presentation more often gets the "
-            "less severe level.", numeric=("pairs", "pooled rate [95% CI]", "DTS M→F", "DTS F→M", "PDR")))
+            html("<b>Terms ranked by |pooled rate|, {}, setting {}.</b> Pooled rate &gt; 0: for pairs whose notes "
+                 "contain the term, the female presentation more often gets the less severe level.",
+                 _group_title(dataset, model, generator), setting), numeric=("pairs", "pooled rate [95% CI]", "DTS M→F", "DTS F→M", "PDR")))
     return section
 
 
-SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, headline, forest_plot, comparisons,
-                                        acuity_strata, presentation_strata, dyads, terms)
+SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, forest_plot,
+                                        comparisons, acuity_strata, presentation_strata, dyads, terms, implicit_study)

@@ -4,9 +4,11 @@ first, each at the first position where its (estimated) box overlaps no word alr
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from html import escape
 from typing import Sequence
+
+from markupsafe import Markup
 
 
 @dataclass(frozen=True)
@@ -18,13 +20,16 @@ class Word:
     tooltip: str = ""
 
 
+_COLOR = re.compile(r"\A#[0-9a-fA-F]{6}\Z")
+
 # Average advance of a DejaVu Sans glyph, as a fraction of the font size (a safe over-estimate for lower case).
 _CHAR_WIDTH = 0.66
 
 
 def word_cloud_svg(words: Sequence[Word], name: str, width: int = 640, height: int = 300,
-                   min_size: float = 11.0, max_size: float = 40.0) -> str:
-    """SVG text of the cloud; words that find no room are left out (the ranked table lists them all)."""
+                   min_size: float = 11.0, max_size: float = 40.0) -> Markup:
+    """SVG of the cloud; words that find no room are left out (the ranked table lists them all). Words and
+    tooltips come from the notes, so they are escaped; colours must be #rrggbb."""
     ordered = sorted((w for w in words if w.weight > 0), key=lambda w: (-w.weight, w.text))
     top = ordered[0].weight if ordered else 1.0
     bottom = ordered[-1].weight if ordered else 0.0
@@ -41,13 +46,16 @@ def word_cloud_svg(words: Sequence[Word], name: str, width: int = 640, height: i
             continue
         x, y = position
         placed.append((x - box_w / 2, y - box_h / 2, x + box_w / 2, y + box_h / 2))
-        title = f"<title>{escape(word.tooltip)}</title>" if word.tooltip else ""
-        parts.append(
-            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" fill="{word.color}" fill-opacity="{word.opacity:.2f}" '
-            f'text-anchor="middle" dominant-baseline="central">{title}{escape(word.text)}</text>')
-    return (f'<svg class="bm-svg bm-wordcloud" role="img" aria-label="{escape(name)}" viewBox="0 0 {width} {height}" '
-            f'xmlns="http://www.w3.org/2000/svg" font-family="DejaVu Sans, Arial, sans-serif">'
-            f'<rect width="{width}" height="{height}" fill="#fbfcfc"/>' + "".join(parts) + "</svg>")
+        if not _COLOR.match(word.color):
+            raise ValueError(f"word cloud colours must be #rrggbb, got {len(word.color)} characters")
+        title = Markup("<title>{}</title>").format(word.tooltip) if word.tooltip else Markup("")
+        parts.append(Markup(
+            '<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="{}" fill-opacity="{:.2f}" text-anchor="middle" '
+            'dominant-baseline="central">{}{}</text>').format(x, y, size, word.color, word.opacity, title, word.text))
+    return Markup('<svg class="bm-svg bm-wordcloud" role="img" aria-label="{}" viewBox="0 0 {} {}" '
+                  'xmlns="http://www.w3.org/2000/svg" font-family="DejaVu Sans, Arial, sans-serif">'
+                  '<rect width="{}" height="{}" fill="#fbfcfc"/>{}</svg>').format(
+        name, width, height, width, height, Markup("").join(parts))
 
 
 def _find_position(box_w: float, box_h: float, placed: list[tuple[float, float, float, float]], width: int,

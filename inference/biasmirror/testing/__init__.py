@@ -1,1 +1,1 @@
-"""Helpers for tests and benchmarks: tiny, locally built models (nothing is downloaded)."""
+"""Helpers for tests and benchmarks only (never imported by the package itself): the offline SmolLM2 model."""

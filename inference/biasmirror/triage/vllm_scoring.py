@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from biasmirror.triage.artifacts import load_metadata
+from biasmirror.triage.model_metadata import load_metadata
 from biasmirror.triage.neutralize import transform_inputs
 from biasmirror.triage.prompt import PromptTemplate, TriagePrompt
 
@@ -92,7 +92,7 @@ class VllmLabelScorer:
         except ImportError as error:  # pragma: no cover - needs a GPU machine
             raise RuntimeError("The vllm backend needs the optional `vllm` package (pip install 'biasmirror[vllm]', "
                                "GPU only).") from error
-        from biasmirror.triage.hf import load_tokenizer
+        from biasmirror.triage.model_loading import load_tokenizer
 
         metadata = load_metadata(adapter_dir) if adapter_dir is not None else load_metadata(base_dir)
         levels = levels or (metadata.levels if metadata else None)

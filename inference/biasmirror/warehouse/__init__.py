@@ -1,6 +1,13 @@
-"""The DuckDB warehouse: connections, the `inference` schema contract, and transactional writes."""
+"""The DuckDB warehouse: connections, the writer lock and publishing, the `inference` schema contract, and
+transactional writes."""
 
-from biasmirror.warehouse.connection import connect
-from biasmirror.warehouse.contract import inference_columns, ensure_inference_tables
+from biasmirror.warehouse.connection import WarehouseInUse, WarehouseMissing, connect, require_published
+from biasmirror.warehouse.contract import ensure_inference_tables, inference_columns
+from biasmirror.warehouse.lock import WarehouseBusy
+from biasmirror.warehouse.publish import PublishError
 
-__all__ = ["connect", "inference_columns", "ensure_inference_tables"]
+# Errors a command reports as one clear message (never a traceback).
+WAREHOUSE_ERRORS = (WarehouseBusy, WarehouseMissing, WarehouseInUse, PublishError)
+
+__all__ = ["WAREHOUSE_ERRORS", "PublishError", "WarehouseBusy", "WarehouseInUse", "WarehouseMissing", "connect",
+           "ensure_inference_tables", "inference_columns", "require_published"]

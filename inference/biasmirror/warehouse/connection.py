@@ -1,4 +1,4 @@
-"""Opening the warehouse file."""
+"""Opening the warehouse: writers get the working copy under the writer lock, readers the published file."""
 
 from __future__ import annotations
 
@@ -8,24 +8,90 @@ from typing import Iterator
 
 import duckdb
 
-from biasmirror.paths import warehouse_path
+from biasmirror.paths import warehouse_path, working_path
+from biasmirror.warehouse.lock import acquire, release
+from biasmirror.warehouse.publish import seed_working_copy
+
+
+class WarehouseMissing(FileNotFoundError):
+    """A command that only reads was pointed at a warehouse file that does not exist."""
+
+
+class WarehouseInUse(RuntimeError):
+    """DuckDB refused to open a warehouse file because another program holds a conflicting connection."""
+
+
+def require_published(published: Path | None = None) -> Path:
+    """The published file, or WarehouseMissing saying what to run (a reader never creates a warehouse)."""
+    target = published or warehouse_path()
+    if target.is_file():
+        return target
+    working = working_path(target)
+    if working.is_file():
+        raise WarehouseMissing(
+            f"No published warehouse at {target} yet: its working copy {working} holds data that no build has "
+            "published. Run `biasmirror build` (or the scheduled `dbt build`); a successful build publishes it.")
+    raise WarehouseMissing(
+        f"No warehouse at {target}. Check the path (--warehouse or BIASMIRROR_WAREHOUSE), or create it with "
+        "`biasmirror import-pairs ...` then `biasmirror build` (or `make demo`).")
+
+
+def _open(target: Path, read_only: bool, role: str) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(target), read_only=read_only)
+    except duckdb.IOException as error:
+        if read_only:
+            raise WarehouseInUse(
+                f"Cannot open the warehouse {target} read-only: {error}. A program has opened this published file "
+                "for writing; builds never do (they write the working copy and replace this file). Close that "
+                "program's connection, or reopen it read-only.") from error
+        raise WarehouseInUse(
+            f"Cannot open the {role} {target}: {error}. Another program has opened the working copy directly; "
+            "biasmirror's writers take turns through the writer lock, and readers should open the published file "
+            f"{warehouse_path()} instead. Close that connection and run this again.") from error
 
 
 @contextmanager
-def connect(path: Path | None = None, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection to the warehouse, closed on exit. DuckDB allows one writing process at a time."""
-    target = path or warehouse_path()
-    if read_only and not target.exists():
-        raise FileNotFoundError(f"No warehouse at {target}: run `biasmirror build` (or `make demo`) first.")
-    target.parent.mkdir(parents=True, exist_ok=True)
+def connect(path: Path | None = None, read_only: bool = False,
+            working: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the warehouse, closed on exit.
+
+    - `read_only=True`: the published file (BIASMIRROR_WAREHOUSE), the state of the last successful build, as
+      analysts see it. A missing file is an error: reading never creates a warehouse.
+    - otherwise: the working copy, under the writer lock (waiting for another writer as BIASMIRROR_LOCK_TIMEOUT
+      says). When only a published file exists, the working copy is first seeded from it.
+    - `read_only=True, working=True`: the working copy, read-only, under the writer lock: what a writer reads
+      before it writes (what it or an earlier writer wrote since the last build); a missing one is an error.
+    - `path`: open exactly that file (no lock, no working copy): for tools and tests.
+    """
+    if path is not None:
+        if read_only and not path.exists():
+            raise WarehouseMissing(f"No warehouse at {path}.")
+        con = _open(path, read_only, "warehouse")
+        try:
+            yield con
+        finally:
+            con.close()
+        return
+    if read_only and not working:
+        con = _open(require_published(), True, "warehouse")
+        try:
+            yield con
+        finally:
+            con.close()
+        return
+    published = warehouse_path()
+    target = working_path(published)
+    acquire(target, published=published)
     try:
-        con = duckdb.connect(str(target), read_only=read_only)
-    except duckdb.IOException as error:
-        raise RuntimeError(
-            f"Cannot open the warehouse {target}: {error}. Is another process (dbt, a BI tool with write "
-            "access) holding it?"
-        ) from error
-    try:
-        yield con
+        seed_working_copy(target, published)
+        if read_only and not target.exists():
+            raise WarehouseMissing(f"No warehouse at {published} (nor a working copy at {target}): build or import "
+                                   "something first (`biasmirror build`, `biasmirror import-pairs`).")
+        con = _open(target, read_only, "working copy")
+        try:
+            yield con
+        finally:
+            con.close()
     finally:
-        con.close()
+        release(target)

@@ -34,6 +34,8 @@ joined as (
         coalesce(length(copies.hpi), 0) + coalesce(length(copies.pmh), 0) as copy_length,
         checks.record_id is not null as is_checked,
         checks.wrong_sex_terms,
+        checks.wrong_sex_agreement,
+        checks.agreement_reasons,
         checks.original_numbers = checks.copy_numbers as numbers_preserved,
         checks.original_drugs = checks.copy_drugs as drugs_preserved,
         checks.original_negations = checks.copy_negations as negations_preserved,
@@ -57,6 +59,9 @@ select
     *,
     case when status = 'ok' and original_length > 0 then cast(copy_length as double) / original_length end as length_ratio,
     wrong_sex_terms > 0 as has_wrong_sex_terms,
+    wrong_sex_agreement > 0 as has_wrong_sex_agreement,
+    -- any residual signal of the wrong sex: a lexicon word or an agreeing word (null until both are checked)
+    wrong_sex_terms > 0 or wrong_sex_agreement > 0 as has_residual_signal,
     numbers_preserved and drugs_preserved and negations_preserved as content_preserved,
     -- mean over the fields the record has
     case

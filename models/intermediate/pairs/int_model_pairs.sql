@@ -1,13 +1,10 @@
 -- Pairs built from the warehouse's own predictions: for every model, setting and counterfactual generator,
--- the level predicted for a test record's original input and for its sex-swapped copy.
+-- the level predicted for a test record's original input and for its sex-swapped copy (int_scored_inputs: only
+-- the settings each model's predictions are read for).
 
-with inputs as (
-    select * from {{ ref('model_inputs') }}
-    where split = 'test'
-),
-
-predictions as (
-    select * from {{ ref('stg_inference__predictions') }}
+with scored as (
+    select dataset, model, record_id, setting, variant, generator, predicted_level
+    from {{ ref('int_scored_inputs') }}
 ),
 
 cohort as (
@@ -15,17 +12,15 @@ cohort as (
 ),
 
 original_predictions as (
-    select inputs.dataset, inputs.record_id, inputs.setting, predictions.model, predictions.predicted_level
-    from inputs
-    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
-    where inputs.variant = 'original'
+    select dataset, record_id, setting, model, predicted_level
+    from scored
+    where variant = 'original'
 ),
 
 counterfactual_predictions as (
-    select inputs.dataset, inputs.record_id, inputs.setting, inputs.generator, predictions.model, predictions.predicted_level
-    from inputs
-    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
-    where inputs.variant = 'counterfactual'
+    select dataset, record_id, setting, generator, model, predicted_level
+    from scored
+    where variant = 'counterfactual'
 )
 
 select

@@ -6,7 +6,8 @@
 -- "denies fever, chills" is not a fever). When several groups match the same field, the lowest priority number
 -- wins (seed column priority). No match: 'other'.
 
-{%- set edges = var('age_band_edges') %}
+{#- at parse time a malformed value is left to validate_vars (on-run-start), which names it -#}
+{%- set edges = var('age_band_edges') if execute else [0] %}
 
 with records as (
     select dataset, record_id, language, age, chief_complaint, hpi from {{ ref('triage_cohort') }}

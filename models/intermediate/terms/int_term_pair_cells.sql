@@ -7,7 +7,7 @@
 with pairs as (
     select * from {{ ref('int_pairs_unioned') }}
     where pair_source = 'model_inputs'
-      and setting in ({% for setting in var('term_settings') %}'{{ setting }}'{{ ", " if not loop.last }}{% endfor %})
+      and setting in ({% for setting in (var('term_settings') if execute else ['full']) %}'{{ setting }}'{{ ", " if not loop.last }}{% endfor %})
 ),
 
 incidences as (

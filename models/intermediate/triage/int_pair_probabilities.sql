@@ -3,17 +3,11 @@
 -- probability. Only models that store probabilities (expected_level not null) and only sex-swapped copies
 -- (a placebo copy keeps the sex and has no female/male contrast) are kept.
 
-with inputs as (
-    select dataset, record_id, setting, variant, generator, input_id
-    from {{ ref('model_inputs') }}
-    where split = 'test'
-),
-
-predictions as (
+with scored as (
     select
-        dataset, model, input_id, expected_level,
+        dataset, model, record_id, setting, variant, generator, expected_level,
         coalesce(p_level_1, 0) + coalesce(p_level_2, 0) as p_high_acuity
-    from {{ ref('stg_inference__predictions') }}
+    from {{ ref('int_scored_inputs') }}
     where expected_level is not null
 ),
 
@@ -24,19 +18,15 @@ swaps as (
 ),
 
 originals as (
-    select inputs.dataset, inputs.record_id, inputs.setting, predictions.model, predictions.expected_level,
-           predictions.p_high_acuity
-    from inputs
-    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
-    where inputs.variant = 'original'
+    select dataset, record_id, setting, model, expected_level, p_high_acuity
+    from scored
+    where variant = 'original'
 ),
 
 copies as (
-    select inputs.dataset, inputs.record_id, inputs.setting, inputs.generator, predictions.model,
-           predictions.expected_level, predictions.p_high_acuity
-    from inputs
-    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
-    where inputs.variant = 'counterfactual'
+    select dataset, record_id, setting, generator, model, expected_level, p_high_acuity
+    from scored
+    where variant = 'counterfactual'
 ),
 
 pairs as (

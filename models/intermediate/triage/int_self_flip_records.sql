@@ -2,15 +2,10 @@
 -- composition (inference.prediction_repeats, repeat 1). flipped = 1 when the two predicted levels differ. The
 -- records are resampled with the same key as their pairs, so the noise floor and PDR are bootstrapped alike.
 
-with inputs as (
-    select distinct dataset, record_id, setting, input_id
-    from {{ ref('model_inputs') }}
-    where split = 'test' and variant = 'original'
-),
-
-first_scoring as (
-    select dataset, model, input_id, predicted_level, expected_level
-    from {{ ref('stg_inference__predictions') }}
+with first_scoring as (
+    select dataset, model, record_id, setting, input_id, predicted_level, expected_level
+    from {{ ref('int_scored_inputs') }}
+    where variant = 'original'
 ),
 
 repeats as (
@@ -21,17 +16,16 @@ repeats as (
 
 records as (
     select
-        inputs.dataset,
+        first_scoring.dataset,
         first_scoring.model,
-        inputs.setting,
-        inputs.record_id,
+        first_scoring.setting,
+        first_scoring.record_id,
         first_scoring.predicted_level as first_level,
         repeats.predicted_level as repeat_level,
         case when first_scoring.predicted_level <> repeats.predicted_level then 1 else 0 end as flipped,
         abs(first_scoring.expected_level - repeats.expected_level) as abs_expected_change,
-        {{ resample_key("inputs.dataset || '|' || inputs.record_id") }} as unit_key
-    from inputs
-    inner join first_scoring on first_scoring.dataset = inputs.dataset and first_scoring.input_id = inputs.input_id
+        {{ resample_key("first_scoring.dataset || '|' || first_scoring.record_id") }} as unit_key
+    from first_scoring
     inner join repeats
         on repeats.dataset = first_scoring.dataset
         and repeats.model = first_scoring.model

@@ -2,15 +2,10 @@
 -- documented sex: the unpaired comparison of the neutralization baseline (mean predicted level of male minus
 -- female patients). Cells are (group, sex, predicted level), so the bootstrap sums weights per cell.
 
-with inputs as (
-    select distinct dataset, record_id, setting, input_id
-    from {{ ref('model_inputs') }}
-    where split = 'test' and variant = 'original'
-),
-
-predictions as (
-    select dataset, model, input_id, predicted_level
-    from {{ ref('stg_inference__predictions') }}
+with originals as (
+    select dataset, model, record_id, setting, predicted_level
+    from {{ ref('int_scored_inputs') }}
+    where variant = 'original'
 ),
 
 cohort as (
@@ -19,16 +14,15 @@ cohort as (
 
 records as (
     select
-        inputs.dataset,
-        predictions.model,
-        inputs.setting,
-        inputs.record_id,
+        originals.dataset,
+        originals.model,
+        originals.setting,
+        originals.record_id,
         cohort.sex,
-        predictions.predicted_level,
-        {{ resample_key("inputs.dataset || '|' || inputs.record_id") }} as unit_key
-    from inputs
-    inner join predictions on predictions.dataset = inputs.dataset and predictions.input_id = inputs.input_id
-    inner join cohort on cohort.dataset = inputs.dataset and cohort.record_id = inputs.record_id
+        originals.predicted_level,
+        {{ resample_key("originals.dataset || '|' || originals.record_id") }} as unit_key
+    from originals
+    inner join cohort on cohort.dataset = originals.dataset and cohort.record_id = originals.record_id
     where cohort.sex in ('F', 'M')
 )
 

@@ -1,6 +1,6 @@
 -- Every input a triage model is trained on or scores, with a content-addressed id (md5 of the text) so that
 -- identical inputs are scored once per model:
---   train split: the original record in the full setting (training data);
+--   train split: the original record in every setting (a model is trained on one setting's inputs);
 --   test split: the original and each counterfactual copy (one per generator) in every setting.
 
 with cohort as (
@@ -26,9 +26,6 @@ inputs as (
         {{ linearize_record(sex='cohort.sex' if shown.shows_sex else none, include_text=shown.shows_text,
                             hpi='cohort.hpi', pmh='cohort.pmh') }} as input_text
     from cohort
-    {%- if setting != 'full' %}
-    where cohort.split = 'test'
-    {%- endif %}
 
     union all
 

@@ -1,5 +1,6 @@
 -- Validity of the counterfactual copies per data set, language and generator (placebo generators included):
--- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex,
+-- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex
+-- (lexicon words, and words that still agree with the wrong sex: the morphology-aware check),
 -- clinical content preserved, length ratio, and semantic similarity (when computed). Shares are over the copies
 -- that have the check (a copy without checks, or a language without a rule lexicon, is left out of a share).
 
@@ -9,6 +10,21 @@ with diagnostics as (
 
 ok as (
     select * from diagnostics where status = 'ok'
+),
+
+-- the residual checks over every copy that has them, flagged ones included: the generators flag copies with
+-- residuals, so this is the share of copies the checks caught (and left out of the pairs) plus any left in
+residuals as (
+    select
+        dataset,
+        language,
+        generator,
+        count(wrong_sex_agreement) as n_agreement_checked,
+        avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as residual_agreement_share,
+        avg(wrong_sex_agreement) as mean_wrong_sex_agreement,
+        avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as residual_any_share
+    from diagnostics
+    group by dataset, language, generator
 ),
 
 counts as (
@@ -32,6 +48,7 @@ quality as (
         count(*) filter (where is_checked) as n_checked,
         avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as residual_share,
         avg(wrong_sex_terms) as mean_wrong_sex_terms,
+
         avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as numbers_preserved_share,
         avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as drugs_preserved_share,
         avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as negations_preserved_share,
@@ -59,6 +76,10 @@ select
     coalesce(quality.n_checked, 0) as n_checked,
     quality.residual_share,
     quality.mean_wrong_sex_terms,
+    coalesce(residuals.n_agreement_checked, 0) as n_agreement_checked,
+    residuals.residual_agreement_share,
+    residuals.mean_wrong_sex_agreement,
+    residuals.residual_any_share,
     quality.numbers_preserved_share,
     quality.drugs_preserved_share,
     quality.negations_preserved_share,
@@ -75,3 +96,7 @@ left join quality
     on quality.dataset = counts.dataset
     and quality.language is not distinct from counts.language
     and quality.generator = counts.generator
+left join residuals
+    on residuals.dataset = counts.dataset
+    and residuals.language is not distinct from counts.language
+    and residuals.generator = counts.generator

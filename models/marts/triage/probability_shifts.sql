@@ -5,7 +5,7 @@
 -- per data set, model, generator, setting and stratum (var probability_shift_strata; default overall and
 -- documented_level).
 
-{%- set strata = var('probability_shift_strata', ['overall', 'documented_level']) %}
+{%- set strata = var('probability_shift_strata', ['overall', 'documented_level']) if execute else ['overall'] %}
 {%- set groups = ['dataset', 'model', 'generator', 'setting', 'stratum_name', 'stratum_value'] %}
 {%- set metrics = ['expected_level_shift', 'p_high_acuity_shift'] %}
 

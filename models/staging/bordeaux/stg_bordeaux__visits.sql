@@ -1,5 +1,6 @@
 -- Bordeaux ED visits, typed. One row per visit of the extract (models/staging/bordeaux/_bordeaux__sources.yml).
--- Values that do not parse become null (the raw text of the pain score is kept); decimals may use a comma.
+-- Numbers are read with the project's grammar (macro raw_number: a decimal comma is accepted); values that do
+-- not parse become null (the raw text of the pain score is kept).
 -- Materialized as a table: the extract (with its notes) is parsed once per build.
 
 {{ config(materialized='table') }}
@@ -40,22 +41,22 @@ select
     patient_id,
     try_cast(arrival_time as timestamp) as arrived_at,
     case patient_sex when 'F' then 'F' when 'M' then 'M' end as patient_sex,
-    cast(round(try_cast(patient_age as double)) as integer) as patient_age,
+    cast(round({{ raw_number('patient_age') }}) as integer) as patient_age,
     arrival_mode,
     nurse_id,
     case nurse_sex when 'F' then 'F' when 'M' then 'M' end as nurse_sex,
-    try_cast(temperature_c as double) as temperature_c,
-    try_cast(heart_rate as double) as heart_rate,
-    try_cast(systolic_bp as double) as systolic_bp,
-    try_cast(diastolic_bp as double) as diastolic_bp,
-    try_cast(spo2 as double) as o2_saturation,
-    try_cast(resp_rate as double) as resp_rate,
+    {{ raw_number('temperature_c') }} as temperature_c,
+    {{ raw_number('heart_rate') }} as heart_rate,
+    {{ raw_number('systolic_bp') }} as systolic_bp,
+    {{ raw_number('diastolic_bp') }} as diastolic_bp,
+    {{ raw_number('spo2') }} as o2_saturation,
+    {{ raw_number('resp_rate') }} as resp_rate,
     pain_text,
-    try_cast(replace(pain_text, ',', '.') as double) as pain_score_raw,
+    {{ raw_number('pain_text') }} as pain_score_raw,
     complaint_code,
     complaint_label,
     icd10_chapter,
     triage_note,
     history,
-    try_cast(triage_level as integer) as triage_level
+    cast({{ raw_number('triage_level') }} as integer) as triage_level
 from trimmed

@@ -4,6 +4,8 @@ select
     generator,
     language,
     wrong_sex_terms,
+    wrong_sex_agreement,
+    agreement_reasons,
     coalesce(original_numbers, '') as original_numbers,
     coalesce(copy_numbers, '') as copy_numbers,
     coalesce(original_drugs, '') as original_drugs,

@@ -10,5 +10,6 @@ select
     p_level_4,
     p_level_5,
     run_id,
-    predicted_at
+    predicted_at,
+    label_mass
 from {{ source('inference', 'predictions') }}

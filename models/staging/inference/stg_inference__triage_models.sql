@@ -9,5 +9,9 @@ select
     hyperparameters,
     artifact_path,
     run_id,
-    created_at
+    created_at,
+    training_setting,
+    scored_settings,
+    seed_group,
+    training_seed
 from {{ source('inference', 'triage_models') }}

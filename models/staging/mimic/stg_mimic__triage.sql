@@ -6,14 +6,14 @@ cast_values as (
     select
         try_cast(stay_id as bigint) as stay_id,
         try_cast(subject_id as bigint) as subject_id,
-        try_cast(temperature as double) as temperature_f,
-        try_cast(heartrate as double) as heart_rate,
-        try_cast(resprate as double) as resp_rate,
-        try_cast(o2sat as double) as o2_saturation,
-        try_cast(sbp as double) as systolic_bp,
-        try_cast(dbp as double) as diastolic_bp,
+        {{ raw_number("nullif(trim(temperature), '')") }} as temperature_f,
+        {{ raw_number("nullif(trim(heartrate), '')") }} as heart_rate,
+        {{ raw_number("nullif(trim(resprate), '')") }} as resp_rate,
+        {{ raw_number("nullif(trim(o2sat), '')") }} as o2_saturation,
+        {{ raw_number("nullif(trim(sbp), '')") }} as systolic_bp,
+        {{ raw_number("nullif(trim(dbp), '')") }} as diastolic_bp,
         nullif(trim(pain), '') as pain_text,
-        try_cast(try_cast(acuity as double) as integer) as acuity,
+        cast({{ raw_number("nullif(trim(acuity), '')") }} as integer) as acuity,
         nullif(trim(chiefcomplaint), '') as chief_complaint
     from source
 )

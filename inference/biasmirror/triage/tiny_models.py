@@ -1,4 +1,4 @@
-"""Tiny causal language models built locally, for tests and benchmarks (no hub download).
+"""Tiny causal language models built locally (`biasmirror tiny-model`, tests and benchmarks; no hub download).
 
 `build_tiny_causal_lm` trains a byte-level BPE tokenizer with the `tokenizers` library on the given texts,
 wraps it in a `PreTrainedTokenizerFast` with a ChatML-style chat template, builds a randomly initialised

@@ -2,8 +2,9 @@
 
 A LoRA adapter folder (or any model folder written by this package) holds the levels it was trained on, the
 prompt template it was trained with (name, version, sha256), the input transform (`none`, or `neutralized` for
-the gender-neutralization baseline), the base model and the training options. Scoring reads it, so a model is
-always scored with the prompt, levels and input transform it was trained with.
+the gender-neutralization baseline), the setting whose inputs it was trained on (`full`, `text_only`,
+`tabular_only`), the base model and the training options. Scoring reads it, so a model is always scored with the
+prompt, levels and input transform it was trained with, and by default on the inputs of its own setting.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ INPUT_TRANSFORMS = ("none", "neutralized")
 
 @dataclass(frozen=True)
 class ModelMetadata:
-    kind: str  # lora | tfidf-rf | mlp-embeddings | roberta-scratch
+    kind: str  # lora | tfidf-rf | mlp-embeddings | roberta-scratch | encoder-finetuned
     dataset: str
     levels: tuple[int, ...]
     input_transform: str = "none"
+    training_setting: str = "full"
     base_model: str | None = None
     prompt_template: str | None = None
     prompt_sha256: str | None = None

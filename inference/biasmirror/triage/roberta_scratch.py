@@ -21,6 +21,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from biasmirror.progress import PhaseCallback
+from biasmirror.triage.sequence_classification import (class_probabilities, fine_tune, linear_schedule, pad,
+                                                        shuffled_batches)
+
 SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 
 
@@ -86,19 +90,13 @@ def _config(tokenizer: Any, spec: RobertaSpec, num_labels: int | None = None) ->
         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **extra)
 
 
-def _linear_schedule(optimizer: Any, total_steps: int) -> Any:
-    import torch
-
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: max(0.0, 1 - step / max(1, total_steps)))
-
-
 class ScratchRoberta:
     """Tokenizer, MLM pretraining and classification fine-tuning, from nothing but the training texts."""
 
     kind = "roberta-scratch"
 
     def __init__(self, spec: RobertaSpec = RobertaSpec.study(), device: str | None = None) -> None:
-        from biasmirror.triage.hf import pick_device
+        from biasmirror.triage.model_loading import pick_device
 
         self.spec = spec
         self.device = pick_device(device)
@@ -111,20 +109,8 @@ class ScratchRoberta:
     def _encode(self, texts: Sequence[str]) -> list[list[int]]:
         return self.tokenizer(list(texts), truncation=True, max_length=self.spec.max_length)["input_ids"]
 
-    def _batches(self, n: int, generator: np.random.Generator) -> list[np.ndarray]:
-        order = generator.permutation(n)
-        return [order[i:i + self.spec.batch_size] for i in range(0, n, self.spec.batch_size)]
-
     def _pad(self, sequences: list[list[int]]) -> tuple[Any, Any]:
-        import torch
-
-        width = max(len(s) for s in sequences)
-        ids = torch.full((len(sequences), width), self.tokenizer.pad_token_id, dtype=torch.long)
-        mask = torch.zeros((len(sequences), width), dtype=torch.long)
-        for row, seq in enumerate(sequences):
-            ids[row, :len(seq)] = torch.tensor(seq)
-            mask[row, :len(seq)] = 1
-        return ids.to(self.device), mask.to(self.device)
+        return pad(sequences, self.tokenizer.pad_token_id, self.device)
 
     def _mask_tokens(self, ids: Any, attention: Any, generator: Any) -> tuple[Any, Any]:
         """BERT masking: 15% of real, non-special tokens are predicted; of those 80% -> <mask>, 10% random, 10% kept."""
@@ -142,12 +128,11 @@ class ScratchRoberta:
         masked[swap] = random_tokens[swap]
         return masked, labels
 
-    def fit(self, texts: Sequence[str], levels: Sequence[int],
-            progress: Callable[[str, int, int, float], None] | None = None) -> "ScratchRoberta":
+    def fit(self, texts: Sequence[str], levels: Sequence[int], progress: PhaseCallback | None = None) -> "ScratchRoberta":
         import torch
         from transformers import RobertaForMaskedLM, RobertaForSequenceClassification
 
-        from biasmirror.triage.lora import seed_everything
+        from biasmirror.triage.lora_training import seed_everything
 
         spec = self.spec
         seed_everything(spec.seed)
@@ -161,11 +146,11 @@ class ScratchRoberta:
         mlm = RobertaForMaskedLM(_config(self.tokenizer, spec)).to(self.device)
         steps = max(1, math.ceil(spec.mlm_epochs * math.ceil(len(encoded) / spec.batch_size)))
         optimizer = torch.optim.AdamW(mlm.parameters(), lr=spec.mlm_learning_rate)
-        scheduler = _linear_schedule(optimizer, steps)
+        scheduler = linear_schedule(optimizer, steps)
         mlm.train()
         step = 0
         while step < steps:
-            for batch in self._batches(len(encoded), shuffler):
+            for batch in shuffled_batches(len(encoded), spec.batch_size, shuffler):
                 ids, attention = self._pad([encoded[i] for i in batch])
                 inputs, labels = self._mask_tokens(ids, attention, generator)
                 if int((labels != -100).sum()) == 0:
@@ -178,7 +163,7 @@ class ScratchRoberta:
                 self.mlm_losses.append(float(loss.detach()))
                 step += 1
                 if progress is not None:
-                    progress("masked-LM pretraining", step, steps, self.mlm_losses[-1])
+                    progress("RoBERTa: masked-LM pretraining", step, steps)
                 if step >= steps:
                     break
 
@@ -188,47 +173,17 @@ class ScratchRoberta:
             raise RuntimeError(f"Pretrained encoder weights did not fit the classifier: {missing}")
         classifier.to(self.device)
         del mlm
-        steps = max(1, math.ceil(spec.classifier_epochs * math.ceil(len(encoded) / spec.batch_size)))
-        optimizer = torch.optim.AdamW(classifier.parameters(), lr=spec.classifier_learning_rate)
-        scheduler = _linear_schedule(optimizer, steps)
-        classifier.train()
-        step = 0
-        labels_all = torch.tensor(targets, dtype=torch.long)
-        while step < steps:
-            for batch in self._batches(len(encoded), shuffler):
-                ids, attention = self._pad([encoded[i] for i in batch])
-                loss = classifier(input_ids=ids, attention_mask=attention,
-                                  labels=labels_all[batch].to(self.device)).loss
-                loss.backward()
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                self.classifier_losses.append(float(loss.detach()))
-                step += 1
-                if progress is not None:
-                    progress("classification fine-tuning", step, steps, self.classifier_losses[-1])
-                if step >= steps:
-                    break
-        classifier.eval()
+        self.classifier_losses = fine_tune(
+            classifier, encoded, targets, pad_id=self.tokenizer.pad_token_id, epochs=spec.classifier_epochs,
+            learning_rate=spec.classifier_learning_rate, batch_size=spec.batch_size, shuffler=shuffler,
+            device=self.device, progress=progress, phase="RoBERTa: classification fine-tuning")
         self.model = classifier
         return self
 
     def score(self, records: Sequence[str], batch_size: int = 32, progress: Callable[[int], None] | None = None,
               **_: Any) -> np.ndarray:
-        import torch
-
-        encoded = self._encode(records)
-        out = np.zeros((len(records), len(self.levels)))
-        order = np.argsort([-len(e) for e in encoded], kind="stable")
-        with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                batch = order[start:start + batch_size]
-                ids, attention = self._pad([encoded[i] for i in batch])
-                logits = self.model(input_ids=ids, attention_mask=attention).logits.double()
-                out[batch] = torch.softmax(logits, -1).cpu().numpy()
-                if progress is not None:
-                    progress(len(batch))
-        return out
+        return class_probabilities(self.model, self._encode(records), pad_id=self.tokenizer.pad_token_id,
+                                   device=self.device, batch_size=batch_size, progress=progress)
 
     def save(self, folder: Path) -> Path:
         folder = Path(folder)

@@ -2,7 +2,10 @@
 
 One forward pass per prompt: the next-token logits at the end of the prompt, restricted to the label token of
 each level (read from the tokenized training sequence, see `TriagePrompt`), softmaxed over the levels only
-(renormalised). Prompts are sorted by length and batched with left padding, under `torch.inference_mode()`.
+(renormalised). The same pass gives the label mass: the share of the full next-token distribution that falls
+on the label tokens before that renormalisation (near 1 for a model that learned to answer with a level; a low
+mass means the renormalised probabilities describe answers the model would rarely give). Prompts are sorted by
+length and batched with left padding, under `torch.inference_mode()`.
 
 `generate_levels` is the study's method (greedy generation of two tokens, then parse the integer): the parity
 check compares it with the argmax of the label probabilities.
@@ -17,8 +20,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from biasmirror.triage.artifacts import load_metadata
-from biasmirror.triage.hf import check_model_dir, count_parameters, load_causal_lm, load_tokenizer, pick_device
+from biasmirror.triage.model_loading import check_model_dir, count_parameters, load_causal_lm, load_tokenizer, pick_device
+from biasmirror.triage.model_metadata import ModelMetadata, load_metadata
 from biasmirror.triage.neutralize import transform_inputs
 from biasmirror.triage.prompt import PromptTemplate, TriagePrompt
 
@@ -27,9 +30,23 @@ _INTEGER = re.compile(r"\d+")
 
 @dataclass(frozen=True)
 class ParityReport:
-    n: int
-    agreeing: int
-    unparseable: int
+    """Label-probability argmax against generate-and-parse on a sample: per input and in total."""
+
+    scored_levels: tuple[int, ...]
+    generated_levels: tuple[int | None, ...]
+    label_mass: tuple[float, ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.scored_levels)
+
+    @property
+    def agreeing(self) -> int:
+        return sum(a == g for a, g in zip(self.scored_levels, self.generated_levels))
+
+    @property
+    def unparseable(self) -> int:
+        return sum(g is None for g in self.generated_levels)
 
     @property
     def agreement(self) -> float:
@@ -66,10 +83,13 @@ def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[np.nd
 class LabelScorer:
     """Scores records (linearized input texts) with a causal LM and the triage prompt."""
 
+    reports_label_mass = True
+
     def __init__(self, model: Any, tokenizer: Any, levels: Sequence[int], template: PromptTemplate | None = None,
-                 input_transform: str = "none", language: str = "en") -> None:
+                 input_transform: str = "none", language: str = "en", metadata: ModelMetadata | None = None) -> None:
         import torch
 
+        self.metadata = metadata
         self.model = model
         self.tokenizer = tokenizer
         self.prompt = TriagePrompt(tokenizer, levels, template)
@@ -106,7 +126,7 @@ class LabelScorer:
                 raise ValueError(f"The model was trained with prompt {metadata.prompt_template} "
                                  f"(sha256 {metadata.prompt_sha256[:12]}) but would be scored with "
                                  f"{used.label}: pass the template file it was trained with (--prompt-template).")
-        return cls(model, tokenizer, levels, template, transform, language)
+        return cls(model, tokenizer, levels, template, transform, language, metadata)
 
     def parameter_counts(self) -> tuple[int, int]:
         return count_parameters(self.model)
@@ -129,8 +149,9 @@ class LabelScorer:
 
     def score(self, records: Sequence[str], batch_size: int = 16, verify_sample: int = 8,
               progress: Callable[[int], None] | None = None, sort_by_length: bool = True,
-              share_prefix: bool = True) -> np.ndarray:
-        """Probabilities (n_records x n_levels, rows sum to 1) of each level's label token.
+              share_prefix: bool = True, with_label_mass: bool = False) -> Any:
+        """Probabilities (n_records x n_levels, rows sum to 1) of each level's label token; with
+        `with_label_mass`, (probabilities, label mass per record).
 
         share_prefix: the system instruction and the start of the user turn are the same tokens in every prompt;
         their key/value cache is computed once and reused by every batch, so each forward pass only runs over
@@ -138,7 +159,8 @@ class LabelScorer:
         import torch
 
         if not records:
-            return np.zeros((0, len(self.levels)))
+            empty = np.zeros((0, len(self.levels)))
+            return (empty, np.zeros(0)) if with_label_mass else empty
         texts = self._inputs(records)
         if verify_sample:
             self.prompt.prompt_ids(texts[:verify_sample], verify=True)
@@ -150,15 +172,17 @@ class LabelScorer:
                        for start in range(0, len(prompts), batch_size)]
         prefix = shared_prefix(prompts) if share_prefix else []
         out = np.zeros((len(prompts), len(self.levels)))
+        mass = np.zeros(len(prompts))
         with torch.inference_mode():
             prefix_cache = self._prefix_cache(prefix) if prefix else None
             for batch in batches:
-                logits = self._last_logits([prompts[i] for i in batch], prefix, prefix_cache)
-                label_logits = logits.index_select(-1, self._label_ids).double()
+                logits = self._last_logits([prompts[i] for i in batch], prefix, prefix_cache).double()
+                label_logits = logits.index_select(-1, self._label_ids)
                 out[batch] = torch.softmax(label_logits, dim=-1).cpu().numpy()
+                mass[batch] = torch.exp(torch.logsumexp(label_logits, -1) - torch.logsumexp(logits, -1)).cpu().numpy()
                 if progress is not None:
                     progress(len(batch))
-        return out
+        return (out, mass) if with_label_mass else out
 
     def _prefix_cache(self, prefix: list[int]) -> Any:
         import torch
@@ -196,20 +220,11 @@ class LabelScorer:
 
     def label_mass(self, records: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Share of the full next-token distribution that falls on the label tokens (a trained model: ~1)."""
-        import torch
-
-        prompts = self.prompt.prompt_ids(self._inputs(records))
-        out = np.zeros(len(prompts))
-        with torch.inference_mode():
-            for batch in length_sorted_batches([len(p) for p in prompts], batch_size):
-                input_ids, attention, positions = self._padded([prompts[i] for i in batch])
-                logits = self.model(input_ids=input_ids, attention_mask=attention, position_ids=positions,
-                                    logits_to_keep=1).logits[:, -1, :].double()
-                out[batch] = torch.softmax(logits, -1).index_select(-1, self._label_ids).sum(-1).cpu().numpy()
-        return out
+        return self.score(records, batch_size, with_label_mass=True)[1]
 
     # ---------------------------------------------------------------------------------------------------------
-    def generate_texts(self, records: Sequence[str], batch_size: int = 16, max_new_tokens: int = 2) -> list[str]:
+    def generate_texts(self, records: Sequence[str], batch_size: int = 16, max_new_tokens: int = 2,
+                       progress: Callable[[int], None] | None = None) -> list[str]:
         """Greedy continuation of each prompt (the study's inference), decoded."""
         import torch
 
@@ -223,15 +238,20 @@ class LabelScorer:
                 new_tokens = generated[:, input_ids.shape[1]:]
                 for row, index in enumerate(batch):
                     texts[index] = self.tokenizer.decode(new_tokens[row], skip_special_tokens=True)
+                if progress is not None:
+                    progress(len(batch))
         return texts
 
-    def generate_levels(self, records: Sequence[str], batch_size: int = 16, max_new_tokens: int = 2) -> list[int | None]:
-        return [parse_level(text, self.levels) for text in self.generate_texts(records, batch_size, max_new_tokens)]
+    def generate_levels(self, records: Sequence[str], batch_size: int = 16, max_new_tokens: int = 2,
+                        progress: Callable[[int], None] | None = None) -> list[int | None]:
+        return [parse_level(text, self.levels)
+                for text in self.generate_texts(records, batch_size, max_new_tokens, progress)]
 
-    def parity(self, records: Sequence[str], batch_size: int = 16) -> ParityReport:
-        """Agreement of the label-probability argmax with generate-two-tokens-and-parse on `records`."""
-        probabilities = self.score(records, batch_size)
-        argmax = [self.levels[i] for i in probabilities.argmax(axis=1)]
-        generated = self.generate_levels(records, batch_size)
-        agreeing = sum(a == g for a, g in zip(argmax, generated))
-        return ParityReport(len(records), agreeing, sum(g is None for g in generated))
+    def parity(self, records: Sequence[str], batch_size: int = 16,
+               progress: Callable[[int], None] | None = None) -> ParityReport:
+        """Agreement of the label-probability argmax with generate-two-tokens-and-parse on `records`.
+        progress is advanced once per record scored and once per record generated (2 x len(records))."""
+        probabilities, mass = self.score(records, batch_size, progress=progress, with_label_mass=True)
+        argmax = tuple(int(self.levels[i]) for i in probabilities.argmax(axis=1))
+        generated = tuple(self.generate_levels(records, batch_size, progress=progress))
+        return ParityReport(argmax, generated, tuple(float(m) for m in mass))

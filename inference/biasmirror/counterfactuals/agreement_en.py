@@ -1,0 +1,100 @@
+"""English gendered role nouns and occupations used of the patient ("she works as a waitress").
+
+A role noun of ``ROLE_PAIRS`` describes the patient - and is swapped - only in these contexts:
+
+* after "works/worked/working as (a|an)", "employed as", "job as";
+* as the predicate of the patient: "(she|he|pt|patient|who|___) (is|was|has been) (a|an|the)" with up to two
+  modifiers ("is a retired policeman");
+* after an age: "72 yo grandmother", "a 28 year old waitress";
+* in apposition to the patient: "Pt, a retired fireman,", "Mr. ___, a retired postman";
+* at the start of a clause or after a label, with modifiers only: "Retired fisherman, lives with wife.",
+  "Occupation: waitress", "Social history: retired policeman".
+
+Anywhere else a role noun describes someone else ("brought in by a policeman", "her brother is a
+policeman", "the waitress called 911") and is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["ROLE_PAIRS", "analyse"]
+
+# female -> male
+ROLE_PAIRS = {
+    "waitress": "waiter", "actress": "actor", "stewardess": "steward", "policewoman": "policeman",
+    "firewoman": "fireman", "businesswoman": "businessman", "saleswoman": "salesman", "fisherwoman": "fisherman",
+    "chairwoman": "chairman", "congresswoman": "congressman", "sportswoman": "sportsman", "postwoman": "postman",
+    "barmaid": "barman", "hostess": "host", "heroine": "hero", "landlady": "landlord",
+    "headmistress": "headmaster", "housewife": "househusband", "craftswoman": "craftsman",
+    "countrywoman": "countryman", "horsewoman": "horseman", "camerawoman": "cameraman", "servicewoman": "serviceman",
+    "forewoman": "foreman", "spokeswoman": "spokesman", "schoolgirl": "schoolboy", "grandmother": "grandfather",
+    "grandma": "grandpa", "mother": "father", "mom": "dad", "widow": "widower", "stepmother": "stepfather",
+    "princess": "prince", "nun": "monk", "duchess": "duke", "masseuse": "masseur",
+}
+_MALE = {m: f for f, m in ROLE_PAIRS.items()}
+_KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
+                  "stepmother", "stepfather"})
+_MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
+def _role_pattern() -> str:
+    from biasmirror.counterfactuals.rules import _trie
+
+    return rf"\b(?:{_trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
+
+
+# scanned on the lower-cased text, like the lexicon (a case-insensitive alternation is several times slower)
+_ROLE = re.compile(_role_pattern())
+_ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
+_SUBJECT = r"(?:she|he|pt|patient|who|___|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
+_LICENSORS = [
+    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b(?:pt|patient|___)\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional)\s*)*\Z", re.IGNORECASE),
+]
+# kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
+_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3]]
+_NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
+
+
+@dataclass(frozen=True)
+class Agreeing:
+    start: int
+    end: int
+    text: str
+    gender: str
+    replacement: str
+    controller: str
+    reason: str
+
+
+def _match_case(source: str, replacement: str) -> str:
+    if source.isupper() and len(source) > 1:
+        return replacement.upper()
+    if source[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def analyse(text: str) -> list[Agreeing]:
+    """Role nouns of ``text`` that describe the patient, with their counterpart."""
+    found: list[Agreeing] = []
+    low = text.lower()
+    matches = _ROLE.finditer(low) if len(low) == len(text) else _ROLE_CI.finditer(text)
+    for m in matches:
+        word = m.group().lower()
+        token = text[m.start():m.end()]
+        if _NOT_BEFORE.match(text, m.end()):
+            continue  # "the waitress's ...": a possessor, someone else
+        before = text[max(0, m.start() - 80): m.start()]
+        licensors = _KIN_LICENSORS if word in _KIN else _LICENSORS
+        if word in _KIN and re.match(r"\s+of\b", text[m.end():]):
+            continue  # "mother of two": the lexicon's patient_kinship rule decides
+        if not any(p.search(before) for p in licensors):
+            continue
+        gender = "F" if word in ROLE_PAIRS else "M"
+        new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", "role noun"))
+    return found

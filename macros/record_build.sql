@@ -1,0 +1,32 @@
+{#- on-run-end hook: a successful `dbt build` or `dbt run` records itself in inference.dbt_builds - when it ran,
+    the effective value of every project var (var_rules) and the models it built - which also confirms the raw
+    row counts its pre-build check recorded (inference.raw_source_counts, the baseline of the next build's
+    guard), and the report's provenance footer reads B, seed and ci level from it. A build with any error, failed test or skipped node records nothing and removes those counts. Other
+    commands (test, seed, compile, ...) record nothing. Returns the statements to run. -#}
+{% macro record_build(results) %}
+  {%- if not execute or flags.WHICH not in ('build', 'run') -%}{{ return('select 1 as build_not_recorded') }}{%- endif -%}
+  {%- set failed = [] -%}
+  {%- set models = [] -%}
+  {%- for result in results -%}
+    {%- set status = result.status | string | lower -%}
+    {%- if status in ('error', 'fail', 'runtime error', 'skipped', 'partial success') -%}
+      {%- do failed.append(result.node.unique_id) -%}
+    {%- elif result.node.resource_type == 'model' -%}
+      {%- do models.append(result.node.name) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if failed -%}
+    {{ return("delete from inference.raw_source_counts where invocation_id = " ~ biasmirror.sql_string(invocation_id)) }}
+  {%- endif -%}
+  {%- set effective = {} -%}
+  {%- for name in biasmirror.var_rules().keys() -%}
+    {%- set value = var(name, none) -%}
+    {%- if value is not none -%}{%- do effective.update({name: value}) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set started = run_started_at.strftime('%Y-%m-%d %H:%M:%S') -%}
+  {%- set finished = modules.datetime.datetime.now(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S.%f') -%}
+  {{ return("insert into inference.dbt_builds (invocation_id, command, dbt_version, started_at, finished_at, vars, models) values ("
+      ~ biasmirror.sql_string(invocation_id) ~ ", " ~ biasmirror.sql_string(flags.WHICH) ~ ", " ~ biasmirror.sql_string(dbt_version) ~ ", "
+      ~ "cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), cast(" ~ biasmirror.sql_string(finished) ~ " as timestamp), "
+      ~ biasmirror.sql_string(effective | tojson) ~ ", " ~ biasmirror.sql_string(models | sort | tojson) ~ ")") }}
+{% endmacro %}
