@@ -1,4 +1,4 @@
--- The paired metrics of DESIGN.md section 4 with percentile bootstrap confidence intervals (pairs
+-- The paired metrics of docs/metrics.md with percentile bootstrap confidence intervals (pairs
 -- resampled), one row per data set, model, generator, setting, stratum and metric.
 
 with summary as (
