@@ -131,7 +131,7 @@ def analysis_frame(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def metrics_from_sums(s: pd.DataFrame) -> pd.DataFrame:
-    """The 11 paired metrics of DESIGN.md section 4 from the sums, with the SQL's operation order."""
+    """The 11 paired metrics of docs/metrics.md from the sums, with the SQL's operation order."""
     def ratio(a, b):
         b = b.astype("float64")
         return (a / b.where(b != 0)).astype("float64")

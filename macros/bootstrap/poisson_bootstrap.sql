@@ -55,7 +55,7 @@
 
 {#- Multiplicity of the unit with key `unit_key` in replicate `replicate`. Hashing (key xor replicate)
     rather than hash(key, replicate) avoids the correlated draws that multi-argument hashes of small integers
-    give (DESIGN.md section 3). -#}
+    give (docs/bootstrap.md, "Hashing pitfalls"). -#}
 {% macro bootstrap_weight(unit_key, replicate) -%}
   {{ biasmirror.poisson_one_from_uniform(biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64(unit_key, replicate)))) }}
 {%- endmacro %}

@@ -1,4 +1,4 @@
-{#- The paired metrics of the triage study, defined once.
+{#- The paired metrics of the triage study (docs/metrics.md), defined once.
 
     A pair is an original record with documented sex s and its copy with the other sex; o and c are the
     levels predicted for the original and the copy, delta = c - o (> 0: toward less severe). Each metric is a

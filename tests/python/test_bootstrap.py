@@ -86,7 +86,7 @@ def test_percentile_interval_is_close_to_the_normal_interval(large) -> None:
 
 
 def test_resampling_weights_are_poisson_one_and_independent(large) -> None:
-    """Mean and variance 1 per pair, and no correlation between replicates (the trap of DESIGN.md section 3)."""
+    """Mean and variance 1 per pair, and no correlation between replicates (the trap in docs/bootstrap.md, "Hashing pitfalls")."""
     workspace, _ = large
     per_replicate = workspace.query(
         "select replicate, sum(weight) as total from intermediate.int_pair_bootstrap_weights "

@@ -1,7 +1,7 @@
--- The paired metrics with percentile bootstrap confidence intervals (pairs, or patients with all their pairs,
--- resampled: var bootstrap_unit), one row per data set, model, generator, setting, stratum and metric.
--- n_changed: the changed pairs the metric is estimated from (macro paired_metric_changes); is_sparse flags an
--- interval that cannot be read as a 95% interval (too few changed pairs, none, or zero width).
+-- The paired metrics of docs/metrics.md with percentile bootstrap confidence intervals (pairs, or patients with
+-- all their pairs, resampled: var bootstrap_unit), one row per data set, model, generator, setting, stratum and
+-- metric. n_changed: the changed pairs the metric is estimated from (macro paired_metric_changes); is_sparse flags
+-- an interval that cannot be read as a 95% interval (too few changed pairs, none, or zero width).
 
 {%- set changes = paired_metric_changes() %}
 {%- set groups = ['dataset', 'model', 'generator', 'setting', 'stratum_name', 'stratum_value'] %}
