@@ -284,7 +284,7 @@ def test_a_build_that_fails_after_the_check_records_nothing(bordeaux_extract: pd
     folder = write_extract(bordeaux_extract, tmp_path / "extract")
     ws = Workspace(tmp_path / "w")
     ws.build(select=["stg_bordeaux__visits", "stg_inference__imported_pairs"], BIASMIRROR_BORDEAUX_ROOT=str(folder))
-    with duckdb.connect(str(ws.warehouse)) as con:  # a row that breaks a dbt test of the imported pairs
+    with duckdb.connect(str(ws.working)) as con:  # a row that breaks a dbt test of the imported pairs
         con.execute("insert into inference.imported_pairs (dataset, model, setting, pair_id, original_sex, "
                     "original_level, counterfactual_level) values ('d', 'm', 'bogus', 'p1', 'F', 2, 3)")
     with pytest.raises(DbtFailed):
@@ -348,7 +348,7 @@ def test_folders_resolve_in_one_order_for_every_command(tmp_path: Path, monkeypa
     ws = Workspace(tmp_path / "w")
     with ws.active():
         register_root("bordeaux", folders["registered"])
-        with duckdb.connect(str(ws.warehouse), read_only=True) as con:
+        with duckdb.connect(str(ws.working), read_only=True) as con:
             monkeypatch.delenv("BIASMIRROR_BORDEAUX_ROOT", raising=False)
             assert resolve_roots(con=con)["bordeaux"].origin == "registered"
             monkeypatch.setenv("BIASMIRROR_BORDEAUX_ROOT", str(folders["env"]))
