@@ -45,4 +45,4 @@ wheel: $(STAMP)
 	$(BIN)/python -m pip wheel --no-deps --no-build-isolation --wheel-dir dist .
 
 clean:
-	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work build dist
+	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work biasmirror.duckdb.tmp build dist

@@ -1,4 +1,4 @@
-{#- The three settings of the triage study (DESIGN.md section 4): what the model is shown.
+{#- The three settings of the triage study (docs/triage-study.md, "The three settings"): what the model is shown.
     full: the sex field (flipped in the copy) and the texts (rewritten in the copy);
     text_only: no sex field, the texts (rewritten in the copy);
     tabular_only: the sex field (flipped in the copy), no texts. -#}

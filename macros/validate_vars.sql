@@ -7,7 +7,8 @@
       var test_fraction = 2: allowed is a number strictly between 0 and 1 (the share of records in the test split)
     Vars given as text (e.g. from env_var) are accepted when the text is a valid value ("1000" for an integer).
     Types: integer, number, boolean, text, integer list, text list; bounds: min/max (inclusive), above/below
-    (exclusive); values: the allowed members of a text list; increasing: a strictly increasing list;
+    (exclusive); values: the allowed texts (of a text, or the members of a text list); allow_empty: an empty list is allowed; increasing: a
+    strictly increasing list;
     optional: the var has no project default and is checked only when given. -#}
 {% macro var_rules() %}
   {{ return({
@@ -21,6 +22,9 @@
     'bootstrap_resamples': {'type': 'integer', 'min': 1, 'max': 100000, 'what': 'the number of bootstrap replicates'},
     'bootstrap_seed': {'type': 'integer', 'what': 'the seed of the bootstrap draws'},
     'ci_level': {'type': 'number', 'above': 0, 'below': 1, 'what': 'the confidence level of the intervals'},
+    'bootstrap_unit': {'type': 'text', 'values': ['patient', 'pair'], 'what': 'what the bootstrap resamples'},
+    'min_changed_pairs': {'type': 'integer', 'min': 1,
+                          'what': 'the changed pairs below which an interval is flagged sparse'},
     'min_stratum_pairs': {'type': 'integer', 'min': 0, 'what': 'the pairs below which a stratum is flagged small'},
     'age_band_edges': {'type': 'integer list', 'min': 0, 'max': 150, 'increasing': true,
                        'what': 'the lower edges of the age bands, in years'},
@@ -38,7 +42,7 @@
                                  'what': 'the annual ED visits of the illustrative national projection'},
     'projection_female_share': {'type': 'number', 'min': 0, 'max': 1, 'optional': true,
                                 'what': 'the female share of the illustrative national projection'},
-    'remember_dataset_roots': {'type': 'text list', 'values': ['mimic', 'bordeaux'],
+    'remember_dataset_roots': {'type': 'text list', 'values': ['mimic', 'bordeaux'], 'allow_empty': true,
                                'what': 'the data sets whose folder a successful build records'},
     'publish_warehouse': {'type': 'boolean', 'what': 'publish the working copy when the build succeeds'},
   }) }}
@@ -83,6 +87,9 @@
 {% macro var_problem(value, rule) %}
   {%- set kind = rule.type -%}
   {%- if kind == 'text' -%}
+    {%- if rule.get('values') -%}
+      {{ return('' if value is string and value in rule['values'] else 'one of ' ~ rule['values'] | join(', ')) }}
+    {%- endif -%}
     {{ return('' if value is string else 'a text (a folder path, or empty)') }}
   {%- elif kind == 'boolean' -%}
     {{ return('' if biasmirror.as_boolean(value) is not none else 'true or false') }}
@@ -93,10 +100,11 @@
     {{ return('' if biasmirror.within_bounds(number, rule) else allowed) }}
   {%- elif kind in ('integer list', 'text list') -%}
     {%- set element = 'integer' if kind == 'integer list' else 'text' -%}
-    {%- set allowed = 'a non-empty list of ' ~ (biasmirror.describe_bounds('integer', rule) | replace('an integer', 'integers') if element == 'integer'
+    {%- set allowed = ('a list of ' if rule.get('allow_empty') else 'a non-empty list of ') ~ (biasmirror.describe_bounds('integer', rule) | replace('an integer', 'integers') if element == 'integer'
         else ('values among ' ~ rule['values'] | join(', ') if rule.get('values') else 'texts'))
         ~ (', strictly increasing' if rule.get('increasing') else '') -%}
-    {%- if value is string or value is mapping or value is not iterable or value | length == 0 -%}{{ return(allowed) }}{%- endif -%}
+    {%- if value is string or value is mapping or value is not iterable
+          or (value | length == 0 and not rule.get('allow_empty')) -%}{{ return(allowed) }}{%- endif -%}
     {%- set state = namespace(previous=none, ok=true) -%}
     {%- for item in value -%}
       {%- if element == 'integer' -%}

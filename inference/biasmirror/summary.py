@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from biasmirror.settings import SETTINGS
@@ -37,10 +38,27 @@ def overall_metrics(dataset: str | None = None, model: str | None = None) -> pd.
     with connect(read_only=True) as con:
         _check_selection(con, dataset, model)
         return con.execute(
-            "select dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot "
+            "select dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot, "
+            "n_changed, is_sparse "
             "from audit.paired_metrics where stratum_name = 'overall' "
             "and (? is null or dataset = ?) and (? is null or model = ?) "
             "order by dataset, model, generator, metric_order", [dataset, dataset, model, model]).df()
+
+
+def format_interval(row, metric: str) -> str:
+    """'+1.23% [+0.45, +2.01]' (nmd in levels, the others in percent), with ' *' and the number of changed pairs
+    when the interval is sparse (audit.paired_metrics.is_sparse), and 'n/a' when there is no estimate."""
+    if pd.isna(row.estimate):
+        return "n/a"
+    scale, unit = (1, "") if metric == "nmd" else (100, "%")
+    if pd.isna(row.ci_low) or pd.isna(row.ci_high):
+        text = f"{row.estimate * scale:+.2f}{unit} [no interval]"
+    else:
+        text = f"{row.estimate * scale:+.2f}{unit} [{row.ci_low * scale:+.2f}, {row.ci_high * scale:+.2f}]"
+    if bool(row.is_sparse):
+        changed = 0 if pd.isna(row.n_changed) else int(row.n_changed)
+        text += f" * ({changed} changed)"
+    return escape(text)
 
 
 def print_overall(console: Console, dataset: str | None = None, model: str | None = None) -> None:
@@ -48,21 +66,27 @@ def print_overall(console: Console, dataset: str | None = None, model: str | Non
     if frame.empty:
         console.print("[yellow]audit.paired_metrics has no pairs yet.[/yellow]")
         return
+    any_sparse = False
     for (ds, mdl, gen), group in frame.groupby(["dataset", "model", "generator"], sort=False):
-        table = Table(title=f"{ds} / model {mdl} / counterfactuals {gen}: overall paired metrics, 95% bootstrap CI")
+        table = Table(title=escape(f"{ds} / model {mdl} / counterfactuals {gen}: overall paired metrics, 95% bootstrap CI"))
         table.add_column("metric")
         settings = [s for s in SETTINGS if s in set(group["setting"])]
         for setting in settings:
             n_pairs = int(group.loc[group["setting"] == setting, "n_pairs"].iloc[0])
-            table.add_column(f"{setting} (n={n_pairs:,})", justify="right")
+            table.add_column(escape(f"{setting} (n={n_pairs:,})"), justify="right")
         for metric in HEADLINE:
             cells = []
             for setting in settings:
                 row = group[(group["setting"] == setting) & (group["metric"] == metric)].iloc[0]
-                scale, unit = (1, "") if metric == "nmd" else (100, "%")
-                cells.append(f"{row.estimate * scale:+.2f}{unit} [{row.ci_low * scale:+.2f}, {row.ci_high * scale:+.2f}]")
+                cells.append(format_interval(row, metric))
+                any_sparse = any_sparse or bool(row.is_sparse)
             table.add_row(metric, *cells)
         console.print(table)
+    if any_sparse:
+        console.print(
+            "* sparse: fewer changed pairs stand behind the metric than var min_changed_pairs (or there is no "
+            "interval, or it has zero width); the interval would cover the true value less often than 95% "
+            "(docs/intervals.md). Read the estimate as a description of these pairs.")
     console.print(
         "Sign: pooled_rate > 0 and nmd > 0 mean the female presentation of the same record gets a less severe "
         "(higher) level more often than the male one; dts_m_to_f > 0 means male-to-female copies move toward "

@@ -5,3 +5,12 @@
 {% macro duckdb__quantile_cont(expr, q) -%}
   quantile_cont({{ expr }}, {{ q }})
 {%- endmacro %}
+
+{#- Both bounds of a percentile interval in one aggregate (one sort of the values): a list [quantile q_low,
+    quantile q_high], interpolated as quantile_cont; index it with [1] and [2]. -#}
+{% macro quantile_cont_bounds(expr, q_low, q_high) -%}
+  {{ return(adapter.dispatch('quantile_cont_bounds', 'biasmirror')(expr, q_low, q_high)) }}
+{%- endmacro %}
+{% macro duckdb__quantile_cont_bounds(expr, q_low, q_high) -%}
+  quantile_cont({{ expr }}, [{{ q_low }}, {{ q_high }}])
+{%- endmacro %}

@@ -108,7 +108,7 @@ def random_pairs(rng: np.random.Generator, n: int, shift_probability: float = 0.
 
 
 def reference_paired_metrics(sex: np.ndarray, original: np.ndarray, counterfactual: np.ndarray) -> dict[str, float]:
-    """DESIGN.md section 4, computed directly from the pairs with numpy (independent of the SQL)."""
+    """The paired metrics of docs/metrics.md, computed directly from the pairs with numpy (independent of the SQL)."""
     sex = np.asarray(sex)
     original = np.asarray(original, dtype=float)
     counterfactual = np.asarray(counterfactual, dtype=float)

@@ -6,6 +6,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from conftest import Workspace, random_pairs
 
@@ -85,7 +86,7 @@ def test_percentile_interval_is_close_to_the_normal_interval(large) -> None:
 
 
 def test_resampling_weights_are_poisson_one_and_independent(large) -> None:
-    """Mean and variance 1 per pair, and no correlation between replicates (the trap of DESIGN.md section 3)."""
+    """Mean and variance 1 per pair, and no correlation between replicates (the trap in docs/bootstrap.md, "Hashing pitfalls")."""
     workspace, _ = large
     per_replicate = workspace.query(
         "select replicate, sum(weight) as total from intermediate.int_pair_bootstrap_weights "
@@ -124,3 +125,42 @@ def test_rebuild_is_identical_and_another_seed_changes_only_the_intervals(large)
     other = workspace.query("select * from audit.paired_metrics order by stratum_name, stratum_value, metric")
     np.testing.assert_allclose(other.estimate, first.estimate)
     assert not np.allclose(other.ci_low, first.ci_low)
+
+
+def test_every_cell_weight_is_an_exact_poisson_draw(large) -> None:
+    """Each cell of a group and stratum gets one Poisson(n) draw per replicate (n = its pairs): pooled over the
+    cells, the randomised probability integral transform of the draws is uniform, both for the small cells (the
+    tabulated CDF) and the large ones (PTRS)."""
+    workspace, _ = large
+    weights = workspace.query(
+        "select cells.cell_id, cells.n_pairs, weights.replicate, weights.weight "
+        "from intermediate.int_pair_bootstrap_weights as weights join intermediate.int_pair_cells as cells using (cell_id)")
+    observed = weights[weights["replicate"] == -1]
+    assert (observed["weight"] == observed["n_pairs"]).all()
+    draws = weights[weights["replicate"] >= 0]
+    assert draws.groupby("cell_id").size().eq(N_BOOT).all()
+    rng = np.random.default_rng(0)
+    n, k = draws["n_pairs"].to_numpy(), draws["weight"].to_numpy()
+    pit = stats.poisson.cdf(k - 1, n) + rng.random(len(k)) * stats.poisson.pmf(k, n)
+    small, large_n = n < 1000, n >= 1000
+    assert small.sum() > 10 * N_BOOT and large_n.sum() > 2 * N_BOOT  # both methods are exercised
+    for part in (small, large_n):
+        assert stats.kstest(pit[part], "uniform").pvalue > 0.001
+        z = (k[part] - n[part]) / np.sqrt(n[part])
+        assert abs(z.mean()) < 4 / np.sqrt(part.sum()) and z.var() == pytest.approx(1, abs=0.05)
+
+
+def test_comparison_replicates_do_not_depend_on_the_thread_count(large) -> None:
+    workspace, frame = large
+    other = frame.copy()
+    other.loc[other.index[::7], "counterfactual_level"] = other.loc[other.index[::7], "original_level"]
+    workspace.import_pairs(other, "big", "m", "text_only", name="text.parquet")
+    workspace.build(select=["stg_inference__imported_pairs+"], variables={"bootstrap_resamples": 200})
+    compiled = next((workspace.root / "target" / "compiled").rglob("int_metric_comparison_replicates.sql")).read_text()
+    results = []
+    for threads in (1, 4):
+        with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+            con.execute(f"set threads = {threads}")
+            results.append(con.execute(f"select * from ({compiled}) order by design_id, replicate").df())
+    assert len(results[0]) > 200
+    pd.testing.assert_frame_equal(results[0], results[1])

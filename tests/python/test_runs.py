@@ -36,14 +36,14 @@ def test_a_run_ends_finished_failed_or_interrupted(workspace) -> None:
                 raise KeyboardInterrupt
         with recorded_run("trial", {}, dataset="d") as declared:
             declared.status = "failed"  # e.g. every request to a backend failed
-    runs = _runs(workspace.warehouse).set_index("run_id")
+    runs = _runs(workspace.working).set_index("run_id")
     assert runs.loc[finished.run_id, ["status", "n_items"]].tolist() == ["finished", 7]
     assert runs.loc[failed.run_id, ["status", "n_items", "error"]].tolist() == ["failed", 2, "ValueError"]
     assert runs.loc[interrupted.run_id, ["status", "n_items", "error"]].tolist() == ["interrupted", 3, "Ctrl-C or SIGTERM"]
     assert runs.loc[declared.run_id, "status"] == "failed"
     assert runs.finished_at.notna().all() and (runs.pid == os.getpid()).all()
     assert interrupted in interrupted_runs and finished not in interrupted_runs
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+    with duckdb.connect(str(workspace.working), read_only=True) as con:
         (parameters,) = con.execute("select parameters from inference.runs where run_id = ?", [finished.run_id]).fetchone()
     assert '"counts": {"ok": 7}' in parameters and '"x": 1' in parameters
 
@@ -62,7 +62,7 @@ def test_a_run_inside_a_transaction_commits_or_rolls_back_with_its_rows(workspac
         with recorded_run("import", {}, connection=con, dataset="d") as run:
             run.n_items = 1
         con.commit()
-    assert _runs(workspace.warehouse).status.tolist() == ["finished"]
+    assert _runs(workspace.working).status.tolist() == ["finished"]
 
 
 def test_a_killed_run_is_marked_interrupted_by_the_next_run(workspace) -> None:
@@ -77,13 +77,13 @@ def test_a_killed_run_is_marked_interrupted_by_the_next_run(workspace) -> None:
         assert child.stdout.readline().strip() == "started"
         child.kill()  # SIGKILL: the run cannot record its end
         child.wait(timeout=30)
-        assert _runs(workspace.warehouse).status.tolist() == ["running"]
+        assert _runs(workspace.working).status.tolist() == ["running"]
         with workspace.active(), recorded_run("next", {}, dataset="d"):
             pass
     finally:
         if child.poll() is None:
             child.kill()
-    runs = _runs(workspace.warehouse)
+    runs = _runs(workspace.working)
     assert runs.status.tolist() == ["interrupted", "finished"]
     assert "killed" in runs.error[0]
 
@@ -92,20 +92,20 @@ def test_ctrl_c_marks_the_run_interrupted_keeps_its_batches_and_says_so(workspac
     """A real `biasmirror` process interrupted mid-run (SIGINT, as Ctrl-C sends) exits 130 with a message, and a
     rerun resumes from what was kept."""
     command = [str(Path(sys.executable).with_name("biasmirror")), "implicit", "associations", "--backend", "simulated",
-               "--model", "sim", "--iterations", "100", "--language", "en", "--batch-size", "16"]
+               "--model", "sim", "--iterations", "400", "--language", "en", "--batch-size", "16"]
     env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(workspace.warehouse), "COLUMNS": "200"}
     child = subprocess.Popen(command, env=env, cwd=workspace.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
     deadline = time.monotonic() + 120
-    while not workspace.warehouse.exists() and time.monotonic() < deadline and child.poll() is None:
+    while not workspace.working.exists() and time.monotonic() < deadline and child.poll() is None:
         time.sleep(0.2)
-    time.sleep(4)  # let a few batches commit
+    time.sleep(3)  # let a few batches commit (the whole run takes about 15 s)
     child.send_signal(signal.SIGINT)
     output, _ = child.communicate(timeout=120)
     assert child.returncode == 130, output
-    runs = _runs(workspace.warehouse)
+    runs = _runs(workspace.working)
     assert runs.status.tolist() == ["interrupted"]
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
+    with duckdb.connect(str(workspace.working), read_only=True) as con:
         (kept,) = con.execute("select count(*) from inference.implicit_association_responses").fetchone()
     assert runs.n_items[0] == kept
     assert "interrupted" in output and runs.run_id[0] in output and f"{kept:,} item(s)" in output
@@ -113,7 +113,7 @@ def test_ctrl_c_marks_the_run_interrupted_keeps_its_batches_and_says_so(workspac
     resumed = subprocess.run(command, env=env, cwd=workspace.root, capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert f"({kept:,} already present" in resumed.stdout.replace("\n", " ")
-    assert _runs(workspace.warehouse).status.tolist() == ["interrupted", "finished"]
+    assert _runs(workspace.working).status.tolist() == ["interrupted", "finished"]
 
 
 def test_tables_of_an_older_contract_gain_the_new_columns(workspace) -> None:
@@ -121,9 +121,10 @@ def test_tables_of_an_older_contract_gain_the_new_columns(workspace) -> None:
     from biasmirror.warehouse import connect, ensure_inference_tables
 
     for migrate in ("python", "dbt"):
-        if workspace.warehouse.exists():
-            workspace.warehouse.unlink()
-        with duckdb.connect(str(workspace.warehouse)) as con:
+        for path in (workspace.warehouse, workspace.working):
+            path.unlink(missing_ok=True)
+        workspace.working.parent.mkdir(parents=True, exist_ok=True)
+        with duckdb.connect(str(workspace.working)) as con:
             con.execute("create schema inference")
             con.execute("create table inference.runs (run_id varchar, kind varchar, dataset varchar, model varchar, "
                         "generator varchar, parameters varchar, started_at timestamp, finished_at timestamp, "
@@ -136,6 +137,6 @@ def test_tables_of_an_older_contract_gain_the_new_columns(workspace) -> None:
             workspace.build(select=["stg_inference__triage_models"])
         with workspace.active(), recorded_run("new", {}, dataset="d"):
             pass
-        runs = _runs(workspace.warehouse)
+        runs = _runs(workspace.working)
         assert runs.run_id.tolist() == ["old", runs.run_id[1]] and runs.status.tolist() == ["finished", "finished"]
         assert runs.host.isna()[0] and runs.host.notna()[1], migrate

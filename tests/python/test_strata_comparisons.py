@@ -84,26 +84,25 @@ def test_paired_interval_matches_the_paired_standard_error(compared) -> None:
     # the pairing matters here: an interval that ignored it would be several times wider
     assert 1.96 * unpaired_se > 2.5 * half_width
     replicates = workspace.query(
-        "select a.replicate, b.pooled_rate - a.pooled_rate as difference from intermediate.int_paired_metric_replicates a "
-        "join intermediate.int_paired_metric_replicates b using (dataset, generator, setting, stratum_name, stratum_value, replicate) "
-        "where a.model = 'm1' and b.model = 'm2' and a.setting = 'full' and a.stratum_name = 'overall' and a.replicate >= 0")
+        "select replicate, pooled_rate as difference from intermediate.int_metric_comparison_replicates "
+        "where comparison = 'model' and model_a = 'm1' and model_b = 'm2' and setting_a = 'full' "
+        "and stratum_name = 'overall' and replicate >= 0")
     assert len(replicates) == N_BOOT
     assert replicates["difference"].std(ddof=1) == pytest.approx(paired_se, rel=0.08)
 
 
 def test_each_stratum_is_resampled_as_paired(compared) -> None:
-    """Within a stratum, a pair keeps its multiplicity across models: the replicates of the difference in one
-    site have the paired standard error of that site's pairs."""
+    """Within a comparison and stratum, a pair keeps its multiplicity on both sides: the replicates of the
+    difference in one site have the paired standard error of that site's pairs."""
     workspace, frames = compared
     in_site = (frames[("m1", "full")]["stratum_site"] == "a").to_numpy()
     sign_a = female_minus_male_sign(frames[("m1", "full")])[in_site]
     sign_b = female_minus_male_sign(frames[("m2", "full")])[in_site]
     paired_se = np.std(sign_b - sign_a, ddof=1) / np.sqrt(in_site.sum())
     replicates = workspace.query(
-        "select b.pooled_rate - a.pooled_rate as difference from intermediate.int_paired_metric_replicates a "
-        "join intermediate.int_paired_metric_replicates b using (dataset, generator, setting, stratum_name, stratum_value, replicate) "
-        "where a.model = 'm1' and b.model = 'm2' and a.setting = 'full' and a.stratum_name = 'site' "
-        "and a.stratum_value = 'a' and a.replicate >= 0")
+        "select pooled_rate as difference from intermediate.int_metric_comparison_replicates "
+        "where comparison = 'model' and model_a = 'm1' and model_b = 'm2' and setting_a = 'full' "
+        "and stratum_name = 'site' and stratum_value = 'a' and replicate >= 0")
     assert len(replicates) == N_BOOT
     assert replicates["difference"].std(ddof=1) == pytest.approx(paired_se, rel=0.1)
 

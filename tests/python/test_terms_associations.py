@@ -74,6 +74,13 @@ def test_term_metrics_match_numpy(data) -> None:
             else:
                 assert row.estimate == pytest.approx(expected[row.metric], abs=1e-12), (term, row.metric)
             assert row.n_boot <= TERM_BOOT
+            delta = (subset["counterfactual_level"] - subset["original_level"]).to_numpy()
+            m_to_f = (subset["original_sex"] == "M").to_numpy()
+            changed = {"pdr": (delta != 0).sum(), "pooled_rate": (delta != 0).sum(),
+                       "dts_m_to_f": (m_to_f & (delta != 0)).sum(), "dts_f_to_m": (~m_to_f & (delta != 0)).sum()}
+            assert row.n_changed == changed[row.metric], (term, row.metric)
+            zero_width = pd.isna(row.ci_low) or row.ci_high - row.ci_low <= 0
+            assert row.is_sparse == (row.n_changed < 10 or zero_width), (term, row.metric)
 
 
 def test_term_bootstrap_spread_matches_analytic_standard_errors(data) -> None:

@@ -1,4 +1,4 @@
-"""The implicit-bias study (DESIGN.md section 5): word-association tests, the appointment-allocation task and
+"""The implicit-bias study (docs/implicit-bias-study.md): word-association tests, the appointment-allocation task and
 the explicit questions, in English and Spanish, on any chat backend.
 
 Modules, one job each: `stimuli` (reading the seed files), `personas` (the seeded persona and pair generator),

@@ -1,7 +1,8 @@
 """`biasmirror import-pairs`: audit predictions made by any other system.
 
 The file holds one row per pair: pair_id, original_sex (F or M), original_level, counterfactual_level, and
-optionally setting (full | text_only | tabular_only), true_level and any number of stratum_<name> columns.
+optionally setting (full | text_only | tabular_only), true_level, patient_id (the patient the pair's record belongs to:
+the bootstrap then resamples patients with all their pairs) and any number of stratum_<name> columns.
 Everything is validated before anything is written; importing the same dataset/model/setting again replaces
 the earlier rows.
 """
@@ -21,7 +22,7 @@ from biasmirror.warehouse.runs import recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
 REQUIRED = ("pair_id", "original_sex", "original_level", "counterfactual_level")
-OPTIONAL = ("setting", "true_level")
+OPTIONAL = ("setting", "true_level", "patient_id")
 STRATUM_PREFIX = "stratum_"
 
 
@@ -99,6 +100,16 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     true_level = (_parse_levels(frame, "true_level", False, errors) if "true_level" in columns
                   else pd.Series(float("nan"), index=frame.index))
 
+    patient_ids = (frame["patient_id"].astype("string").str.strip().replace("", pd.NA) if "patient_id" in columns
+                   else pd.Series(pd.NA, index=frame.index, dtype="string"))
+    if "patient_id" in columns:
+        # a record belongs to one patient: the same pair_id in two settings must name the same patient
+        named = pd.DataFrame({"p": pair_ids, "patient": patient_ids}).dropna()
+        conflicting = named.groupby("p")["patient"].nunique()
+        conflicting = set(conflicting[conflicting > 1].index)
+        if conflicting:
+            errors.append(describe_rows(frame, pair_ids.isin(conflicting), "give one pair_id two patient_ids", "pair_id"))
+
     stratum_columns = [c for c in columns if c.startswith(STRATUM_PREFIX)]
     empty_names = [c for c in stratum_columns if c == STRATUM_PREFIX]
     if empty_names:
@@ -111,7 +122,7 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     pairs = pd.DataFrame({
         "setting": settings, "pair_id": pair_ids, "original_sex": sexes,
         "original_level": original.astype("Int64"), "counterfactual_level": counterfactual.astype("Int64"),
-        "true_level": true_level.astype("Int64"),
+        "true_level": true_level.astype("Int64"), "patient_id": patient_ids,
     })
     strata = [
         pd.DataFrame({"setting": settings, "pair_id": pair_ids, "stratum_name": column[len(STRATUM_PREFIX):],

@@ -1,4 +1,4 @@
-"""Audit-layer gates over audit.paired_metrics: the metric identities of DESIGN.md section 4 hold in every
+"""Audit-layer gates over audit.paired_metrics: the metric identities of docs/metrics.md hold in every
 group (data set, model, generator, setting, stratum), proportions are proportions, intervals are ordered. And
 over audit.scoring_parity: every scoring run with a parity sample agrees with generate-and-parse at least as
 often as the threshold (`--min-parity-agreement`, default 95%).

@@ -113,7 +113,7 @@ def _missing(value: float | None) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value)) or pd.isna(value)
 
 
-# Sign of each metric when the female presentation is the one triaged as less severe (DESIGN.md section 4):
+# Sign of each metric when the female presentation is the one triaged as less severe (docs/metrics.md, "Reading the signs"):
 # pooled_rate, nmd, dts_m_to_f and nats_minus are then > 0; dts_f_to_m and nats_plus < 0.
 FEMALE_LESS_SEVERE_SIGN = {"pooled_rate": 1, "nmd": 1, "dts_m_to_f": 1, "nats_minus": 1, "dts_f_to_m": -1,
                            "nats_plus": -1}

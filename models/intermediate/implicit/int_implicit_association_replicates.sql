@@ -1,4 +1,4 @@
--- The word-association bias score (DESIGN.md section 5) in every bootstrap replicate (replicate -1: the
+-- The word-association bias score (docs/metrics.md) in every bootstrap replicate (replicate -1: the
 -- observed answers), per model, prompt set, language and category:
 --   bias = N_t / (P_t + N_t) + P_c / (N_c + P_c) - 1
 -- with P_t the number of positive words given to "transgender", N_c negative words given to "cisgender", etc.

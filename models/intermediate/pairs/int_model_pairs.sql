@@ -8,7 +8,7 @@ with scored as (
 ),
 
 cohort as (
-    select dataset, record_id, sex, documented_level from {{ ref('triage_cohort') }}
+    select dataset, record_id, patient_id, sex, documented_level from {{ ref('triage_cohort') }}
 ),
 
 original_predictions as (
@@ -29,6 +29,7 @@ select
     counterfactual_predictions.generator,
     original_predictions.setting,
     original_predictions.record_id as pair_id,
+    cohort.patient_id,
     cohort.sex as original_sex,
     original_predictions.predicted_level as original_level,
     counterfactual_predictions.predicted_level as counterfactual_level,

@@ -3,9 +3,15 @@
 -- confusion-matrix cell (data set, model, setting, documented level, predicted level).
 
 with records as (
-    select distinct dataset, model, setting, pair_id as record_id, unit_key, true_level, original_level as predicted_level
+    -- the warehouse's own pairs repeat a record once per counterfactual generator; an import has one generator
+    select distinct dataset, model, setting, pair_id as record_id, unit_key, unit_is_pair, true_level,
+           original_level as predicted_level
     from {{ ref('int_pairs_unioned') }}
-    where true_level is not null
+    where true_level is not null and pair_source = 'model_inputs'
+    union all
+    select dataset, model, setting, pair_id, unit_key, unit_is_pair, true_level, original_level
+    from {{ ref('int_pairs_unioned') }}
+    where true_level is not null and pair_source = 'import'
 ),
 
 -- number the few distinct cells, then join the numbers back (cheaper than ranking every record)

@@ -26,7 +26,10 @@ sums as (
 )
 
 select
-    dataset, model, generator, setting, term, replicate, n_pairs_w, n_m_to_f, n_f_to_m,
+    dataset, model, generator, setting, term, replicate,
+    {%- for name in paired_sufficient_statistics().keys() %}
+    {{ name }},
+    {%- endfor %}
     {%- for name, expression in metrics.items() %}
     {{ expression }} as {{ name }}{{ "," if not loop.last }}
     {%- endfor %}

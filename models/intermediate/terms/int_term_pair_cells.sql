@@ -12,6 +12,7 @@ with pairs as (
 
 incidences as (
     select pairs.dataset, pairs.model, pairs.generator, pairs.setting, terms.term, pairs.pair_id, pairs.unit_key,
+           pairs.unit_is_pair,
            pairs.direction, pairs.delta
     from pairs
     inner join {{ ref('int_record_terms') }} as terms

@@ -1,4 +1,9 @@
--- One row per data set, model, counterfactual generator, setting and pair.
+-- One row per data set, model, counterfactual generator, setting and pair. A view over int_pairs_unioned and the
+-- strata: the per-pair listing duplicates the intermediate table, and writing its millions of rows (with a map
+-- of strata each) on every build would cost more than every metric mart; a query filtered on a data set or model
+-- reads only that part.
+
+{{ config(materialized='view') }}
 
 with pairs as (
     select * from {{ ref('int_pairs_unioned') }}

@@ -1,72 +1,46 @@
 -- Differences of every paired metric between settings, models and counterfactual generators, with paired
--- bootstrap CIs. Within a stratum, the same pair gets the same resampling weights in every model, setting and
--- generator (macros/bootstrap/poisson_bootstrap.sql), so joining the replicates of int_paired_metric_replicates on the
--- replicate number bootstraps the difference as a paired statistic. difference = metric(b) - metric(a).
+-- bootstrap CIs: within a comparison and stratum, a pair (or a patient, var bootstrap_unit) has one resampling
+-- multiplicity on both sides (int_comparison_joint_cells), so the replicates of int_metric_comparison_replicates
+-- bootstrap the difference as a paired statistic. difference = metric(b) - metric(a).
 --   setting:   same data set, model, generator and stratum; a is the earlier setting (full, text_only, tabular_only)
 --   model:     same data set, generator, setting and stratum (e.g. pretrained vs from scratch, original vs
 --              neutralized); a is the model whose name sorts first
 --   generator: same data set, model, setting and stratum (e.g. rule-based vs LLM rewriter); a sorts first
 
 {%- set metric_names = paired_metric_expressions().keys() | list %}
-{%- set settings = counterfactual_settings().keys() | list %}
-{%- set kinds = [
-    ('setting', ['model', 'generator'], 'setting'),
-    ('model', ['generator', 'setting'], 'model'),
-    ('generator', ['model', 'setting'], 'generator'),
-] %}
 {%- set groups = ['comparison', 'dataset', 'stratum_name', 'stratum_value', 'model_a', 'generator_a', 'setting_a',
                   'model_b', 'generator_b', 'setting_b'] %}
 
-with setting_order as (
-    select * from (values
-        {%- for setting in settings %}
-        ('{{ setting }}', {{ loop.index }}){{ "," if not loop.last }}
-        {%- endfor %}
-    ) as setting_order (setting, setting_rank)
+with differences as (
+    select design_id, replicate, n_pairs_a, {{ metric_names | join(', ') }}
+    from {{ ref('int_metric_comparison_replicates') }}
 ),
 
-replicates as (
-    select replicates.*, coalesce(setting_order.setting_rank, {{ settings | length + 1 }}) as setting_rank
-    from {{ ref('int_paired_metric_replicates') }} as replicates
-    left join setting_order using (setting)
-),
-
-differences as (
-    {%- for kind, same, varying in kinds %}
-    select
-        '{{ kind }}' as comparison,
-        a.dataset, a.stratum_name, a.stratum_value,
-        a.model as model_a, a.generator as generator_a, a.setting as setting_a,
-        b.model as model_b, b.generator as generator_b, b.setting as setting_b,
-        a.replicate,
-        a.n_pairs_w as n_pairs_a,
-        {%- for name in metric_names %}
-        b.{{ name }} - a.{{ name }} as {{ name }}{{ "," if not loop.last }}
-        {%- endfor %}
-    from replicates as a
-    inner join replicates as b
-        on b.dataset = a.dataset
-        and b.stratum_name = a.stratum_name
-        and b.stratum_value = a.stratum_value
-        and b.replicate = a.replicate
-        {%- for column in same %}
-        and b.{{ column }} = a.{{ column }}
-        {%- endfor %}
-        {%- if varying == 'setting' %}
-        and (a.setting_rank < b.setting_rank or (a.setting_rank = b.setting_rank and a.setting < b.setting))
-        {%- else %}
-        and a.{{ varying }} < b.{{ varying }}
-        {%- endif %}
-    {{ "union all" if not loop.last }}
-    {%- endfor %}
+-- the labels of each comparison and stratum (read from the small tables: the replicates view is read once)
+designs as (
+    select distinct
+        cells.design_id, comparisons.comparison, comparisons.dataset, strata.stratum_name, strata.stratum_value,
+        comparisons.model_a, comparisons.generator_a, comparisons.setting_a,
+        comparisons.model_b, comparisons.generator_b, comparisons.setting_b
+    from {{ ref('int_comparison_joint_cells') }} as cells
+    inner join {{ ref('int_pair_comparisons') }} as comparisons using (comparison_id)
+    inner join (select distinct stratum_id, stratum_name, stratum_value from {{ ref('int_pair_cells') }}) as strata
+        using (stratum_id)
 ),
 
 summary as (
-    {{ summarise_replicates('differences', groups, metric_names, 'n_pairs_a', 'n_pairs_a') | indent(4) }}
+    select
+        {% for column in groups %}designs.{{ column }}, {% endfor %}
+        by_design.metric, by_design.estimate, by_design.ci_low, by_design.ci_high, by_design.n_pairs_a,
+        by_design.n_boot, by_design.metric_order
+    from (
+        {{ summarise_replicates('differences', ['design_id'], metric_names, 'n_pairs_a', 'n_pairs_a') | indent(8) }}
+    ) as by_design
+    inner join designs using (design_id)
 ),
 
 metrics as (
-    select dataset, model, generator, setting, stratum_name, stratum_value, metric, estimate, n_pairs
+    select dataset, model, generator, setting, stratum_name, stratum_value, metric, estimate, n_pairs, n_changed
     from {{ ref('paired_metrics') }}
 )
 
@@ -91,6 +65,8 @@ select
     metric_b.n_pairs as n_pairs_b,
     summary.ci_low > 0 or summary.ci_high < 0 as ci_excludes_zero,
     least(summary.n_pairs_a, metric_b.n_pairs) < {{ var('min_stratum_pairs') }} as is_small_stratum,
+    least(metric_a.n_changed, metric_b.n_changed) as n_changed,
+    {{ sparse_interval_flag('least(metric_a.n_changed, metric_b.n_changed)', 'summary.ci_low', 'summary.ci_high') }} as is_sparse,
     summary.n_boot,
     summary.metric_order
 from summary

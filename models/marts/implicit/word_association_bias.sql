@@ -1,4 +1,4 @@
--- Word-association bias per model, prompt set, language and category (DESIGN.md section 5; Figure 1 of the
+-- Word-association bias per model, prompt set, language and category (docs/metrics.md; Figure 1 of the
 -- implicit-bias study), with a 95% percentile bootstrap interval that resamples answers (iterations).
 
 with summary as (

@@ -7,6 +7,7 @@ select
     original_level,
     counterfactual_level,
     true_level,
+    nullif(trim(patient_id), '') as patient_id,
     import_id,
     imported_at
 from {{ source('inference', 'imported_pairs') }}
