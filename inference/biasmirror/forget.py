@@ -8,8 +8,8 @@ What is removed, from the `inference` tables of the working copy, in one transac
   cached LLM answers of those runs. The implicit-bias study's runs are recorded under data set `implicit`:
   forgetting `implicit` removes that study's answers too;
 - `--dataset D --model M`: what model M wrote for D (the tables keyed by model: predictions, repeated
-  predictions, parity checks, the triage model's record, imported pairs and strata), and M's runs on D; for
-  `implicit`, model M's answers to the implicit-bias study;
+  predictions, parity checks, the triage model's record, imported pairs and strata), M's runs on D with their
+  LLM failures and cached answers; for `implicit`, model M's answers to the implicit-bias study;
 - `--dataset D --generator G`: generator G's copies of D's records (with their checks, similarities and
   reviews), G's runs on D, and those runs' LLM failures and cached answers. A placebo generator is its own
   generator (`G-placebo`).
@@ -128,9 +128,9 @@ def _predicates(selection: Selection) -> dict[str, tuple[str, list[Any]]]:
             for table in IMPLICIT_TABLES:
                 where[table] = ("true", [])
     run_ids = (f"run_id in (select run_id from {SCHEMA}.runs where {runs[0]})", runs[1])
-    if m is None:  # LLM failures and cached answers belong to generator runs (and the implicit study's)
-        failures = (f"dataset = ? or {run_ids[0]}", [d, *run_ids[1]]) if g is None else run_ids
-        where["llm_failures"] = failures
+    # failed LLM requests of the forgotten runs (the rewriter's, the implicit study's), and, for a whole data set,
+    # every failure recorded for one of its items
+    where["llm_failures"] = (f"dataset = ? or {run_ids[0]}", [d, *run_ids[1]]) if m is None and g is None else run_ids
     where["llm_responses"] = run_ids
     where["runs"] = runs
     return where
