@@ -380,7 +380,8 @@ class Warehouse:
         Returns
         -------
         pandas.DataFrame
-            ``dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot``.
+            ``dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot, n_changed,
+            is_sparse`` (the columns `summary` prints).
 
         Raises
         ------
@@ -451,7 +452,7 @@ class Warehouse:
         -------
         pandas.DataFrame
             One row per data set x model x generator x setting x stratum value x metric: ``estimate``,
-            ``ci_low``, ``ci_high``, ``n_pairs``, ``n_boot``, ``is_small_stratum``.
+            ``ci_low``, ``ci_high``, ``n_pairs``, ``n_boot``, ``is_small_stratum``, ``n_changed``, ``is_sparse``.
         """
         return self.mart("paired_metrics", dataset=dataset, model=model, generator=generator, setting=setting,
                          stratum_name=stratum, metric=metric)

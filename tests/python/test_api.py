@@ -33,7 +33,7 @@ BIASMIRROR = Path(sys.executable).parent / "biasmirror"
 def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, dict[str, pd.DataFrame]]:
     """Two models' pairs (different planted effects, a stratum) imported as DataFrames and built once."""
     root = tmp_path_factory.mktemp("api")
-    wh = Warehouse(root / "audit.duckdb", lock_timeout=30)
+    wh = Warehouse(root / "biasmirror.duckdb", lock_timeout=30)
     rng = np.random.default_rng(41)
     frames = {
         "m1": random_pairs(rng, 700, shift_probability=0.3, female_bias=0.35, strata={"site": ["north", "south", "east"]}),
@@ -80,9 +80,9 @@ def test_paired_metrics_match_numpy_overall_and_per_stratum(audited) -> None:
 def test_summary_is_the_overall_rows_the_command_prints(audited) -> None:
     wh, frames = audited
     summary = wh.summary(dataset=DATASET)
-    assert list(summary.columns) == ["dataset", "model", "generator", "setting", "metric", "estimate", "ci_low",
-                                     "ci_high", "n_pairs", "n_boot"]
     overall = wh.paired_metrics(dataset=DATASET, stratum="overall")
+    assert {"dataset", "model", "generator", "setting", "metric", "estimate", "ci_low", "ci_high",
+            "n_pairs"} <= set(summary.columns) <= set(overall.columns)
     merged = summary.merge(overall, on=["model", "setting", "metric"], suffixes=("", "_mart"))
     assert len(merged) == len(summary) == len(overall)
     assert np.allclose(merged.estimate, merged.estimate_mart)
@@ -112,8 +112,8 @@ def test_pair_outcomes_and_an_ibis_table_hold_the_pairs(audited) -> None:
     assert (outcomes.female_level.to_numpy() == female).all()
 
     table = wh.table("pair_outcomes")
-    counts = (table.filter(table.dataset == DATASET).group_by("model").aggregate(pairs=table.count())
-              .to_pandas().set_index("model")["pairs"])
+    ours = table.filter(table.dataset == DATASET)
+    counts = ours.group_by("model").aggregate(pairs=ours.count()).to_pandas().set_index("model")["pairs"]
     assert counts.to_dict() == {model: len(f) for model, f in frames.items()}
     assert "paired_metrics" in set(wh.marts().name)
     sql = wh.sql("select count(*) as n from audit.pair_outcomes where dataset = ? and model = ?", [DATASET, "m1"])
