@@ -166,8 +166,8 @@ class Warehouse:
         pairs : pandas.DataFrame or str or os.PathLike
             One row per pair: ``pair_id``, ``original_sex`` (F or M), ``original_level``,
             ``counterfactual_level`` (1-5, 1 = most urgent), optionally ``setting`` (full, text_only,
-            tabular_only), ``true_level`` and any ``stratum_<name>`` columns. Or the path of such a CSV, CSV.gz,
-            TSV or Parquet file.
+            tabular_only), ``true_level``, ``patient_id`` (the bootstrap then resamples patients with all their
+            pairs) and any ``stratum_<name>`` columns. Or the path of such a CSV, CSV.gz, TSV or Parquet file.
         dataset, model : str
             Names to store the pairs under. Importing the same data set, model and setting again replaces the
             earlier pairs.
