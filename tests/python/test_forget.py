@@ -161,5 +161,7 @@ def test_forget_a_generator_and_a_trained_model_of_a_built_cohort(tmp_path: Path
     # what was not forgotten is what it was
     dyads_after = workspace.query_published("select * from audit.paired_metrics where dataset = 'dyads'")
     key = ["model", "setting", "stratum_name", "stratum_value", "metric"]
-    assert np.allclose(dyads_before.sort_values(key).estimate, dyads_after.sort_values(key).estimate)
+    assert list(dyads_before.sort_values(key)[key].itertuples(index=False)) == list(dyads_after.sort_values(key)[key].itertuples(index=False))
+    assert np.allclose(dyads_before.sort_values(key).estimate.to_numpy(), dyads_after.sort_values(key).estimate.to_numpy(),
+                       equal_nan=True)
     assert len(workspace.query_published("select * from audit.word_association_bias")) == len(implicit_before)
