@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser benchmark clean
+.PHONY: demo test install browser benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,5 +40,9 @@ browser:
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/metric_marts.py
 
+# The wheel carries the dbt project as package data, biasmirror/_project/ (pyproject.toml).
+wheel: $(STAMP)
+	$(BIN)/python -m pip wheel --no-deps --no-build-isolation --wheel-dir dist .
+
 clean:
-	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work biasmirror.duckdb.tmp
+	rm -rf target logs demo_data data_docs biasmirror.duckdb biasmirror.work biasmirror.duckdb.tmp build dist

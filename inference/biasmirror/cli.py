@@ -24,6 +24,15 @@ synth_app = typer.Typer(help="Write synthetic data sets shaped like the real one
 app.add_typer(synth_app, name="synth")
 
 
+def _print_version(requested: bool) -> None:
+    """`--version`: the installed package's version (pyproject.toml's), then exit."""
+    if requested:
+        from biasmirror import __version__
+
+        console.print(f"biasmirror {__version__}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
 def global_options(
     ctx: typer.Context,
@@ -35,6 +44,9 @@ def global_options(
         "--lock-timeout", metavar="SECONDS",
         help="How long a writer waits for another writer to finish (default: $BIASMIRROR_LOCK_TIMEOUT, else 300; "
              "0 fails at once, naming the writer).")] = None,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the version of biasmirror and exit.")] = False,
 ) -> None:
     """Audit clinical triage decisions for sex/gender bias with paired comparisons."""
     ctx.with_resource(command_session(warehouse, lock_timeout))
@@ -101,23 +113,14 @@ def build(
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
     every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
-    from biasmirror.datasets import check_root
-    from biasmirror.dbt_runner import DbtFailed, run_dbt
+    from biasmirror.dbt_runner import DbtFailed, build as build_warehouse
+
+    def announce(dataset: str, folder: Path) -> None:
+        console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
 
     try:
-        variables: dict[str, object] = {}
-        remembered = []
-        for dataset, root in (("mimic", mimic_root), ("bordeaux", bordeaux_root)):
-            if root is not None:
-                folder = check_root(dataset, root)
-                console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
-                variables[f"{dataset}_root"] = str(folder)
-                remembered.append(dataset)
-        if remembered:
-            # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
-            variables["remember_dataset_roots"] = remembered
-        variables.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
-        run_dbt("build", select=select, variables=variables)
+        build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root, resamples=resamples,
+                        seed=seed, announce=announce)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
         fail(str(error))
     console.print(f"Published: {warehouse_path()} (working copy {working_path()})")
@@ -212,6 +215,46 @@ def _backend_options(pairs: Optional[list[str]]) -> dict:
 
 
 @app.command()
+def forget(
+    dataset: Annotated[str, typer.Option(help="Data set to forget (all of it, unless --model or --generator narrows it).")],
+    model: Annotated[Optional[str], typer.Option(help="Only this model's rows of the data set (predictions, imported pairs, ...).")] = None,
+    generator: Annotated[Optional[str], typer.Option(help="Only this counterfactual generator's rows of the data set (copies, checks, reviews).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Remove a data set, or one model or generator of it, from the warehouse's inference tables (the working
+    copy), recorded as a run; the next `biasmirror build` rebuilds the marts without them and publishes the result."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from biasmirror.forget import ForgetError, NothingToForget, Selection, forget as forget_rows, plan
+
+    def counts(result, title: str) -> None:
+        table = Table(title=Text(title))  # names come from the user: never read as markup
+        table.add_column("table")
+        table.add_column("rows", justify="right")
+        for name, rows in result.frame().itertuples(index=False):
+            table.add_row(name, f"{rows:,}")
+        console.print(table)
+
+    try:
+        selection = Selection(dataset, model, generator)
+        if not yes:  # the writer lock is held from this count to the removal: what is removed is what was shown
+            planned = plan(selection)
+            counts(planned, f"Rows of {selection.describe()} in {working_path()}")
+            if not typer.confirm(f"Remove these {planned.total:,} rows?", default=False):
+                console.print("Nothing was removed.")
+                raise typer.Exit(code=1)
+        result = forget_rows(selection)
+    except (ForgetError, NothingToForget) as error:
+        fail(str(error))
+    counts(result, f"Removed from {working_path()} (run {result.run_id})")
+    console.print(f"Removed {result.total:,} rows of {selection.describe()}, recorded as run {result.run_id}. The "
+                  f"published warehouse {warehouse_path()} still shows them until the next successful full build: "
+                  "`biasmirror build` (or the scheduled `dbt build`) rebuilds the marts without them and publishes "
+                  "the result.", markup=False)
+
+
+@app.command()
 def summary(
     dataset: Optional[str] = typer.Option(None, help="Only this data set."),
     model: Optional[str] = typer.Option(None, help="Only this model."),
@@ -240,7 +283,7 @@ def check(
     """Data-quality gates (Great Expectations) over raw files, cohort, inference and audit tables; exits 1 on failure."""
     from biasmirror.quality.gx_context import QualityUnavailable
     from biasmirror.quality.report import print_report
-    from biasmirror.quality.runner import run_checks
+    from biasmirror.quality.runner import check_test_fraction, reads_warehouse, run_checks
     from biasmirror.quality.suites import LAYERS
 
     roots = {name: path for name, path in (("mimic", mimic_root), ("bordeaux", bordeaux_root)) if path is not None}
@@ -248,8 +291,8 @@ def check(
         variables = _parse_vars(dbt_vars)
         for value, origin in ((test_fraction, "--test-fraction"), (variables.get("test_fraction"), "--vars test_fraction")):
             if value is not None:
-                _check_fraction(value, origin)
-        if set(layer or LAYERS) != {"raw"} or not roots:
+                check_test_fraction(value, origin)
+        if reads_warehouse(layer or LAYERS, roots):
             announce_reader()  # every layer but raw (with explicit folders) reads the published warehouse
         with console.status("running data-quality gates") as status:
             report = run_checks(docs, layers=layer or LAYERS, roots=roots or None, test_fraction=test_fraction,
@@ -276,17 +319,6 @@ def _parse_vars(text: Optional[str]) -> dict:
     if not isinstance(value, dict):
         raise ValueError("--vars must be a mapping, e.g. --vars '{test_fraction: 0.3}'")
     return value
-
-
-def _check_fraction(value: object, origin: str) -> None:
-    """The rule of var test_fraction (macros/validate_vars.sql): a number strictly between 0 and 1."""
-    try:
-        number = float(value) if not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        number = None
-    if number is None or not 0 < number < 1:
-        raise ValueError(f"{origin} = {value!r}: allowed is a number strictly between 0 and 1 "
-                         "(the share of records in the test split)")
 
 
 @app.command()

@@ -1,20 +1,29 @@
 """Running dbt in-process on the project, against the same warehouse files as the Python side.
 
 dbt writes the working copy under the writer lock (held here for the whole invocation); the project's
-on-run-end hook publishes it when every node succeeded (macros/publish_warehouse.sql)."""
+on-run-end hook publishes it when every node succeeded (macros/publish_warehouse.sql). dbt's target/ and logs/
+go beside the working copy (`biasmirror.paths.dbt_artifact_dirs`), never into the project, which an installed
+package may not be able to write."""
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
-from biasmirror.paths import WAREHOUSE_ENV, WORKING_COPY_ENV, project_dir, scoped_env, warehouse_path, working_path
+from biasmirror.paths import (WAREHOUSE_ENV, WORKING_COPY_ENV, dbt_artifact_dirs, project_dir, scoped_env,
+                              warehouse_path, working_path)
 from biasmirror.warehouse.lock import writer_lock
 
 
 class DbtFailed(RuntimeError):
     """dbt reported an error; its own output above says which model or test failed and why."""
+
+
+# dbt's anonymous usage statistics: off unless the user turns them on (DBT_SEND_ANONYMOUS_USAGE_STATS=true). They
+# would send events over the network and write a cookie (.user.yml) into the profiles folder, the project itself.
+USAGE_STATS_ENV = "DBT_SEND_ANONYMOUS_USAGE_STATS"
 
 
 def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, Any] | None = None,
@@ -26,14 +35,18 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     # dbt resolves the warehouse through profiles.yml; pin it to the absolute paths the Python side uses.
     published = warehouse_path()
     working = working_path(published)
-    args = [command, "--project-dir", project, "--profiles-dir", project]
+    artifacts = dbt_artifact_dirs(working)
+    args = [command, "--project-dir", project, "--profiles-dir", project,
+            "--target-path", str(artifacts["target"]), "--log-path", str(artifacts["logs"])]
     if select:
         args += ["--select", *select]
     if variables:
         args += ["--vars", json.dumps(variables)]
     args += extra or []
-    with writer_lock(working, published=published), scoped_env({WAREHOUSE_ENV: str(published),
-                                                                   WORKING_COPY_ENV: str(working)}):
+    environment: dict[str, str | None] = {WAREHOUSE_ENV: str(published), WORKING_COPY_ENV: str(working)}
+    if not os.environ.get(USAGE_STATS_ENV):
+        environment[USAGE_STATS_ENV] = "false"
+    with writer_lock(working, published=published), scoped_env(environment):
         try:
             result = dbtRunner().invoke(args)
         finally:
@@ -42,6 +55,34 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
         detail = f": {result.exception}" if result.exception else " (see the dbt output above)"
         raise DbtFailed(f"dbt {command} failed{detail}. Nothing was published: readers of {published} keep the "
                         "last successful build.")
+
+
+def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bordeaux_root: Path | None = None,
+          resamples: int | None = None, seed: int | None = None, variables: dict[str, Any] | None = None,
+          quiet: bool = False, announce: Any = None) -> None:
+    """`biasmirror build` (the command line and the Python API): `dbt build` of the working copy, published when
+    every node succeeds.
+
+    A data set folder given here is checked to hold its files first, and recorded in the warehouse by the
+    build's on-run-end hook only when the build succeeds. `variables` are further dbt vars; `resamples` and
+    `seed` set `bootstrap_resamples` and `bootstrap_seed`. `announce(dataset, folder)` is called for each folder
+    given. Raises FileNotFoundError (a folder without its files), ValueError, DbtFailed."""
+    from biasmirror.datasets import check_root
+
+    merged: dict[str, Any] = dict(variables or {})
+    remembered = []
+    for dataset, root in (("mimic", mimic_root), ("bordeaux", bordeaux_root)):
+        if root is not None:
+            folder = check_root(dataset, Path(root))
+            if announce is not None:
+                announce(dataset, folder)
+            merged[f"{dataset}_root"] = str(folder)
+            remembered.append(dataset)
+    if remembered:
+        # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
+        merged["remember_dataset_roots"] = remembered
+    merged.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
+    run_dbt("build", select=select, variables=merged, extra=["--quiet"] if quiet else None)
 
 
 def _release_warehouse() -> None:

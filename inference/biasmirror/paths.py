@@ -1,6 +1,7 @@
 """Where the dbt project and the warehouse live.
 
-The repository root is the dbt project. The warehouse has two files:
+The dbt project is the repository root in a checkout (and an editable install); an installed wheel carries a copy
+of it as package data, `biasmirror/_project/` (pyproject.toml: package data). The warehouse has two files:
 
 - the *published* file, `./biasmirror.duckdb` by default (BIASMIRROR_WAREHOUSE overrides it): what analysts,
   notebooks and BI tools open, read-only. Only a successful build replaces it, atomically;
@@ -23,25 +24,46 @@ WORKING_COPY_ENV = "BIASMIRROR_WORKING_COPY"
 LOCK_TIMEOUT_ENV = "BIASMIRROR_LOCK_TIMEOUT"
 PROJECT_ENV = "BIASMIRROR_PROJECT_DIR"
 DEFAULT_WAREHOUSE = "biasmirror.duckdb"
+# The dbt project inside an installed package (package data of `biasmirror._project`, pyproject.toml).
+PACKAGED_PROJECT = "_project"
 # How long a second writer waits for the first by default (seconds); 0 fails at once.
 DEFAULT_LOCK_TIMEOUT = 300.0
 
 
 def project_dir() -> Path:
-    """The dbt project folder: BIASMIRROR_PROJECT_DIR, else the checkout this package was installed from."""
+    """The dbt project folder: BIASMIRROR_PROJECT_DIR, else the checkout this module runs from (a source tree or
+    an editable install: `<root>/inference/biasmirror/`), else the copy an installed wheel carries
+    (`biasmirror/_project/` beside this module)."""
     configured = os.environ.get(PROJECT_ENV)
     if configured:
         path = Path(configured).expanduser().resolve()
         if not (path / "dbt_project.yml").is_file():
             raise FileNotFoundError(f"{PROJECT_ENV}={configured} does not hold a dbt_project.yml")
         return path
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "dbt_project.yml").is_file():
-            return parent
+    package = Path(__file__).resolve().parent
+    checkout = package.parents[1]
+    if package == checkout / "inference" / "biasmirror" and (checkout / "dbt_project.yml").is_file():
+        return checkout
+    packaged = package / PACKAGED_PROJECT
+    if (packaged / "dbt_project.yml").is_file():
+        return packaged
     raise FileNotFoundError(
-        "Cannot find the biasmirror dbt project (dbt_project.yml). Install the package from a checkout "
-        f"(pip install -e .) or set {PROJECT_ENV}."
-    )
+        f"Cannot find the biasmirror dbt project: neither a checkout ({checkout}) nor the copy an installed wheel "
+        f"carries ({packaged}) holds a dbt_project.yml. Reinstall the package (pip install biasmirror, or "
+        f"pip install -e . in a checkout), or set {PROJECT_ENV} to a folder holding the project.")
+
+
+def dbt_artifact_dirs(working: Path) -> dict[str, Path]:
+    """Where `biasmirror build` lets dbt write its target/ and logs/: DBT_TARGET_PATH and DBT_LOG_PATH when set
+    (dbt's own variables), else `dbt/target` and `dbt/logs` in the working copy's folder
+    (`<folder>/<stem>.work/dbt/`). That folder belongs to the writers of one warehouse and is written under its
+    writer lock, so the project itself (read-only in an installed package) is never written, and two warehouses
+    never share dbt's parse cache."""
+    base = working.parent / "dbt"
+    return {
+        name: Path(os.environ[variable]).expanduser().resolve() if os.environ.get(variable) else base / name
+        for name, variable in (("target", "DBT_TARGET_PATH"), ("logs", "DBT_LOG_PATH"))
+    }
 
 
 def warehouse_path() -> Path:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasmirror.imports.tables import ImportValidationError, describe_columns, describe_rows, read_table
+from biasmirror.imports.tables import (ImportValidationError, describe_columns, describe_rows, read_table,
+                                      text_columns)
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.warehouse import connect
 from biasmirror.warehouse.runs import recorded_run
@@ -133,17 +134,24 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     return pairs, long_strata, ignored
 
 
-def import_pairs(path: Path, dataset: str, model: str, setting: str | None = None) -> PairImport:
-    """Validate the file, then replace the pairs of (dataset, model, each setting in it) in one transaction."""
+def import_pairs(source: Path | pd.DataFrame, dataset: str, model: str, setting: str | None = None) -> PairImport:
+    """Validate the pairs (a CSV/TSV/Parquet file, or a DataFrame with the same columns), then replace the pairs
+    of (dataset, model, each setting in them) in one transaction."""
     for name, value in (("--dataset", dataset), ("--model", model)):
-        if not value or not value.strip():
+        if not isinstance(value, str) or not value.strip():
             raise ImportValidationError(f"{name} must not be empty")
-    pairs, strata, ignored = validate_pairs(read_table(path), setting, str(path))
+    if isinstance(source, pd.DataFrame):
+        label, recorded = "the DataFrame", {"file": None, "source": "DataFrame"}
+        frame = text_columns(source)
+    else:
+        label, recorded = str(source), {"file": str(source)}
+        frame = read_table(Path(source))
+    pairs, strata, ignored = validate_pairs(frame, setting, label)
     settings = tuple(sorted(pairs["setting"].unique()))
     with connect() as con:
         con.begin()
         # the run row commits with the pairs, or not at all
-        with recorded_run("import", {"file": str(path), "setting": setting}, connection=con, dataset=dataset,
+        with recorded_run("import", {**recorded, "setting": setting}, connection=con, dataset=dataset,
                           model=model) as run:
             import_id = run.run_id
             placeholders = ", ".join("?" for _ in settings)

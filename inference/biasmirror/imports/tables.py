@@ -89,6 +89,14 @@ def repeated_columns(names: Iterable[str], normalise=str.strip) -> list[str]:
     return sorted(name for name, n in counts.items() if n > 1)
 
 
+def text_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """A typed frame (a Parquet file's, or one a Python caller passes) as the importers read every file: each
+    value as its text (None for a missing one), on a fresh 0..n-1 index, so the same rules and messages apply."""
+    frame = frame.reset_index(drop=True)
+    frame = frame.astype(object).where(frame.notna(), None)
+    return frame.apply(lambda column: column.map(lambda value: None if value is None else str(value)))
+
+
 def read_table(path: Path) -> pd.DataFrame:
     """The file's columns as strings (nulls stay null); CSV (optionally gzipped), TSV or Parquet. A header that
     repeats a column name is refused (which of the two columns holds the data is anyone's guess)."""
@@ -105,9 +113,7 @@ def read_table(path: Path) -> pd.DataFrame:
                 f"{path}: the header repeats column(s) {describe_columns(repeated)}; keep one column of each name "
                 "(nothing was imported)")
         if suffixes.endswith((".parquet", ".pq")):
-            frame = pd.read_parquet(path)
-            frame = frame.astype(object).where(frame.notna(), None)
-            return frame.apply(lambda column: column.map(lambda value: None if value is None else str(value)))
+            return text_columns(pd.read_parquet(path))
         separator = "\t" if ".tsv" in suffixes else ","
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], sep=separator)
         return frame.astype(object).where(frame.notna(), None)

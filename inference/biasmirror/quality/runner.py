@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biasmirror.quality.gx_context import ephemeral_context
 from biasmirror.quality.audit import DEFAULT_MIN_PARITY_AGREEMENT
 from biasmirror.quality.inference import DEFAULT_MIN_PARSE_RATE
 from biasmirror.quality.redaction import describe_rows, describe_values
 from biasmirror.quality.suites import LAYERS, SUITE_VERSION, Check, Skipped
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_EXAMPLES = 5
 
@@ -50,6 +53,14 @@ class CheckReport:
     @property
     def failures(self) -> list[ExpectationOutcome]:
         return [o for o in self.outcomes if not o.success]
+
+    def frame(self) -> pd.DataFrame:
+        """Every expectation's outcome as a DataFrame (layer, suite, subject, expectation, column, rule,
+        success, detail); the skipped gates are in `skipped`."""
+        import pandas as pd
+
+        return pd.DataFrame([asdict(o) for o in self.outcomes],
+                            columns=[f.name for f in fields(ExpectationOutcome)])
 
     def failed(self, suite_part: str, rule_part: str = "") -> list[ExpectationOutcome]:
         """Failures whose suite contains suite_part and whose rule contains rule_part (for tests and scripts)."""
@@ -144,6 +155,23 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
             checks += found
             skipped += skip
     return checks, skipped
+
+
+def check_test_fraction(value: object, origin: str) -> None:
+    """The rule of var test_fraction (macros/validate_vars.sql): a number strictly between 0 and 1."""
+    try:
+        number = float(value) if not isinstance(value, bool) else None  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not 0 < number < 1:
+        raise ValueError(f"{origin} = {value!r}: allowed is a number strictly between 0 and 1 "
+                         "(the share of records in the test split)")
+
+
+def reads_warehouse(layers: Sequence[str], roots: Mapping[str, Path] | None) -> bool:
+    """Whether a check of these layers reads the published warehouse: every layer but raw does, and so does
+    the raw layer when no data set folder is given (the registered folders are read from the warehouse)."""
+    return set(layers) != {"raw"} or not roots
 
 
 def run_checks(docs_dir: Path, layers: Sequence[str] = LAYERS, roots: Mapping[str, Path] | None = None,

@@ -60,14 +60,10 @@ class Provenance:
 
 
 def package_version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
+    """The package's version (its installed metadata: pyproject.toml's version)."""
+    from biasmirror import __version__
 
-        return version("biasmirror")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        from biasmirror import __version__
-
-        return __version__
+    return __version__
 
 
 def git_sha(folder: Path | None = None) -> str | None:

@@ -214,6 +214,12 @@ def _release_all() -> None:
                 os.close(held.fd)
 
 
+def in_command_scope() -> bool:
+    """Whether a `command_scope` is open in this process (a CLI command, or a `with Warehouse(...)` block)."""
+    with _guard:
+        return bool(_scope["active"])
+
+
 @contextmanager
 def command_scope(on_acquire: Callable[[Path], None] | None = None) -> Iterator[None]:
     """Within the block, a writer lock taken (by `connect()`, a dbt build, ...) is kept until the block ends,
