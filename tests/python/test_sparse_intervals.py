@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Workspace, random_pairs, reference_paired_metrics
 
-MIN_CHANGED = 10  # dbt_project.yml default of var min_changed_pairs
+MIN_CHANGED = 14  # dbt_project.yml default of var min_changed_pairs
 
 
 def changed_counts(frame: pd.DataFrame) -> dict[str, int]:
