@@ -21,6 +21,9 @@ Design (see docs/intervals.md for the results):
   of all their pairs (min(1, p g)): changes cluster within patients. They are audited twice, resampling patients
   (var bootstrap_unit = 'patient', the default when a patient_id column is imported) and resampling pairs
   (bootstrap_unit = 'pair'), to show why the cluster bootstrap is the default.
+- Patients without correlation (control): the same patients and visits, but g = 1 for everyone, so visits are
+  independent although patients are known; also audited both ways, to show what the cluster bootstrap costs when
+  it is not needed.
 - Each simulated data set is one value of an imported stratum column (stratum_sim), which the audit resamples on
   its own, exactly as it would a separate data set; a configuration is one imported data set of 200 such strata.
   This keeps the import to a few files; the rows of stratum 'overall' (all data sets together) are ignored.
@@ -28,6 +31,7 @@ Design (see docs/intervals.md for the results):
 Usage:  .venv/bin/python benchmarks/coverage_simulation.py                 # 200 data sets per configuration
         .venv/bin/python benchmarks/coverage_simulation.py --datasets 40   # quicker, wider Monte Carlo error
         .venv/bin/python benchmarks/coverage_simulation.py --json out.json --rule-grid 0,5,10,15,20,30
+        .venv/bin/python benchmarks/coverage_simulation.py --configs pat_n1000_p005,pat_n3000_p005   # some only
 """
 
 from __future__ import annotations
@@ -60,15 +64,17 @@ class Config:
     n: int
     p: float
     clustered: bool = False
+    correlated: bool = True  # clustered only: whether a patient propensity makes their visits change together
 
     @property
     def name(self) -> str:
-        return f"{'clu' if self.clustered else 'ind'}_n{self.n}_p{str(self.p).replace('.', '')}"
+        kind = ('clu' if self.correlated else 'pat') if self.clustered else 'ind'
+        return f"{kind}_n{self.n}_p{str(self.p).replace('.', '')}"
 
 
 def change_probability(config: Config) -> float:
     """P(a pair's copy changes level) in model a: p, or E[min(1, p g)] when changes cluster within patients."""
-    if not config.clustered:
+    if not config.clustered or not config.correlated:
         return config.p
     g = stats.gamma(FRAILTY_SHAPE, scale=1 / FRAILTY_SHAPE)
     cap = 1 / config.p
@@ -111,7 +117,8 @@ def simulate(config: Config, datasets: int, rng: np.random.Generator) -> dict[st
             patient[d * config.n:(d + 1) * config.n] = ids
             next_id += config.n
         n_patients = next_id
-        frailty = rng.gamma(FRAILTY_SHAPE, 1 / FRAILTY_SHAPE, size=n_patients)[patient]
+        frailty = (rng.gamma(FRAILTY_SHAPE, 1 / FRAILTY_SHAPE, size=n_patients) if config.correlated
+                   else np.ones(n_patients))[patient]
         patient_sex = rng.choice(np.array(["F", "M"]), n_patients)
         sex = patient_sex[patient]
         p_change = np.minimum(1.0, config.p * frailty)
@@ -208,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boot", type=int, default=1000, help="Bootstrap resamples B (1000).")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--no-clustered", action="store_true", help="Skip the patient-clustered configurations.")
+    parser.add_argument("--configs", default=None,
+                        help="Comma-separated configuration names to run (e.g. ind_n150_p0005,pat_n1000_p005); default all.")
     parser.add_argument("--rule-grid", default="0,5,10,15,20,30,40,60", help="Minimums of changed pairs to evaluate.")
     parser.add_argument("--json", type=Path, default=None, help="Also write every table as JSON.")
     parser.add_argument("--keep", action="store_true", help="Keep the temporary warehouse.")
@@ -220,6 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     configs = [Config(n, p) for n in (150, 1000, 3000) for p in (0.005, 0.05)]
     if not args.no_clustered:
         configs += [Config(n, 0.05, clustered=True) for n in (1000, 3000)]
+        configs += [Config(n, 0.05, clustered=True, correlated=False) for n in (1000, 3000)]
+    if args.configs:
+        wanted = args.configs.split(",")
+        unknown = sorted(set(wanted) - {c.name for c in configs})
+        if unknown:
+            parser.error(f"--configs: unknown configuration(s) {unknown}; known: {[c.name for c in configs]}")
+        configs = [c for c in configs if c.name in wanted]
     rng = np.random.default_rng(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="biasmirror-coverage-"))
     started = time.perf_counter()
@@ -238,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                     import_pairs(path, config.name, model, "full")
             print(f"imported {len(configs) * 2} files in {time.perf_counter() - started:.0f} s", flush=True)
             results = []
-            units = ["patient", "pair"] if not args.no_clustered else ["patient"]
+            units = ["patient", "pair"] if any(c.clustered for c in configs) else ["patient"]
             for unit in units:
                 t = time.perf_counter()
                 run_dbt("build", select=["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"],

@@ -359,7 +359,7 @@ def run_models_grid(tmp: Path, project: Path, args, log_results: dict) -> dict:
                     "biasmirror import-pairs")
             imported.append(f"model{index:02d}")
         import_s = time.perf_counter() - t
-        wh.build(args.boot, "downstream")  # re-parse after the change of vars; not timed
+        wh.parse(args.boot)  # absorb the full re-parse that the change of vars forces; not timed
         build = wh.build(args.boot, "downstream")
         groups = {k: v for k, v in deltas.items() if k[0] in imported}
         comparisons = benchmark_comparisons(list(SETTINGS), imported)
@@ -419,7 +419,7 @@ def run_datasets_config(tmp: Path, project: Path, args) -> dict:
             else:
                 os.environ[key] = value
     import_s = time.perf_counter() - t
-    wh.build(args.boot, "downstream")
+    wh.parse(args.boot)
     build = wh.build(args.boot, "downstream")
     np_total, designs = 0.0, 0
     for d in range(args.datasets):
@@ -488,6 +488,13 @@ class Warehouse:
         if variables:
             args += ["--vars", json.dumps(variables)]
         return self._run(args + (extra or []), f"dbt {command}")
+
+    def parse(self, boot: int) -> float:
+        """`dbt parse` with the vars of a build at B: the full re-parse that a change of vars forces happens here, so
+        that the next build with the same vars parses partially, as a scheduled job with fixed vars does, without
+        running the whole build once more to get there."""
+        seconds, _ = self.dbt("parse", None, {"bootstrap_resamples": boot})
+        return seconds
 
     def import_pairs(self, parquet: Path) -> float:
         seconds, _ = self._run([str(BIN / "biasmirror"), "import-pairs", str(parquet), "--dataset", DATASET,

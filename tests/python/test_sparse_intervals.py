@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
+from biasmirror.paths import project_dir
 from conftest import Workspace, random_pairs, reference_paired_metrics
 
-MIN_CHANGED = 10  # dbt_project.yml default of var min_changed_pairs
+# var min_changed_pairs as the project sets it (the sparse-interval rule, docs/intervals.md)
+MIN_CHANGED = yaml.safe_load((project_dir() / "dbt_project.yml").read_text())["vars"]["min_changed_pairs"]
 
 
 def changed_counts(frame: pd.DataFrame) -> dict[str, int]:

@@ -9,10 +9,14 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
 from biasmirror.paths import project_dir
 from conftest import reference_paired_metrics
 from demo_warehouse import N_BOOT, demo_warehouse
+
+# var min_changed_pairs as the project sets it (the sparse-interval rule, docs/intervals.md)
+MIN_CHANGED = yaml.safe_load((project_dir() / "dbt_project.yml").read_text())["vars"]["min_changed_pairs"]
 
 MIN_TERM_PAIRS = 50   # dbt_project.yml default
 MIN_TERM_LENGTH = 3
@@ -80,7 +84,7 @@ def test_term_metrics_match_numpy(data) -> None:
                        "dts_m_to_f": (m_to_f & (delta != 0)).sum(), "dts_f_to_m": (~m_to_f & (delta != 0)).sum()}
             assert row.n_changed == changed[row.metric], (term, row.metric)
             zero_width = pd.isna(row.ci_low) or row.ci_high - row.ci_low <= 0
-            assert row.is_sparse == (row.n_changed < 10 or zero_width), (term, row.metric)
+            assert row.is_sparse == (row.n_changed < MIN_CHANGED or zero_width), (term, row.metric)
 
 
 def test_term_bootstrap_spread_matches_analytic_standard_errors(data) -> None:

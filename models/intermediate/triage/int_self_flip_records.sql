@@ -1,6 +1,9 @@
 -- Each test original (per setting) a model scored twice: in its scoring run and again in a different batch
--- composition (inference.prediction_repeats, repeat 1). flipped = 1 when the two predicted levels differ. The
--- records are resampled with the same key as their pairs, so the noise floor and PDR are bootstrapped alike.
+-- composition (inference.prediction_repeats, repeat 1). flipped = 1 when the two predicted levels differ.
+-- unit_key (a hash of the seed, data set and record id) drives one Poisson(1) draw per record and replicate in
+-- audit.noise_floor. It resamples records, as the pair bootstrap does with bootstrap_unit 'pair', but the draws are
+-- not those of audit.paired_metrics (one Poisson(n) per joint cell): the noise floor's and the PDR's replicates are
+-- independent, not coupled.
 
 with first_scoring as (
     select dataset, model, record_id, setting, input_id, predicted_level, expected_level

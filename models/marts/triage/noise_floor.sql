@@ -1,7 +1,9 @@
 -- The noise floor beside PDR: how often a model's argmax level changes when the very same test original is
 -- scored again in a different batch composition (self_flip_rate; padding and batched kernels move logits a
--- little, most visibly in bf16 on a GPU), and the mean absolute change of its expected level. Records are
--- resampled with the same keys as the pairs. Each row also carries the PDR of the model's sex-swap pairs for
+-- little, most visibly in bf16 on a GPU), and the mean absolute change of its expected level. Each test record
+-- gets one Poisson(1) multiplicity per replicate from a hash of its data set and record id (bootstrap_unit_sums),
+-- independent of the draws of audit.paired_metrics (per joint cell): the interval of the self-flip rate and that
+-- of the PDR beside it come from separate bootstraps. Each row also carries the PDR of the model's sex-swap pairs for
 -- that setting (per generator) and, when placebo copies exist (generator '<generator>-placebo': a same-sex
 -- rewrite through the same generator), their PDR: how much a rewrite alone moves predictions. A PDR is only
 -- informative to the extent it exceeds both.
