@@ -23,6 +23,8 @@
     'bootstrap_seed': {'type': 'integer', 'what': 'the seed of the bootstrap draws'},
     'ci_level': {'type': 'number', 'above': 0, 'below': 1, 'what': 'the confidence level of the intervals'},
     'bootstrap_unit': {'type': 'text', 'values': ['patient', 'pair'], 'what': 'what the bootstrap resamples'},
+    'comparison_reference_model': {'type': 'text', 'optional': true,
+                                   'what': 'the model every other model is compared with (unset: every two models)'},
     'min_changed_pairs': {'type': 'integer', 'min': 1,
                           'what': 'the changed pairs below which an interval is flagged sparse'},
     'min_stratum_pairs': {'type': 'integer', 'min': 0, 'what': 'the pairs below which a stratum is flagged small'},

@@ -116,3 +116,19 @@ def test_interval_flags(compared) -> None:
     row = comparisons[(comparisons["comparison"] == "model") & (comparisons["stratum_name"] == "overall")
                       & (comparisons["metric"] == "pooled_rate")].iloc[0]
     assert row.difference < 0 and row.ci_high < 0
+
+
+def test_a_reference_model_limits_the_model_comparisons(workspace: Workspace) -> None:
+    """With var comparison_reference_model, each other model is compared with the reference only (side a), so
+    the comparisons grow linearly with the models; without it, every two models are compared."""
+    rng = np.random.default_rng(5)
+    for model in ("base", "m2", "m3", "m4"):
+        workspace.import_pairs(random_pairs(rng, 60, shift_probability=0.2), "ds", model, "full", name=f"{model}.parquet")
+    query = "select model_a, model_b from intermediate.int_pair_comparisons where comparison = 'model' order by model_a, model_b"
+    workspace.build(select=["+int_pair_comparisons", "+exclusion_steps"])
+    every_two = workspace.query(query)
+    assert list(zip(every_two.model_a, every_two.model_b)) == [
+        (a, b) for a in ("base", "m2", "m3", "m4") for b in ("base", "m2", "m3", "m4") if a < b]
+    workspace.build(select=["+int_pair_comparisons", "+exclusion_steps"], variables={"comparison_reference_model": "m3"})
+    against_reference = workspace.query(query)
+    assert list(zip(against_reference.model_a, against_reference.model_b)) == [("m3", "base"), ("m3", "m2"), ("m3", "m4")]

@@ -1,9 +1,12 @@
 -- The comparisons of audit.metric_comparisons, one row per pair of groups of a data set (side a, side b):
 --   setting:   same model and generator; a is the earlier setting (full, text_only, tabular_only)
---   model:     same generator and setting; a is the model whose name sorts first
+--   model:     same generator and setting; a is the model whose name sorts first, or, when var
+--              comparison_reference_model names one, a is that model and b every other model: with many models
+--              the comparisons (and the cost of the mart) then grow linearly instead of with every two models
 --   generator: same model and setting; a is the generator whose name sorts first
 
 {%- set settings = counterfactual_settings().keys() | list %}
+{%- set reference_model = var('comparison_reference_model', none) %}
 {%- set kinds = [
     ('setting', ['model', 'generator'], 'setting'),
     ('model', ['generator', 'setting'], 'model'),
@@ -39,7 +42,9 @@ comparisons as (
         {%- for column in same %}
         and b.{{ column }} = a.{{ column }}
         {%- endfor %}
-        {%- if varying == 'setting' %}
+        {%- if varying == 'model' and reference_model is not none %}
+        and a.model = '{{ reference_model | string | replace("'", "''") }}' and b.model <> a.model
+        {%- elif varying == 'setting' %}
         and (a.setting_rank < b.setting_rank or (a.setting_rank = b.setting_rank and a.setting < b.setting))
         {%- else %}
         and a.{{ varying }} < b.{{ varying }}
