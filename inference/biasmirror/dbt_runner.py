@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import nullcontext
 from typing import Any
 
 from biasmirror.paths import WAREHOUSE_ENV, WORKING_COPY_ENV, project_dir, scoped_env, warehouse_path, working_path
 from biasmirror.warehouse.lock import writer_lock
+from biasmirror.warehouse.postgres import uses_postgres
 
 
 class DbtFailed(RuntimeError):
@@ -32,8 +34,9 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     if variables:
         args += ["--vars", json.dumps(variables)]
     args += extra or []
-    with writer_lock(working, published=published), scoped_env({WAREHOUSE_ENV: str(published),
-                                                                   WORKING_COPY_ENV: str(working)}):
+    # BIASMIRROR_TARGET=postgres: profiles.yml's postgres output, a server database with no file to lock
+    lock = nullcontext() if uses_postgres() else writer_lock(working, published=published)
+    with lock, scoped_env({WAREHOUSE_ENV: str(published), WORKING_COPY_ENV: str(working)}):
         try:
             result = dbtRunner().invoke(args)
         finally:
