@@ -105,7 +105,7 @@ def is_float_type(data_type: str) -> bool:
 def normalise(value: Any) -> Any:
     """A value in a form both engines' drivers agree on (maps as sorted entries, lists as tuples, decimals as
     floats, NaN and None as None)."""
-    if value is None:
+    if value is None or value is pd.NA or value is pd.NaT:
         return None
     if isinstance(value, float) and math.isnan(value):
         return None

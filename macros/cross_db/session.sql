@@ -5,6 +5,8 @@
 {% macro model_session_settings() -%}
   {{ return(adapter.dispatch('model_session_settings', 'biasmirror')()) }}
 {%- endmacro %}
+{% macro duckdb__model_session_settings() -%}
+{%- endmacro %}
 {% macro default__model_session_settings() -%}
 {%- endmacro %}
 {% macro postgres__model_session_settings() -%}
