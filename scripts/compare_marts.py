@@ -6,7 +6,8 @@ marts), or a DuckDB file and a PostgreSQL database (the cross-engine check, `mak
 A warehouse is a DuckDB file path, or `postgres` (the database the libpq variables PGHOST, PGPORT, PGUSER,
 PGPASSWORD, PGDATABASE name) or a `postgresql://` URL.
 
-Both sides must hold the same tables (and views) with the same columns and the same rows. Rows are matched on
+Both sides must hold the same tables (and views) with the same columns (of the same types, between two
+warehouses of one engine) and the same rows. Rows are matched on
 their non-float columns (then on the floats, rounded); float columns must agree to `--tolerance` (absolute, or
 relative for values above 1). Maps (DuckDB MAP, PostgreSQL jsonb) compare as sets of entries, lists as lists.
 
@@ -14,8 +15,9 @@ Bootstrap intervals: with `--intervals exact` the interval columns are compared 
 `--intervals se` (two engines whose hash functions differ, so their bootstrap draws differ) they are not
 compared value by value; instead, for every interval (a `..._ci_low` / `..._ci_high` pair of columns, or
 `ci_low` / `ci_high`), the summed width over the table's rows, a proxy of the bootstrap standard error, must agree
-within `--se-tolerance` (relative, default 5%), and columns derived from the draws (`--draw-columns`, e.g.
-is_sparse, which flags a zero-width interval) are left out. Exit status 0 when everything agrees, 1 otherwise,
+within `--se-tolerance` (relative, default 5%), and columns derived from the draws (`--draw-columns`:
+is_sparse, which flags a zero-width interval; ci_excludes_zero; n_boot, the replicates in which a metric is
+defined) are left out. Exit status 0 when everything agrees, 1 otherwise,
 with one line per difference.
 """
 
@@ -35,7 +37,7 @@ import pandas as pd
 
 DEFAULT_SCHEMAS = ("audit",)
 INTERVAL_COLUMN = re.compile(r"^(?:(?P<stem>.+)_)?ci_(?P<side>low|high)$")
-DEFAULT_DRAW_COLUMNS = ("is_sparse",)
+DEFAULT_DRAW_COLUMNS = ("is_sparse", "ci_excludes_zero", "n_boot")
 
 
 @dataclass
@@ -158,7 +160,8 @@ def sort_key(row: tuple, float_positions: set[int]) -> tuple:
 
 
 def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, tolerance: float,
-                  intervals: str, se_tolerance: float, draw_columns: set[str]) -> list[str]:
+                  intervals: str, se_tolerance: float, draw_columns: set[str],
+                  ignored: set[str] = frozenset()) -> list[str]:
     name = f"{schema}.{table}"
     left_columns = dict(left.columns(schema, table))
     right_columns = dict(right.columns(schema, table))
@@ -166,10 +169,14 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
         return [f"{name}: columns differ: only in {left.label}: {sorted(set(left_columns) - set(right_columns))}; "
                 f"only in {right.label}: {sorted(set(right_columns) - set(left_columns))}"]
     columns = list(left_columns)
+    if left.kind == right.kind:
+        retyped = [f"{c} ({left_columns[c]} vs {right_columns[c]})" for c in columns if left_columns[c] != right_columns[c]]
+        if retyped:
+            return [f"{name}: column types differ: {', '.join(retyped)}"]
     floats = {c for c in columns if is_float_type(left_columns[c]) or is_float_type(right_columns[c])}
     interval_columns = {c for c in columns if INTERVAL_COLUMN.match(c)} if intervals == "se" else set()
     skipped = (interval_columns | (draw_columns & set(columns))) if intervals == "se" else set()
-    compared = [c for c in columns if c not in skipped]
+    compared = [c for c in columns if c not in skipped and c not in ignored]
     frames = [side.table(schema, table) for side in (left, right)]
     if len(frames[0]) != len(frames[1]):
         return [f"{name}: {len(frames[0])} rows in {left.label}, {len(frames[1])} in {right.label}"]
@@ -222,7 +229,7 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
 
 
 def compare(left: Warehouse, right: Warehouse, schemas: list[str], tolerance: float, intervals: str,
-            se_tolerance: float, draw_columns: set[str]) -> list[str]:
+            se_tolerance: float, draw_columns: set[str], ignored: set[str] = frozenset()) -> list[str]:
     problems: list[str] = []
     n_tables = 0
     for schema in schemas:
@@ -234,7 +241,7 @@ def compare(left: Warehouse, right: Warehouse, schemas: list[str], tolerance: fl
         if not tables_left and not tables_right:
             problems.append(f"schema {schema}: no tables on either side")
         for table in sorted(set(tables_left) & set(tables_right)):
-            found = compare_table(schema, table, left, right, tolerance, intervals, se_tolerance, draw_columns)
+            found = compare_table(schema, table, left, right, tolerance, intervals, se_tolerance, draw_columns, ignored)
             n_rows = len(left.table(schema, table))
             print(f"{schema}.{table}: {n_rows} rows, {'identical' if not found else 'DIFFERENT'}")
             problems += found
@@ -254,13 +261,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--se-tolerance", type=float, default=0.05)
     parser.add_argument("--draw-columns", default=",".join(DEFAULT_DRAW_COLUMNS),
                         help="columns derived from the bootstrap draws, left out with --intervals se")
+    parser.add_argument("--ignore-columns", default="",
+                        help="comma-separated columns never compared (e.g. run_id,answered_at when the two "
+                             "warehouses' inference rows come from separate runs)")
     args = parser.parse_args(argv)
     left, right = parse_warehouse(args.left, "left"), parse_warehouse(args.right, "right")
     left.open()
     right.open()
     try:
         problems = compare(left, right, args.schemas or list(DEFAULT_SCHEMAS), args.tolerance, args.intervals,
-                           args.se_tolerance, {c for c in args.draw_columns.split(",") if c})
+                           args.se_tolerance, {c for c in args.draw_columns.split(",") if c},
+                           {c for c in args.ignore_columns.split(",") if c})
     finally:
         left.close()
         right.close()
