@@ -134,6 +134,18 @@ def normalise(value: Any) -> Any:
     return value
 
 
+def shown(value: Any) -> str:
+    """A value as a message may show it: numbers, booleans, dates and short codes as they are; any other text
+    (a note, a model input) only by its length, never quoted (patient text stays out of every log)."""
+    from biasmirror.imports.tables import describe_value
+
+    if value is None or isinstance(value, (bool, int, float)) or hasattr(value, "isoformat"):
+        return repr(value)
+    if isinstance(value, tuple):
+        return f"a list of {len(value)} entries"
+    return describe_value(str(value))
+
+
 def numbers_agree(a: Any, b: Any, tolerance: float) -> bool:
     if a is None or b is None:
         return a is None and b is None
@@ -196,7 +208,7 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
                 mismatched += 1
                 if mismatched <= 5:
                     problems.append(f"{name}: row {row_number + 1} (sorted), column {column}: "
-                                    f"{left.label} {a[i]!r} vs {right.label} {b[i]!r}")
+                                    f"{left.label} {shown(a[i])} vs {right.label} {shown(b[i])}")
     if mismatched > 5:
         problems.append(f"{name}: {mismatched - 5} more differing values")
     if intervals == "se" and not problems:

@@ -73,3 +73,16 @@ def test_intervals_by_width(tmp_path: Path, compare_marts) -> None:
     # the estimate is still compared exactly in that mode
     moved = warehouse(tmp_path / "moved.duckdb", estimate=0.3, ci=(0.11, 0.41))
     assert compare_marts.main([a, moved, "--intervals", "se"]) == 1
+
+
+def test_free_text_is_never_quoted(tmp_path: Path, compare_marts, capsys) -> None:
+    """A differing note or model input is described by its length, not printed."""
+    note_a, note_b = "Patient reports chest pain since this morning", "Patient reports chest pain since last night"
+    for path, note in ((tmp_path / "a.duckdb", note_a), (tmp_path / "b.duckdb", note_b)):
+        with duckdb.connect(str(path)) as con:
+            con.execute("create schema audit")
+            con.execute("create table audit.model_inputs (input_id varchar, input_text varchar)")
+            con.execute("insert into audit.model_inputs values ('i1', ?)", [note])
+    assert compare_marts.main([str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")]) == 1
+    out = capsys.readouterr().out
+    assert "chest pain" not in out and "text of" in out
