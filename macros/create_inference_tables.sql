@@ -15,12 +15,12 @@
     {%- if src.identifier not in existing -%}
       {%- set columns = [] -%}
       {%- for col in src.columns.values() -%}
-        {%- do columns.append(adapter.quote(col.name) ~ ' ' ~ col.data_type) -%}
+        {%- do columns.append(adapter.quote(col.name) ~ ' ' ~ biasmirror.contract_type(col.data_type)) -%}
       {%- endfor -%}
       {%- do statements.append('create table if not exists ' ~ src.schema ~ '.' ~ src.identifier ~ ' (' ~ columns | join(', ') ~ ')') -%}
     {%- else -%}
       {%- for col in src.columns.values() if col.name not in existing[src.identifier] -%}
-        {%- do statements.append('alter table ' ~ src.schema ~ '.' ~ src.identifier ~ ' add column if not exists ' ~ adapter.quote(col.name) ~ ' ' ~ col.data_type) -%}
+        {%- do statements.append('alter table ' ~ src.schema ~ '.' ~ src.identifier ~ ' add column if not exists ' ~ adapter.quote(col.name) ~ ' ' ~ biasmirror.contract_type(col.data_type)) -%}
       {%- endfor -%}
     {%- endif -%}
   {%- endfor -%}

@@ -17,8 +17,11 @@
   {%- set relation = source(source_name, table_name) -%}
   {%- if not execute -%}{{ return('select 1') }}{%- endif -%}
   {%- set node = biasmirror.source_node(source_name, table_name) -%}
-  {%- set root = biasmirror.dataset_root(node.source_meta) -%}
   {%- set columns = node.columns.keys() | list -%}
+  {%- if biasmirror.source_reads_tables(node.source_meta) -%}
+    {{ return(biasmirror.raw_table_select(node)) }}
+  {%- endif -%}
+  {%- set root = biasmirror.dataset_root(node.source_meta) -%}
   {%- if root == '' -%}
     select {% for col in columns %}cast(null as varchar) as {{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
     where false
@@ -92,4 +95,37 @@
   {%- set result = run_query("select root from inference.dataset_roots where dataset = " ~ biasmirror.sql_string(dataset) ~ " order by registered_at desc limit 1") -%}
   {%- if result.rows | length == 0 -%}{{ return('') }}{%- endif -%}
   {{ return(result.columns[0].values()[0] | string) }}
+{% endmacro %}
+
+{#- Whether a file-based data set is read from tables instead: its meta.tables_var (e.g. var mimic_source) is
+    'tables'. MIMIC-IV loaded into a database by the MIT-LCP mimic-code scripts (PostgreSQL, DuckDB) has one schema
+    per module, <prefix><module> (mimiciv_ed, mimiciv_hosp, mimiciv_note, with var mimic_schema_prefix
+    'mimiciv_'), and one table per file, named as the file without its extension: the module and the table come
+    from the source table's meta.file (ed/edstays.csv.gz -> mimiciv_ed.edstays). -#}
+{% macro source_reads_tables(source_meta) %}
+  {%- set kind_var = source_meta.get('tables_var') -%}
+  {{ return(kind_var is not none and (var(kind_var, 'files') | string | trim | lower) == 'tables') }}
+{% endmacro %}
+
+{% macro raw_table_relation(node) %}
+  {%- set file = node.meta.file if node.meta.file is string else node.meta.file[0] -%}
+  {%- set module, slash, name = file.rpartition('/') -%}
+  {%- set prefix = var(node.source_meta.get('schema_prefix_var', ''), '') | string | trim -%}
+  {{ return(adapter.quote(prefix ~ module) ~ '.' ~ adapter.quote(name.split('.')[0])) }}
+{% endmacro %}
+
+{#- The declared columns of a source table read from its database table, each cast to text as the file reader
+    reads them (so that one staging model serves both); a table or column missing is the database's own error,
+    which names it. -#}
+{% macro raw_table_select(node) %}
+  {%- set columns = node.columns.keys() | list -%}
+  {{ return("select " ~ biasmirror.raw_table_columns(columns) ~ " from " ~ biasmirror.raw_table_relation(node)) }}
+{% endmacro %}
+
+{% macro raw_table_columns(columns) %}
+  {%- set selected = [] -%}
+  {%- for col in columns -%}
+    {%- do selected.append("cast(" ~ adapter.quote(col) ~ " as varchar) as " ~ adapter.quote(col)) -%}
+  {%- endfor -%}
+  {{ return(selected | join(', ')) }}
 {% endmacro %}

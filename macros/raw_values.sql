@@ -17,13 +17,13 @@
     is read as a point), else null. -#}
 {% macro raw_number(value) -%}
   case when {{ biasmirror.regex_matches(value, biasmirror.sql_string(biasmirror.raw_value_grammar().number)) }}
-    then try_cast(replace({{ value }}, ',', '.') as double) end
+    then {{ biasmirror.try_cast_text("replace(" ~ value ~ ", ',', '.')", 'double') }} end
 {%- endmacro %}
 
 {#- A text value as a timestamp (or date) when it follows the timestamp grammar and is a real date, else null. -#}
 {% macro raw_timestamp(value, data_type='timestamp') -%}
   case when {{ biasmirror.regex_matches(value, biasmirror.sql_string(biasmirror.raw_value_grammar().timestamp)) }}
-    then try_cast({{ value }} as {{ data_type }}) end
+    then {{ biasmirror.try_cast_text(value, data_type) }} end
 {%- endmacro %}
 
 {#- How a raw value may appear in a message (the rule of biasmirror.quality.redaction): quoted when its column is

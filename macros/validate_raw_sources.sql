@@ -22,7 +22,8 @@
   {%- if execute -%}
     {%- set messages = [] -%}
     {%- set counts = [] -%}
-    {%- for node in graph.sources.values() if node.source_meta.get('root_var') -%}
+    {#- a data set read from database tables (var mimic_source: tables) has its types enforced by the database -#}
+    {%- for node in graph.sources.values() if node.source_meta.get('root_var') and not biasmirror.source_reads_tables(node.source_meta) -%}
       {%- if biasmirror.source_read_by_selection(node.unique_id) -%}
         {%- set root = biasmirror.dataset_root(node.source_meta) -%}
         {%- if root != '' -%}

@@ -13,6 +13,9 @@
 {% macro var_rules() %}
   {{ return({
     'mimic_root': {'type': 'text', 'what': 'the MIMIC-IV folder (empty: none)'},
+    'mimic_source': {'type': 'text', 'values': ['files', 'tables'],
+                     'what': 'where MIMIC-IV is read from: the CSV.gz files under mimic_root, or the mimic-code tables'},
+    'mimic_schema_prefix': {'type': 'text', 'what': 'the prefix of the mimic-code schemas (mimiciv_ -> mimiciv_ed, ...)'},
     'bordeaux_root': {'type': 'text', 'what': 'the Bordeaux extract folder (empty: none)'},
     'max_raw_row_drop': {'type': 'number', 'min': 0, 'max': 1,
                          'what': 'the largest share by which a raw file may shrink against the last successful build'},

@@ -13,6 +13,7 @@ from biasmirror.cli_options import console, fail
 from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
                                       print_command)
 from biasmirror.paths import warehouse_path, working_path
+from biasmirror.warehouse.postgres import uses_postgres
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
 from biasmirror.triage.cli import baseline, register as register_triage_commands
@@ -110,6 +111,9 @@ def build(
     seed: Optional[int] = typer.Option(None, help="Bootstrap seed (dbt var bootstrap_seed)."),
     bordeaux_root: Annotated[Optional[Path], typer.Option(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
+    mimic_tables: Annotated[bool, typer.Option(
+        "--mimic-tables", help="Read MIMIC-IV from the mimic-code tables (mimiciv_ed, mimiciv_hosp, mimiciv_note) of the "
+        "warehouse's database instead of files (dbt var mimic_source: tables; README \"Running on PostgreSQL\").")] = False,
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
     every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
@@ -120,9 +124,12 @@ def build(
 
     try:
         build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root, resamples=resamples,
-                        seed=seed, announce=announce)
+                        seed=seed, variables={"mimic_source": "tables"} if mimic_tables else None, announce=announce)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
         fail(str(error))
+    if uses_postgres():
+        console.print("Built in the PostgreSQL database (BIASMIRROR_TARGET=postgres).")
+        return
     console.print(f"Published: {warehouse_path()} (working copy {working_path()})")
 
 

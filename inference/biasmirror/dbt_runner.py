@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from biasmirror.paths import (WAREHOUSE_ENV, WORKING_COPY_ENV, dbt_artifact_dirs, project_dir, scoped_env,
                               warehouse_path, working_path)
 from biasmirror.warehouse.lock import writer_lock
+from biasmirror.warehouse.postgres import uses_postgres
 
 
 class DbtFailed(RuntimeError):
@@ -46,7 +48,9 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     environment: dict[str, str | None] = {WAREHOUSE_ENV: str(published), WORKING_COPY_ENV: str(working)}
     if not os.environ.get(USAGE_STATS_ENV):
         environment[USAGE_STATS_ENV] = "false"
-    with writer_lock(working, published=published), scoped_env(environment):
+    # BIASMIRROR_TARGET=postgres: profiles.yml's postgres output, a server database with no file to lock
+    lock = nullcontext() if uses_postgres() else writer_lock(working, published=published)
+    with lock, scoped_env(environment):
         try:
             result = dbtRunner().invoke(args)
         finally:

@@ -10,12 +10,12 @@
 {% macro bootstrap_unit_sums(units, group_columns, value_columns) -%}
   {%- set cfg = biasmirror.bootstrap_config() -%}
   {%- set groups = group_columns | join(', ') -%}
-  select {{ groups }}, -1 as replicate, cast(count(*) as double) as n_w
+  select {{ groups }}, -1 as replicate, cast(count(*) as {{ biasmirror.type_double() }}) as n_w
          {%- for value in value_columns %}, sum({{ value }}) as sum_{{ value }}{% endfor %}
   from {{ units }}
   group by {{ groups }}
   union all
-  select {{ groups }}, replicate, cast(sum(weight) as double) as n_w
+  select {{ groups }}, replicate, cast(sum(weight) as {{ biasmirror.type_double() }}) as n_w
          {%- for value in value_columns %}, sum(weight * {{ value }}) as sum_{{ value }}{% endfor %}
   from (
       select u.*, r.replicate, {{ biasmirror.bootstrap_weight('u.unit_key', 'r.replicate') }} as weight

@@ -9,6 +9,11 @@
 {% macro duckdb__hash64(expr) -%}
   hash({{ expr }})
 {%- endmacro %}
+{#- PostgreSQL: hashtextextended of the value's text, a signed bigint holding the 64 bits (its hash function, not
+    DuckDB's: draws differ between the engines, see docs/engines.md). -#}
+{% macro postgres__hash64(expr) -%}
+  hashtextextended(cast({{ expr }} as text), 0)
+{%- endmacro %}
 
 {#- Bitwise xor of two unsigned 64-bit integers. -#}
 {% macro xor64(a, b) -%}
@@ -16,6 +21,11 @@
 {%- endmacro %}
 {% macro duckdb__xor64(a, b) -%}
   xor({{ a }}, cast({{ b }} as ubigint))
+{%- endmacro %}
+{#- PostgreSQL has no unsigned integers: the 64 bits live in a signed bigint, a constant above 2^63 wraps. -#}
+{% macro postgres__xor64(a, b) -%}
+  {%- if b is number and b >= 9223372036854775808 -%}{%- set b = b - 18446744073709551616 -%}{%- endif -%}
+  ({{ a }} # cast({{ b }} as bigint))
 {%- endmacro %}
 
 {#- Uniform number in [0, 1) from a 64-bit hash (its top 53 bits). -#}
@@ -25,12 +35,19 @@
 {% macro duckdb__uniform_from_hash(hash_expr) -%}
   (cast(({{ hash_expr }}) >> 11 as double) / 9007199254740992.0)
 {%- endmacro %}
+{#- the shift of a signed bigint is arithmetic: mask the top 53 bits' position to keep them unsigned -#}
+{% macro postgres__uniform_from_hash(hash_expr) -%}
+  (cast((({{ hash_expr }}) >> 11) & 9007199254740991 as double precision) / 9007199254740992.0)
+{%- endmacro %}
 
 {#- Stable, engine-independent text digest (for content-addressed ids such as model input ids). -#}
 {% macro digest_text(expr) -%}
   {{ return(adapter.dispatch('digest_text', 'biasmirror')(expr)) }}
 {%- endmacro %}
 {% macro duckdb__digest_text(expr) -%}
+  md5({{ expr }})
+{%- endmacro %}
+{% macro postgres__digest_text(expr) -%}
   md5({{ expr }})
 {%- endmacro %}
 
@@ -41,4 +58,8 @@
 {%- endmacro %}
 {% macro duckdb__stable_uniform(text_expr) -%}
   (cast(cast('0x' || substr(md5({{ text_expr }}), 1, 13) as bigint) as double) / 4503599627370496.0)
+{%- endmacro %}
+{#- the same 52 bits of the same digest: the same number on both engines -#}
+{% macro postgres__stable_uniform(text_expr) -%}
+  (cast(('x' || lpad(substr(md5({{ text_expr }}), 1, 13), 16, '0'))::bit(64)::bigint as double precision) / 4503599627370496.0)
 {%- endmacro %}

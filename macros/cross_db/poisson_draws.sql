@@ -156,3 +156,118 @@
       end as integer) as weight
   from poisson_large_first
 {%- endmacro %}
+
+{#- PostgreSQL: the same two methods and the same arithmetic, written with arrays and generate_series. It has no
+    lgamma: log(k!) comes from a table of cumulative sums of log(j), which is exact to rounding. (Draws still
+    differ from DuckDB's, because hash64 does: docs/engines.md.) -#}
+{% macro postgres__ptrs_candidate(u, v) -%}
+  {{ return(biasmirror.duckdb__ptrs_candidate(u, v)) }}
+{%- endmacro %}
+
+{% macro postgres__poisson_draws(cells, n_boot, columns) -%}
+  {%- set attempts = var('poisson_attempts', 12) | int -%}
+  {%- set limit = biasmirror.poisson_table_limit() -%}
+  {%- set carried = columns | join(', ') -%}
+  {%- set lower = 'cast(greatest(0, floor(n - 10 * sqrt(n) - 10)) as bigint)' -%}
+  {%- set bins = 'cast(ceil(4 * sqrt(n) + 16) as bigint)' -%}
+  with poisson_sizes as (
+      select distinct cast(n_units as bigint) as n from {{ cells }} where n_units < {{ limit }}
+  ),
+  poisson_log_factorials as (
+      select k, sum(ln(greatest(k, 1))) over (order by k rows between unbounded preceding and current row) as log_factorial
+      from generate_series(cast(0 as bigint), cast(ceil({{ limit }} + 10 * sqrt({{ limit }}) + 15) as bigint)) as k
+  ),
+  poisson_cdf as (
+      select support.n, support.k,
+             sum(exp(greatest(support.k * ln(support.n) - support.n - factorials.log_factorial, -700))) over (
+                 partition by support.n order by support.k rows between unbounded preceding and current row) as cdf
+      from (
+          select n, generate_series({{ lower }}, cast(ceil(n + 10 * sqrt(n) + 15) as bigint)) as k
+          from poisson_sizes
+      ) as support
+      inner join poisson_log_factorials as factorials on factorials.k = support.k
+  ),
+  poisson_binned as (
+      select n, cast(floor(cdf * {{ bins }}) as bigint) as bin, count(*) as n_inside,
+             array_agg(cdf order by cdf) as inside
+      from poisson_cdf
+      where cdf < 1
+      group by n, cast(floor(cdf * {{ bins }}) as bigint)
+  ),
+  poisson_guide as (
+      select
+          n * 1048576 + bin as guide_key,
+          cast({{ lower }} + coalesce(sum(binned.n_inside) over (
+              partition by n order by bin rows between unbounded preceding and 1 preceding), 0) as integer) as below,
+          coalesce(binned.inside[1], 2.0) as first_inside,
+          coalesce(binned.inside[2], 2.0) as second_inside,
+          coalesce(binned.inside[3], 2.0) as third_inside,
+          case when binned.n_inside > 3 then binned.inside[4:] end as more_inside
+      from (select n, generate_series(cast(0 as bigint), {{ bins }} - 1) as bin from poisson_sizes) as bins
+      left join poisson_binned as binned using (n, bin)
+  ),
+  poisson_small as (
+      select
+          {{ carried }},
+          replicates.replicate,
+          cast(cells.n_units as bigint) * 1048576 as poisson_key_base,
+          cast(ceil(4 * sqrt(cells.n_units) + 16) as bigint) as poisson_bins,
+          {{ biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64('cells.joint_key', 'replicates.replicate'))) }} as poisson_u
+      from {{ cells }} as cells
+      cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as replicates
+      where cells.n_units < {{ limit }}
+  ),
+  poisson_large as (
+      select
+          {{ carried }},
+          replicates.replicate,
+          cast(cells.n_units as double precision) as poisson_n,
+          0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) as poisson_b,
+          -0.059 + 0.02483 * (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision))) as poisson_a,
+          ln(1.1239 + 1.1328 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) - 3.4)) as poisson_ln_inv_alpha,
+          0.9277 - 3.6224 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) - 2) as poisson_vr,
+          ln(cast(cells.n_units as double precision)) as poisson_ln_n,
+          {{ biasmirror.hash64(biasmirror.xor64('cells.joint_key', 'replicates.replicate')) }} as poisson_h
+      from {{ cells }} as cells
+      cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as replicates
+      where cells.n_units >= {{ limit }}
+  ),
+  poisson_large_first as (
+      select
+          *,
+          {{ biasmirror.uniform_from_hash('poisson_h') }} - 0.5 as poisson_u1,
+          {{ biasmirror.uniform_from_hash(biasmirror.hash64('poisson_h')) }} as poisson_v1
+      from poisson_large
+  )
+
+  select
+      {{ carried }},
+      draws.replicate,
+      cast(guide.below + cast(draws.poisson_u >= guide.first_inside as integer)
+           + cast(draws.poisson_u >= guide.second_inside as integer)
+           + cast(draws.poisson_u >= guide.third_inside as integer)
+           + case when guide.more_inside is null then 0
+                  else (select count(*) from unnest(guide.more_inside) as tail (x) where tail.x <= draws.poisson_u) end
+           as integer) as weight
+  from poisson_small as draws
+  inner join poisson_guide as guide
+      on guide.guide_key = draws.poisson_key_base + cast(floor(draws.poisson_u * draws.poisson_bins) as bigint)
+
+  union all
+
+  {%- set first = biasmirror.duckdb__ptrs_candidate('poisson_u1', 'poisson_v1') %}
+  select
+      {{ carried }},
+      replicate,
+      cast(case
+          when greatest(0.5 - abs(poisson_u1), 1e-300) >= 0.07 and poisson_v1 <= poisson_vr then {{ first.k }}
+          when {{ first.accepted }} then {{ first.k }}
+          {%- for attempt in range(1, attempts) %}
+          {%- set h = biasmirror.hash64(biasmirror.xor64('poisson_h', (attempt * 11400714819323198485) % 18446744073709551616)) %}
+          {%- set candidate = biasmirror.duckdb__ptrs_candidate('(' ~ biasmirror.uniform_from_hash(h) ~ ' - 0.5)', biasmirror.uniform_from_hash(biasmirror.hash64(h))) %}
+          when {{ candidate.accepted }} then {{ candidate.k }}
+          {%- endfor %}
+          else round(poisson_n)
+      end as integer) as weight
+  from poisson_large_first
+{%- endmacro %}

@@ -26,3 +26,11 @@
   {%- call statement('publish_working_copy', fetch_result=True, auto_begin=False) -%}select biasmirror_publish(){%- endcall -%}
   {{ return(load_result('publish_working_copy').table.columns[0].values()[0]) }}
 {% endmacro %}
+
+{#- PostgreSQL: the build wrote the database itself, which readers query directly; a working copy and its
+    publication are a DuckDB-file concept, so there is nothing to publish. -#}
+{% macro postgres__publish_working_copy() %}
+  {{ log("biasmirror: PostgreSQL target: the build wrote the database directly, nothing to publish "
+         ~ "(publishing a working copy applies to DuckDB files only)", info=True) }}
+  {{ return('') }}
+{% endmacro %}

@@ -5,6 +5,9 @@
 {% macro duckdb__quantile_cont(expr, q) -%}
   quantile_cont({{ expr }}, {{ q }})
 {%- endmacro %}
+{% macro postgres__quantile_cont(expr, q) -%}
+  percentile_cont({{ q }}) within group (order by {{ expr }})
+{%- endmacro %}
 
 {#- Both bounds of a percentile interval in one aggregate (one sort of the values): a list [quantile q_low,
     quantile q_high], interpolated as quantile_cont; index it with [1] and [2]. -#}
@@ -13,4 +16,7 @@
 {%- endmacro %}
 {% macro duckdb__quantile_cont_bounds(expr, q_low, q_high) -%}
   quantile_cont({{ expr }}, [{{ q_low }}, {{ q_high }}])
+{%- endmacro %}
+{% macro postgres__quantile_cont_bounds(expr, q_low, q_high) -%}
+  percentile_cont(array[{{ q_low }}, {{ q_high }}]) within group (order by {{ expr }})
 {%- endmacro %}

@@ -52,3 +52,17 @@
 {% macro duckdb__reset_text_file_rejects() -%}
   {{ return(['drop table if exists biasmirror_raw_rejects', 'drop table if exists biasmirror_raw_reject_scans']) }}
 {%- endmacro %}
+
+{#- Engines other than DuckDB read no raw files (macros/cross_db/read_text_file.sql, raw_files_unsupported). -#}
+{% macro default__read_text_file_recording_rejects(path) -%}
+  {{ biasmirror.raw_files_unsupported(path) }}
+{%- endmacro %}
+{% macro default__numbered_text_file_recording_rejects(path, row_column) -%}
+  {{ biasmirror.raw_files_unsupported(path) }}
+{%- endmacro %}
+{% macro default__text_file_rejects(path) -%}
+  {{ biasmirror.raw_files_unsupported(path) }}
+{%- endmacro %}
+{% macro default__reset_text_file_rejects() -%}
+  {{ return([]) }}
+{%- endmacro %}

@@ -1,9 +1,18 @@
-{#- Regular expressions (RE2 syntax on DuckDB). -#}
+{#- Regular expressions (RE2 syntax on DuckDB, POSIX advanced regular expressions on PostgreSQL: the patterns the
+    project writes use the common subset). -#}
 {% macro regex_matches(expr, pattern) -%}
   {{ return(adapter.dispatch('regex_matches', 'biasmirror')(expr, pattern)) }}
 {%- endmacro %}
 {% macro duckdb__regex_matches(expr, pattern) -%}
   regexp_matches({{ expr }}, {{ pattern }})
+{%- endmacro %}
+{#- PostgreSQL: RE2's word boundary \b is \y there (\b is a backspace): patterns are translated as they are
+    used, so that seeds and contracts keep one spelling. -#}
+{% macro postgres_pattern(pattern) -%}
+  replace({{ pattern }}, '\b', '\y')
+{%- endmacro %}
+{% macro postgres__regex_matches(expr, pattern) -%}
+  (({{ expr }}) ~ {{ biasmirror.postgres_pattern(pattern) }})
 {%- endmacro %}
 
 {% macro regex_extract(expr, pattern, group=0) -%}
@@ -12,6 +21,14 @@
 {% macro duckdb__regex_extract(expr, pattern, group) -%}
   nullif(regexp_extract({{ expr }}, {{ pattern }}, {{ group }}), '')
 {%- endmacro %}
+{#- group 0 (the whole match) is the first group of the pattern wrapped in parentheses -#}
+{% macro postgres__regex_extract(expr, pattern, group) -%}
+  {%- if group | int == 0 -%}
+  nullif((regexp_match({{ expr }}, '(' || {{ biasmirror.postgres_pattern(pattern) }} || ')'))[1], '')
+  {%- else -%}
+  nullif((regexp_match({{ expr }}, {{ biasmirror.postgres_pattern(pattern) }}))[{{ group }}], '')
+  {%- endif -%}
+{%- endmacro %}
 
 {#- Escape regular-expression metacharacters so that a text is matched literally. -#}
 {% macro regex_escape(expr) -%}
@@ -19,4 +36,7 @@
 {%- endmacro %}
 {% macro duckdb__regex_escape(expr) -%}
   regexp_escape({{ expr }})
+{%- endmacro %}
+{% macro postgres__regex_escape(expr) -%}
+  regexp_replace({{ expr }}, '([^[:alnum:][:space:]_])', '\\\1', 'g')
 {%- endmacro %}

@@ -5,3 +5,6 @@
 {% macro duckdb__integer_series(n, column) -%}
   (select range as {{ column }} from range({{ n }}))
 {%- endmacro %}
+{% macro postgres__integer_series(n, column) -%}
+  (select cast(generate_series(0, {{ n }} - 1) as bigint) as {{ column }})
+{%- endmacro %}

@@ -7,3 +7,8 @@
   select {{ id_columns | join(', ') }}, unnest(lines) as line, unnest(range(1, len(lines) + 1)) as line_number
   from (select {{ id_columns | join(', ') }}, string_split({{ text_column }}, chr(10)) as lines from {{ relation }})
 {%- endmacro %}
+{% macro postgres__split_lines(relation, id_columns, text_column) -%}
+  select {% for c in id_columns %}source_rows.{{ c }}, {% endfor %}lines.line, cast(lines.line_number as bigint) as line_number
+  from {{ relation }} as source_rows
+  cross join lateral unnest(string_to_array(source_rows.{{ text_column }}, chr(10))) with ordinality as lines (line, line_number)
+{%- endmacro %}

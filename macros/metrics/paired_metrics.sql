@@ -41,11 +41,11 @@
 {% macro paired_metric_expressions(suffix='') %}
   {%- set s = {} -%}
   {%- for name in paired_sufficient_statistics().keys() %}{% do s.update({name: name ~ suffix}) %}{% endfor -%}
-  {%- set n = 'cast(' ~ s.n_pairs_w ~ ' as double)' -%}
-  {%- set p_up_mf = '(' ~ s.up_m_to_f ~ ' / nullif(cast(' ~ s.n_m_to_f ~ ' as double), 0))' -%}
-  {%- set p_down_mf = '(' ~ s.down_m_to_f ~ ' / nullif(cast(' ~ s.n_m_to_f ~ ' as double), 0))' -%}
-  {%- set p_up_fm = '(' ~ s.up_f_to_m ~ ' / nullif(cast(' ~ s.n_f_to_m ~ ' as double), 0))' -%}
-  {%- set p_down_fm = '(' ~ s.down_f_to_m ~ ' / nullif(cast(' ~ s.n_f_to_m ~ ' as double), 0))' -%}
+  {%- set n = 'cast(' ~ s.n_pairs_w ~ ' as ' ~ biasmirror.type_double() ~ ')' -%}
+  {%- set p_up_mf = '(' ~ s.up_m_to_f ~ ' / nullif(cast(' ~ s.n_m_to_f ~ ' as ' ~ biasmirror.type_double() ~ '), 0))' -%}
+  {%- set p_down_mf = '(' ~ s.down_m_to_f ~ ' / nullif(cast(' ~ s.n_m_to_f ~ ' as ' ~ biasmirror.type_double() ~ '), 0))' -%}
+  {%- set p_up_fm = '(' ~ s.up_f_to_m ~ ' / nullif(cast(' ~ s.n_f_to_m ~ ' as ' ~ biasmirror.type_double() ~ '), 0))' -%}
+  {%- set p_down_fm = '(' ~ s.down_f_to_m ~ ' / nullif(cast(' ~ s.n_f_to_m ~ ' as ' ~ biasmirror.type_double() ~ '), 0))' -%}
   {{ return({
       'pdr': '(' ~ s.up_m_to_f ~ ' + ' ~ s.down_m_to_f ~ ' + ' ~ s.up_f_to_m ~ ' + ' ~ s.down_f_to_m ~ ') / nullif(' ~ n ~ ', 0)',
       'p_up_m_to_f': p_up_mf,

@@ -35,10 +35,10 @@
   totals as (
       select
           {{ groups }},
-          cast(sum(n_x) as double) as n_x,
-          cast(sum(n_y) as double) as n_y,
+          cast(sum(n_x) as {{ biasmirror.type_double() }}) as n_x,
+          cast(sum(n_y) as {{ biasmirror.type_double() }}) as n_y,
           sum(n_x * (n_y_below + n_y / 2.0)) as u_x,
-          sum(cast(n_x + n_y as double) * (n_x + n_y) * (n_x + n_y) - (n_x + n_y)) as tie_term
+          sum(cast(n_x + n_y as {{ biasmirror.type_double() }}) * (n_x + n_y) * (n_x + n_y) - (n_x + n_y)) as tie_term
       from ranked
       group by {{ groups }}
   ),

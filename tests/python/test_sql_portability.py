@@ -19,8 +19,12 @@ from conftest import Workspace
 ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generate_series", "unnest",
                    "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "percentile_cont",
                    "percentile_disc", "median", "xor", "read_csv", "read_csv_auto", "read_parquet",
-                   "regexp_escape", "glob")
+                   "regexp_escape", "glob", "try_cast", "any_value", "year", "list", "list_sort", "map_from_entries",
+                   "string_split", "regexp_matches", "regexp_extract", "hashtextextended", "array_agg", "lgamma")
 CALL = re.compile(r"\b(" + "|".join(ENGINE_SPECIFIC) + r")\s*\(", re.IGNORECASE)
+# DuckDB-only syntax and type names (PostgreSQL has none of them)
+SYNTAX = re.compile(r"\bgroup\s+by\s+all\b|\bqualify\b|\*\s*exclude\b|\bunion\s+all\s+by\s+name\b|\bas\s+(double|tinyint|ubigint|hugeint)\b",
+                    re.IGNORECASE)
 JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
 SQL_COMMENT = re.compile(r"--[^\n]*")
 
@@ -37,6 +41,8 @@ def test_no_engine_specific_call_outside_the_dispatch_macros(path: Path) -> None
     text = SQL_COMMENT.sub("", JINJA.sub(" ", path.read_text()))
     calls = CALL.findall(text)
     assert not calls, f"{path.name} calls {sorted(set(calls))}: use the dispatch macros in macros/cross_db/"
+    syntax = [m.group(0) for m in SYNTAX.finditer(text)]
+    assert not syntax, f"{path.name} uses DuckDB-only SQL {sorted(set(syntax))}: use the dispatch macros in macros/cross_db/"
 
 
 def test_dispatch_macros_have_a_duckdb_implementation() -> None:
@@ -44,6 +50,18 @@ def test_dispatch_macros_have_a_duckdb_implementation() -> None:
         text = path.read_text()
         for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
             assert f"macro duckdb__{name}(" in text, f"{name} in {path.name} has no duckdb__ implementation"
+
+
+def test_dispatch_macros_have_a_postgres_implementation() -> None:
+    """Every dispatch macro has a postgres__ implementation, or a default__ one that serves every other engine."""
+    names = []
+    for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
+        text = path.read_text()
+        for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
+            names.append(name)
+            assert f"macro postgres__{name}(" in text or f"macro default__{name}(" in text, \
+                f"{name} in {path.name} has no postgres__ (or default__) implementation"
+    assert len(names) >= 30
 
 
 def test_every_compiled_model_parses_with_sqlglot(workspace: Workspace) -> None:

@@ -10,6 +10,7 @@ import duckdb
 
 from biasmirror.paths import warehouse_path, working_path
 from biasmirror.warehouse.lock import acquire, release
+from biasmirror.warehouse.postgres import PostgresConnection, uses_postgres
 from biasmirror.warehouse.publish import seed_working_copy
 
 
@@ -63,7 +64,16 @@ def connect(path: Path | None = None, read_only: bool = False,
     - `read_only=True, working=True`: the working copy, read-only, under the writer lock: what a writer reads
       before it writes (what it or an earlier writer wrote since the last build); a missing one is an error.
     - `path`: open exactly that file (no lock, no working copy): for tools and tests.
+    With BIASMIRROR_TARGET=postgres (and no `path`), the PostgreSQL database instead (biasmirror.warehouse.postgres):
+    one database that readers and writers share, with no lock, working copy or publication.
     """
+    if path is None and uses_postgres():
+        pg = PostgresConnection()
+        try:
+            yield pg  # type: ignore[misc]
+        finally:
+            pg.close()
+        return
     if path is not None:
         if read_only and not path.exists():
             raise WarehouseMissing(f"No warehouse at {path}.")

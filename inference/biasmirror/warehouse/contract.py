@@ -39,6 +39,9 @@ def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
     """Create the inference schema and any missing table, and add the columns a newer contract declares to a
     table made by an older version (appended at the end; existing rows get null). Nothing is dropped or retyped.
     The dbt hook `create_inference_tables` applies the same rules."""
+    from biasmirror.warehouse.postgres import PostgresConnection, postgres_type
+
+    typed = postgres_type if isinstance(con, PostgresConnection) else str
     con.execute(f"create schema if not exists {SCHEMA}")
     existing: dict[str, set[str]] = {}
     for table, column in con.execute(
@@ -48,9 +51,9 @@ def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
         existing.setdefault(table, set()).add(column)
     for table, columns in _tables().items():
         if table not in existing:
-            ddl = ", ".join(f'"{name}" {sql_type}' for name, sql_type in columns.items())
+            ddl = ", ".join(f'"{name}" {typed(sql_type)}' for name, sql_type in columns.items())
             con.execute(f"create table if not exists {SCHEMA}.{table} ({ddl})")
             continue
         for name, sql_type in columns.items():
             if name not in existing[table]:
-                con.execute(f'alter table {SCHEMA}.{table} add column if not exists "{name}" {sql_type}')
+                con.execute(f'alter table {SCHEMA}.{table} add column if not exists "{name}" {typed(sql_type)}')

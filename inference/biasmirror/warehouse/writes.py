@@ -8,6 +8,7 @@ import duckdb
 import pandas as pd
 
 from biasmirror.warehouse.contract import SCHEMA, inference_columns
+from biasmirror.warehouse.postgres import PostgresConnection
 
 
 def utc_now() -> datetime:
@@ -30,6 +31,9 @@ def append_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame)
         return 0
     columns = inference_columns(table)
     rows = conform(frame, table)
+    if isinstance(con, PostgresConnection):
+        con.append_frame(SCHEMA, table, columns, rows)
+        return len(rows)
     con.register("_biasmirror_rows", rows)
     try:
         names = ", ".join(f'"{name}"' for name in columns)

@@ -32,7 +32,7 @@ select
     patient_sex as sex,
     patient_age as age,
     arrival_mode,
-    round(temperature_c, 1) as temperature_c,
+    {{ round_half_away('temperature_c', 1) }} as temperature_c,
     heart_rate,
     resp_rate,
     o2_saturation,

@@ -5,10 +5,15 @@
 -- to the next known header. Header-like lines that are not in the rules stay part of the section's text.
 
 with notes as (
-    select * from {{ ref('stg_mimic__discharge_notes') }}
-    where note_type is null or note_type = 'DS'
-    -- one summary per admission: the last one written
-    qualify row_number() over (partition by hadm_id order by note_seq desc nulls last, note_id desc) = 1
+    select * from (
+        select
+            *,
+            -- one summary per admission: the last one written
+            row_number() over (partition by hadm_id order by note_seq desc nulls last, note_id desc) as summary_rank
+        from {{ ref('stg_mimic__discharge_notes') }}
+        where note_type is null or note_type = 'DS'
+    ) as ranked
+    where summary_rank = 1
 ),
 
 rules as (
@@ -47,7 +52,7 @@ numbered as (
 sections as (
     select
         hadm_id,
-        any_value(note_id) as note_id,
+        {{ arbitrary('note_id') }} as note_id,
         max(case when is_header then output_field end) as output_field,
         bool_or(is_header and known_at_triage) as known_at_triage,
         string_agg(case when is_header then header_remainder else line end, ' ' order by line_number) as section_text
@@ -72,7 +77,7 @@ cut_points as (
     inner join rules
         on rules.rule_type = 'truncate_marker'
         and rules.output_field = kept_sections.output_field
-    group by all
+    group by kept_sections.hadm_id, kept_sections.output_field
 ),
 
 cut_sections as (
@@ -90,7 +95,7 @@ cut_sections as (
 
 select
     hadm_id,
-    any_value(note_id) as note_id,
+    {{ arbitrary('note_id') }} as note_id,
     max(case when output_field = 'hpi' then section_text end) as hpi,
     max(case when output_field = 'pmh' then section_text end) as pmh
 from cut_sections

@@ -29,7 +29,7 @@ linked as (
         stays.hadm_id,
         stays.arrived_at,
         coalesce(stays.sex, patients.sex) as sex,
-        patients.anchor_age + (year(stays.arrived_at) - patients.anchor_year) as age,
+        patients.anchor_age + ({{ year_of('stays.arrived_at') }} - patients.anchor_year) as age,
         stays.arrival_transport,
         triage.temperature_f,
         triage.heart_rate,
@@ -64,8 +64,8 @@ select
     age,
     arrival_transport as arrival_mode,
     -- MIMIC records deg F, but some values are plainly typed in deg C (e.g. 37.1): keep those as they are.
-    round(case when temperature_f between 25 and 45 then temperature_f
-               else (temperature_f - 32) * 5 / 9 end, 1) as temperature_c,
+    {{ round_half_away('case when temperature_f between 25 and 45 then temperature_f
+               else (temperature_f - 32) * 5 / 9 end', 1) }} as temperature_c,
     heart_rate,
     resp_rate,
     o2_saturation,

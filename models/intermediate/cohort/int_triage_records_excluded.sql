@@ -29,7 +29,7 @@ flagged as (
 )
 
 select
-    * exclude (dataset_exclusion_reason),
+    {{ star_except(ref('int_triage_records_unioned'), ['dataset_exclusion_reason'], ['matched_keyword']) }},
     coalesce(
         dataset_exclusion_reason,
         case when matched_keyword is not null then 'gender_specific_content' end

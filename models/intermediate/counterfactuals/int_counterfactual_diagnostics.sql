@@ -57,7 +57,7 @@ joined as (
 
 select
     *,
-    case when status = 'ok' and original_length > 0 then cast(copy_length as double) / original_length end as length_ratio,
+    case when status = 'ok' and original_length > 0 then cast(copy_length as {{ biasmirror.type_double() }}) / original_length end as length_ratio,
     wrong_sex_terms > 0 as has_wrong_sex_terms,
     wrong_sex_agreement > 0 as has_wrong_sex_agreement,
     -- any residual signal of the wrong sex: a lexicon word or an agreeing word (null until both are checked)

@@ -44,7 +44,7 @@ terms as (
 p_values as (
     select
         model, prompt_set, language, discipline, explanation, symptoms,
-        round(least(1.0, 2 * sum(exp(log_choose + n_valid * ln(0.5)))), 15) as p_value
+        {{ round_half_away('least(1.0, 2 * sum(exp(log_choose + n_valid * ln(0.5))))', 15) }} as p_value
     from terms
     group by model, prompt_set, language, discipline, explanation, symptoms
 )

@@ -44,10 +44,10 @@ sums as (
 rates as (
     select
         *,
-        cast(n_transgender as double) / nullif(n_valid, 0) as trans_rate,
-        cast(n_transgender_trans_first as double) / nullif(n_valid_trans_first, 0) as trans_rate_trans_first,
-        cast(n_transgender_cis_first as double) / nullif(n_valid_cis_first, 0) as trans_rate_cis_first,
-        cast(n_chose_first as double) / nullif(n_valid, 0) as first_position_rate
+        cast(n_transgender as {{ biasmirror.type_double() }}) / nullif(n_valid, 0) as trans_rate,
+        cast(n_transgender_trans_first as {{ biasmirror.type_double() }}) / nullif(n_valid_trans_first, 0) as trans_rate_trans_first,
+        cast(n_transgender_cis_first as {{ biasmirror.type_double() }}) / nullif(n_valid_cis_first, 0) as trans_rate_cis_first,
+        cast(n_chose_first as {{ biasmirror.type_double() }}) / nullif(n_valid, 0) as first_position_rate
     from sums
 )
 

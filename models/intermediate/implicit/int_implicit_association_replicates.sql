@@ -37,7 +37,7 @@ select
     *,
     case
         when positive_transgender + negative_transgender > 0 and positive_cisgender + negative_cisgender > 0
-            then cast(negative_transgender as double) / (positive_transgender + negative_transgender)
-                 + cast(positive_cisgender as double) / (negative_cisgender + positive_cisgender) - 1
+            then cast(negative_transgender as {{ biasmirror.type_double() }}) / (positive_transgender + negative_transgender)
+                 + cast(positive_cisgender as {{ biasmirror.type_double() }}) / (negative_cisgender + positive_cisgender) - 1
     end as bias
 from sums

@@ -23,7 +23,7 @@ sums as (
     select
         design_id, -1 as replicate,
         {%- for column in summed %}
-        sum(cast(n_units * {{ column }} as double)) as {{ column }}{{ "," if not loop.last }}
+        sum(cast(n_units * {{ column }} as {{ biasmirror.type_double() }})) as {{ column }}{{ "," if not loop.last }}
         {%- endfor %}
     from {{ ref('int_comparison_joint_cells') }}
     group by design_id
@@ -33,7 +33,7 @@ sums as (
     select
         design_id, replicate,
         {%- for column in summed %}
-        sum(cast(weight * {{ column }} as double)) as {{ column }}{{ "," if not loop.last }}
+        sum(cast(weight * {{ column }} as {{ biasmirror.type_double() }})) as {{ column }}{{ "," if not loop.last }}
         {%- endfor %}
     from draws
     group by design_id, replicate

@@ -33,6 +33,6 @@ select
     unit_key,
     unit_is_pair,
     direction,
-    cast(case when direction = 'm_to_f' then 1 else 0 end as tinyint) as direction_code,
-    cast(delta as tinyint) as delta
+    cast(case when direction = 'm_to_f' then 1 else 0 end as {{ biasmirror.type_tiny_int() }}) as direction_code,
+    cast(delta as {{ biasmirror.type_tiny_int() }}) as delta
 from strata

@@ -22,7 +22,8 @@ sums as (
         {{ paired_metric_sums('weights.weight') }}
     from {{ ref('int_term_bootstrap_weights') }} as weights
     inner join indicators using (cell_id)
-    group by all
+    group by indicators.dataset, indicators.model, indicators.generator, indicators.setting, indicators.term,
+             weights.replicate
 )
 
 select

@@ -22,7 +22,7 @@ incidences as (
 supported as (
     select dataset, model, generator, setting, term
     from incidences
-    group by all
+    group by dataset, model, generator, setting, term
     having count(*) >= {{ var('min_term_pairs') }}
 )
 

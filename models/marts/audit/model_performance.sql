@@ -11,7 +11,7 @@ with cells as (
 
 confusion as (
     select cells.dataset, cells.model, cells.setting, weights.replicate,
-           cells.true_level, cells.predicted_level, cast(weights.weight as double) as weight
+           cells.true_level, cells.predicted_level, cast(weights.weight as {{ biasmirror.type_double() }}) as weight
     from {{ ref('int_performance_bootstrap_weights') }} as weights
     inner join cells using (cell_id)
 ),
@@ -36,19 +36,19 @@ per_class as (
     from replicates
     inner join classes using (dataset, model, setting)
     left join confusion using (dataset, model, setting, replicate)
-    group by all
+    group by replicates.dataset, replicates.model, replicates.setting, replicates.replicate, classes.level
 ),
 
 macro_averages as (
     select dataset, model, setting, replicate, {{ macro_average_sums() }}
     from per_class
-    group by all
+    group by dataset, model, setting, replicate
 ),
 
 confusion_totals as (
     select dataset, model, setting, replicate, {{ confusion_sums() }}
     from confusion
-    group by all
+    group by dataset, model, setting, replicate
 ),
 
 expected as (
@@ -59,7 +59,7 @@ expected as (
     inner join (select dataset, model, setting, replicate, level as predicted_level, n_pred as c from per_class) as predicted_marginals
         using (dataset, model, setting, replicate)
     inner join confusion_totals using (dataset, model, setting, replicate)
-    group by all
+    group by true_marginals.dataset, true_marginals.model, true_marginals.setting, true_marginals.replicate
 ),
 
 replicate_metrics as (

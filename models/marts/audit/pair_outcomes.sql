@@ -12,10 +12,10 @@ with pairs as (
 strata as (
     select
         dataset, model, generator, setting, pair_id,
-        map_from_entries({{ sorted_list_agg("{'key': stratum_name, 'value': stratum_value}") }}) as strata
+        {{ string_map_agg('stratum_name', 'stratum_value') }} as strata
     from {{ ref('int_pair_strata') }}
     where stratum_name != 'overall'
-    group by all
+    group by dataset, model, generator, setting, pair_id
 )
 
 select
@@ -33,6 +33,6 @@ select
     pairs.female_level,
     pairs.male_level,
     pairs.true_level,
-    coalesce(strata.strata, map()) as strata
+    coalesce(strata.strata, {{ empty_string_map() }}) as strata
 from pairs
 left join strata using (dataset, model, generator, setting, pair_id)

@@ -24,7 +24,7 @@ excluded_per_step as (
     left join records
         on records.dataset = datasets.dataset
         and records.exclusion_reason = steps.exclusion_reason
-    group by all
+    group by datasets.dataset, steps.step_order, steps.exclusion_reason, steps.description
 ),
 
 flow as (

@@ -20,9 +20,9 @@ residuals as (
         language,
         generator,
         count(wrong_sex_agreement) as n_agreement_checked,
-        avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as residual_agreement_share,
-        avg(wrong_sex_agreement) as mean_wrong_sex_agreement,
-        avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as residual_any_share
+        cast(avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as {{ biasmirror.type_double() }}) as residual_agreement_share,
+        cast(avg(wrong_sex_agreement) as {{ biasmirror.type_double() }}) as mean_wrong_sex_agreement,
+        cast(avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as {{ biasmirror.type_double() }}) as residual_any_share
     from diagnostics
     group by dataset, language, generator
 ),
@@ -46,18 +46,18 @@ quality as (
         language,
         generator,
         count(*) filter (where is_checked) as n_checked,
-        avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as residual_share,
-        avg(wrong_sex_terms) as mean_wrong_sex_terms,
+        cast(avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as {{ biasmirror.type_double() }}) as residual_share,
+        cast(avg(wrong_sex_terms) as {{ biasmirror.type_double() }}) as mean_wrong_sex_terms,
 
-        avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as numbers_preserved_share,
-        avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as drugs_preserved_share,
-        avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as negations_preserved_share,
-        avg(case when content_preserved then 1.0 when not content_preserved then 0.0 end) as content_preserved_share,
-        avg(length_ratio) as mean_length_ratio,
+        cast(avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as numbers_preserved_share,
+        cast(avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as drugs_preserved_share,
+        cast(avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as negations_preserved_share,
+        cast(avg(case when content_preserved then 1.0 when not content_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as content_preserved_share,
+        cast(avg(length_ratio) as {{ biasmirror.type_double() }}) as mean_length_ratio,
         min(length_ratio) as min_length_ratio,
         max(length_ratio) as max_length_ratio,
         count(cosine_similarity) as n_with_similarity,
-        avg(cosine_similarity) as mean_cosine_similarity,
+        cast(avg(cosine_similarity) as {{ biasmirror.type_double() }}) as mean_cosine_similarity,
         {{ quantile_cont('cosine_similarity', 0.05) }} as p05_cosine_similarity,
         min(cosine_similarity) as min_cosine_similarity
     from ok
@@ -72,7 +72,7 @@ select
     counts.n_copies,
     counts.n_ok,
     counts.n_flagged,
-    cast(counts.n_flagged as double) / counts.n_copies as flagged_share,
+    cast(counts.n_flagged as {{ biasmirror.type_double() }}) / counts.n_copies as flagged_share,
     coalesce(quality.n_checked, 0) as n_checked,
     quality.residual_share,
     quality.mean_wrong_sex_terms,

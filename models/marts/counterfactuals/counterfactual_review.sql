@@ -53,9 +53,9 @@ select
     counts.n_reviewed,
     counts.n_verdicts,
     counts.n_invalid,
-    cast(counts.n_invalid as double) / counts.n_reviewed as invalid_share,
-    round(intervals.ci_low, 9) as ci_low,
-    round(intervals.ci_high, 9) as ci_high,
+    cast(counts.n_invalid as {{ biasmirror.type_double() }}) / counts.n_reviewed as invalid_share,
+    {{ round_half_away('intervals.ci_low', 9) }} as ci_low,
+    {{ round_half_away('intervals.ci_high', 9) }} as ci_high,
     counts.n_auto_flagged,
     counts.n_invalid_auto_flagged
 from counts

@@ -58,8 +58,8 @@ runs as (
 rated as (
     select
         *,
-        cast(n_agreeing as double) / nullif(n_checked, 0) as agreement,
-        cast(n_unparseable as double) / nullif(n_checked, 0) as unparseable_share
+        cast(n_agreeing as {{ biasmirror.type_double() }}) / nullif(n_checked, 0) as agreement,
+        cast(n_unparseable as {{ biasmirror.type_double() }}) / nullif(n_checked, 0) as unparseable_share
     from runs
     where n_checked > 0 or n_with_label_mass > 0
 )

@@ -12,7 +12,7 @@ with cells as (
 
 weighted as (
     select cells.dataset, cells.model, cells.setting, cells.sex, cells.predicted_level, weights.replicate,
-           cast(weights.weight as double) as weight
+           cast(weights.weight as {{ biasmirror.type_double() }}) as weight
     from {{ ref('int_sex_gap_bootstrap_weights') }} as weights
     inner join cells using (cell_id)
 ),
@@ -23,7 +23,7 @@ replicate_means as (
         sum(case when sex = 'M' then weight * predicted_level end) / nullif(sum(case when sex = 'M' then weight end), 0) as mean_level_male,
         sum(case when sex = 'F' then weight * predicted_level end) / nullif(sum(case when sex = 'F' then weight end), 0) as mean_level_female
     from weighted
-    group by all
+    group by dataset, model, setting, replicate
 ),
 
 intervals as (
@@ -46,7 +46,7 @@ observed_counts as (
         sum(case when sex = 'F' then weight else 0 end) as n_y
     from weighted
     where replicate = -1
-    group by all
+    group by dataset, model, setting, predicted_level
 ),
 
 mann_whitney as (

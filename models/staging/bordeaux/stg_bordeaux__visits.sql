@@ -39,9 +39,9 @@ trimmed as (
 select
     visit_id,
     patient_id,
-    try_cast(arrival_time as timestamp) as arrived_at,
+    {{ biasmirror.try_cast_text("arrival_time", "timestamp") }} as arrived_at,
     case patient_sex when 'F' then 'F' when 'M' then 'M' end as patient_sex,
-    cast(round({{ raw_number('patient_age') }}) as integer) as patient_age,
+    cast({{ round_half_away(raw_number('patient_age')) }} as integer) as patient_age,
     arrival_mode,
     nurse_id,
     case nurse_sex when 'F' then 'F' when 'M' then 'M' end as nurse_sex,

@@ -3,10 +3,10 @@ with source as (
 )
 
 select
-    try_cast(hadm_id as bigint) as hadm_id,
-    try_cast(subject_id as bigint) as subject_id,
-    try_cast(admittime as timestamp) as admitted_at,
-    try_cast(dischtime as timestamp) as discharged_at,
+    {{ biasmirror.try_cast_text("hadm_id", "bigint") }} as hadm_id,
+    {{ biasmirror.try_cast_text("subject_id", "bigint") }} as subject_id,
+    {{ biasmirror.try_cast_text("admittime", "timestamp") }} as admitted_at,
+    {{ biasmirror.try_cast_text("dischtime", "timestamp") }} as discharged_at,
     nullif(trim(admission_type), '') as admission_type,
     nullif(trim(insurance), '') as insurance,
     nullif(trim(language), '') as language,

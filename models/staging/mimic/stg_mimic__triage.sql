@@ -4,8 +4,8 @@ with source as (
 
 cast_values as (
     select
-        try_cast(stay_id as bigint) as stay_id,
-        try_cast(subject_id as bigint) as subject_id,
+        {{ biasmirror.try_cast_text("stay_id", "bigint") }} as stay_id,
+        {{ biasmirror.try_cast_text("subject_id", "bigint") }} as subject_id,
         {{ raw_number("nullif(trim(temperature), '')") }} as temperature_f,
         {{ raw_number("nullif(trim(heartrate), '')") }} as heart_rate,
         {{ raw_number("nullif(trim(resprate), '')") }} as resp_rate,
@@ -24,8 +24,8 @@ select
     -- assess), which stays null here and is kept verbatim in pain_text.
     case
         when {{ regex_matches('pain_text', "'^[0-9]+(\\.[0-9]+)?$'") }}
-            then try_cast(pain_text as double)
+            then {{ biasmirror.try_cast_text("pain_text", "double") }}
         when {{ regex_matches('pain_text', "'^[0-9]+ *- *[0-9]+$'") }}
-            then (try_cast(trim(split_part(pain_text, '-', 1)) as double) + try_cast(trim(split_part(pain_text, '-', 2)) as double)) / 2
+            then ({{ biasmirror.try_cast_text("trim(split_part(pain_text, '-', 1))", "double") }} + {{ biasmirror.try_cast_text("trim(split_part(pain_text, '-', 2))", "double") }}) / 2
     end as pain_score_raw
 from cast_values

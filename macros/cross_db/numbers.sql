@@ -1,0 +1,38 @@
+{#- Numbers whose rounding, text form or date parts differ between engines. -#}
+
+{#- round(expr, digits) of a double, halves away from zero (DuckDB's round; PostgreSQL rounds a double's halves
+    to even, its numeric's away from zero). digits none: to an integer value. -#}
+{% macro round_half_away(expr, digits=none) -%}
+  {{ return(adapter.dispatch('round_half_away', 'biasmirror')(expr, digits)) }}
+{%- endmacro %}
+{% macro duckdb__round_half_away(expr, digits) -%}
+  round({{ expr }}{% if digits is not none %}, {{ digits }}{% endif %})
+{%- endmacro %}
+{% macro postgres__round_half_away(expr, digits) -%}
+  cast(round(cast({{ expr }} as numeric){% if digits is not none %}, {{ digits }}{% endif %}) as double precision)
+{%- endmacro %}
+
+{#- A double as text, as DuckDB writes it (shortest form that reads back the same, with '.0' on whole numbers):
+    model inputs are texts, and their ids are digests of them, so both engines must write them alike. -#}
+{% macro double_to_text(expr) -%}
+  {{ return(adapter.dispatch('double_to_text', 'biasmirror')(expr)) }}
+{%- endmacro %}
+{% macro duckdb__double_to_text(expr) -%}
+  cast({{ expr }} as varchar)
+{%- endmacro %}
+{% macro postgres__double_to_text(expr) -%}
+  (case when ({{ expr }}) = trunc({{ expr }}) and abs({{ expr }}) < 1e15
+        then cast(cast({{ expr }} as bigint) as text) || '.0'
+        else cast({{ expr }} as text) end)
+{%- endmacro %}
+
+{#- The calendar year of a date or timestamp, as an integer. -#}
+{% macro year_of(expr) -%}
+  {{ return(adapter.dispatch('year_of', 'biasmirror')(expr)) }}
+{%- endmacro %}
+{% macro duckdb__year_of(expr) -%}
+  year({{ expr }})
+{%- endmacro %}
+{% macro postgres__year_of(expr) -%}
+  cast(extract(year from {{ expr }}) as bigint)
+{%- endmacro %}

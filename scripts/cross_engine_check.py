@@ -1,0 +1,257 @@
+"""The cross-engine check (`make test-postgres`): the same audit built on DuckDB and on PostgreSQL from the same
+demo data must give the same marts.
+
+    python scripts/cross_engine_check.py --work DIR [--stays 1500] [--resamples 400] [--duckdb-only]
+
+1. Synthetic MIMIC-IV files (biasmirror.synth.mimic) under DIR/mimic.
+2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: the cohort from the files; rule-based counterfactuals
+   and their same-sex placebo; a small TF-IDF + random-forest model trained and scored; pairs scored elsewhere
+   imported with `import-pairs` (with a stratum); a simulated implicit-bias study; the audit marts.
+3. PostgreSQL (the database the libpq variables name; BIASMIRROR_TARGET=postgres): the same MIMIC-IV files loaded
+   as tables in the mimic-code schemas (mimiciv_ed, mimiciv_hosp, mimiciv_note) and read with
+   `--vars '{mimic_source: tables}'`; the cohort built; the rows the Python writers wrote on DuckDB
+   (counterfactuals, predictions, the implicit study) written into PostgreSQL's inference tables through the
+   same writer interface (biasmirror.warehouse.writes.append_rows); the pairs imported with `import-pairs` into
+   PostgreSQL directly; the whole project built.
+4. Every compiled model of the PostgreSQL build parses with sqlglot's postgres dialect (and the DuckDB build's
+   with the duckdb dialect).
+5. scripts/compare_marts.py compares every table of the audit schema: point estimates to 1e-9, intervals by
+   their widths (the engines' hash functions differ, so do the bootstrap draws: docs/engines.md).
+
+With --duckdb-only, only step 2 runs (with the project in BIASMIRROR_PROJECT_DIR, if set): two such warehouses,
+built before and after a refactor, are compared with `compare_marts.py A B` (intervals exact).
+Exit status 0 when every step passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import os
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+import yaml
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+MIMIC_SOURCES = "models/staging/mimic/_mimic__sources.yml"
+# tables the PostgreSQL side writes itself (its import, its builds' bookkeeping), not copied from DuckDB
+NOT_COPIED = {"imported_pairs", "imported_pair_strata", "dbt_builds", "raw_source_counts", "dataset_roots", "runs"}
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+@contextmanager
+def environment(**values: str | None) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    for key, value in values.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def duckdb_env(work: Path) -> dict[str, str | None]:
+    folder = work / "duckdb"
+    folder.mkdir(parents=True, exist_ok=True)
+    return {"BIASMIRROR_TARGET": None, "BIASMIRROR_WAREHOUSE": str(folder / "warehouse.duckdb"),
+            "BIASMIRROR_WORKING_COPY": str(folder / "warehouse.work" / "warehouse.duckdb"),
+            "BIASMIRROR_MIMIC_ROOT": None, "DBT_TARGET_PATH": str(folder / "target"), "DBT_LOG_PATH": str(folder / "logs")}
+
+
+def postgres_env(work: Path) -> dict[str, str | None]:
+    folder = work / "postgres"
+    folder.mkdir(parents=True, exist_ok=True)
+    return {"BIASMIRROR_TARGET": "postgres", "BIASMIRROR_MIMIC_ROOT": None,
+            "BIASMIRROR_WAREHOUSE": str(folder / "unused.duckdb"),
+            "DBT_TARGET_PATH": str(folder / "target"), "DBT_LOG_PATH": str(folder / "logs")}
+
+
+def imported_pairs(n: int = 1500) -> pd.DataFrame:
+    """Pairs scored elsewhere, with a stratum (the nurse x patient sex dyad), and a patient for some."""
+    rng = np.random.default_rng(8)
+    sex = rng.choice(["F", "M"], n)
+    original = rng.integers(1, 5, n)
+    moved = rng.random(n) < 0.2
+    step = np.where(rng.random(n) < 0.6, 1, -1) * np.where(sex == "M", 1, -1)
+    frame = pd.DataFrame({
+        "pair_id": [f"p{i:06d}" for i in range(n)], "original_sex": sex, "original_level": original,
+        "counterfactual_level": np.clip(np.where(moved, original + step, original), 1, 4),
+        "true_level": rng.integers(1, 5, n),
+        "patient_id": [f"pt{i // 3:05d}" if i % 4 else None for i in range(n)],
+    })
+    frame["stratum_nurse_patient_dyad"] = rng.choice(["F", "M"], n) + "_nurse_" + sex + "_patient"
+    return frame
+
+
+def build_duckdb(work: Path, variables: dict) -> Path:
+    from biasmirror.counterfactuals.generate import generate_counterfactuals
+    from biasmirror.dbt_runner import run_dbt
+    from biasmirror.imports.pairs import import_pairs
+    from biasmirror.triage.classifier_training import fit_and_score
+    from biasmirror.triage.forest import TfidfForest
+
+    env = duckdb_env(work)
+    with environment(**env):
+        with_mimic = {**variables, "mimic_root": str(work / "mimic")}
+        log("DuckDB: cohort from the files")
+        run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
+                variables=with_mimic)
+        log("DuckDB: rule-based counterfactuals and placebo")
+        generate_counterfactuals("mimic", "rules")
+        generate_counterfactuals("mimic", "rules", placebo=True)
+        run_dbt("build", select=["model_inputs"], variables=with_mimic)
+        log("DuckDB: TF-IDF + random forest")
+        fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=40, seed=1))
+        log("DuckDB: import-pairs")
+        import_pairs(work / "pairs.parquet", "dyads", "imported-model", "full")
+        log("DuckDB: simulated implicit-bias study")
+        run_implicit_study()
+        log("DuckDB: the audit marts")
+        run_dbt("build", variables=with_mimic)
+    return Path(env["BIASMIRROR_WAREHOUSE"])
+
+
+def run_implicit_study() -> None:
+    from biasmirror.backends.registry import make_backend
+    from biasmirror.implicit.runs import run_allocation, run_associations, run_explicit
+
+    backend = make_backend("simulated", "sim-respondent", association_bias={"risk": 0.5, "emotions": -0.3}, seed=4)
+    run_associations(backend, languages=["en"], categories=["risk", "emotions"], iterations=12)
+    run_allocation(backend, languages=["en"], disciplines=["hiv", "gynecology"], explanations=[False])
+    run_explicit(backend, languages=["en"])
+
+
+def load_mimic_tables(mimic: Path) -> None:
+    """The synthetic MIMIC-IV files as mimic-code loads them: a schema per module, a table per file, typed
+    columns, empty fields as null. Only the columns the project declares are loaded."""
+    from biasmirror.paths import project_dir
+    from biasmirror.warehouse.postgres import PostgresConnection, postgres_type
+
+    document = yaml.safe_load((project_dir() / MIMIC_SOURCES).read_text(encoding="utf-8"))
+    (source,) = [s for s in document["sources"] if s["name"] == "mimic"]
+    con = PostgresConnection()
+    try:
+        for table in source["tables"]:
+            module, _, file_name = table["meta"]["file"].rpartition("/")
+            schema, name = f"mimiciv_{module}", file_name.split(".")[0]
+            columns = {c["name"]: postgres_type(c["data_type"]) for c in table["columns"]}
+            path = mimic / table["meta"]["file"]
+            opener = gzip.open if path.suffix == ".gz" else open
+            with opener(path, "rt", encoding="utf-8", newline="") as handle:
+                frame = pd.read_csv(handle, dtype=str, keep_default_na=False)
+            buffer = io.StringIO()
+            frame[list(columns)].to_csv(buffer, index=False, header=False, quoting=csv.QUOTE_MINIMAL)
+            buffer.seek(0)
+            con.execute(f"create schema if not exists {schema}")
+            con.execute(f"drop table if exists {schema}.{name}")
+            con.execute(f"create table {schema}.{name} (" + ", ".join(f'"{c}" {t}' for c, t in columns.items()) + ")")
+            with con._con.cursor() as cursor:
+                cursor.copy_expert(f"copy {schema}.{name} from stdin with (format csv, null '')", buffer)
+            log(f"PostgreSQL: loaded {schema}.{name} ({len(frame)} rows)")
+    finally:
+        con.close()
+
+
+def copy_inference_tables(duckdb_file: Path) -> None:
+    """What the Python writers wrote on DuckDB, written into PostgreSQL through the same interface."""
+    import duckdb
+
+    from biasmirror.warehouse import connect, ensure_inference_tables
+    from biasmirror.warehouse.contract import _tables
+    from biasmirror.warehouse.writes import append_rows
+
+    with duckdb.connect(str(duckdb_file), read_only=True) as source:
+        frames = {table: source.execute(f"select * from inference.{table}").df()
+                  for table in _tables() if table not in NOT_COPIED}
+    with connect() as con:
+        ensure_inference_tables(con)
+        con.begin()
+        for table, frame in frames.items():
+            con.execute(f"delete from inference.{table}")
+            append_rows(con, table, frame)
+        con.commit()
+    log(f"PostgreSQL: copied {sum(len(f) for f in frames.values())} rows of {len(frames)} inference tables")
+
+
+def build_postgres(work: Path, variables: dict, duckdb_file: Path) -> None:
+    from biasmirror.dbt_runner import run_dbt
+    from biasmirror.imports.pairs import import_pairs
+
+    with environment(**postgres_env(work)):
+        load_mimic_tables(work / "mimic")
+        tables = {**variables, "mimic_source": "tables"}
+        log("PostgreSQL: cohort from the mimic-code tables")
+        run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
+                variables=tables)
+        copy_inference_tables(duckdb_file)
+        log("PostgreSQL: import-pairs")
+        import_pairs(work / "pairs.parquet", "dyads", "imported-model", "full")
+        log("PostgreSQL: the whole project")
+        run_dbt("build", variables=tables)
+
+
+def parse_compiled(target_path: Path, dialect: str) -> int:
+    import sqlglot
+
+    compiled = sorted((target_path / "compiled" / "biasmirror" / "models").rglob("*.sql"))
+    models = [p for p in compiled if not p.parent.name.endswith(".yml")]
+    for path in models:
+        sqlglot.parse_one(path.read_text(), read=dialect)
+    return len(models)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
+    parser.add_argument("--stays", type=int, default=1500)
+    parser.add_argument("--resamples", type=int, default=400)
+    parser.add_argument("--duckdb-only", action="store_true")
+    args = parser.parse_args(argv)
+    from biasmirror.synth.mimic import write_mimic
+
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    # the implicit-bias study has few units (12 answers per category): its intervals need the project's B = 2000
+    # for their widths to be compared within 5% (at B = 400 they differ by up to 15% from Monte Carlo noise alone)
+    variables = {"bootstrap_resamples": args.resamples, "implicit_bootstrap_resamples": max(args.resamples, 2000),
+                 "term_bootstrap_resamples": args.resamples, "min_term_pairs": 20}
+    log(f"synthetic MIMIC-IV: {args.stays} stays")
+    write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
+    imported_pairs().to_parquet(work / "pairs.parquet", index=False)
+    duckdb_file = build_duckdb(work, variables)
+    n = parse_compiled(work / "duckdb" / "target", "duckdb")
+    log(f"sqlglot: {n} compiled models of the DuckDB build parse as duckdb")
+    if args.duckdb_only:
+        log(f"DuckDB warehouse: {duckdb_file}")
+        return 0
+    build_postgres(work, variables, duckdb_file)
+    n = parse_compiled(work / "postgres" / "target", "postgres")
+    log(f"sqlglot: {n} compiled models of the PostgreSQL build parse as postgres")
+    import compare_marts
+
+    log("comparing every mart")
+    return compare_marts.main([str(duckdb_file), "postgres", "--intervals", "se"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
