@@ -98,14 +98,16 @@ def build(
     seed: Optional[int] = typer.Option(None, help="Bootstrap seed (dbt var bootstrap_seed)."),
     bordeaux_root: Annotated[Optional[Path], typer.Option(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
+    dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="More dbt vars as YAML, as given to `dbt build --vars`, e.g. the audit gates: '{gate_max_pdr: 0.05, gate_severity: error}'.")] = None,
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
-    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
+    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is (a
+    failed audit gate alone still publishes, and exits with status 1)."""
     from biasmirror.datasets import check_root
     from biasmirror.dbt_runner import DbtFailed, run_dbt
 
     try:
-        variables: dict[str, object] = {}
+        variables: dict[str, object] = dict(_parse_vars(dbt_vars))
         remembered = []
         for dataset, root in (("mimic", mimic_root), ("bordeaux", bordeaux_root)):
             if root is not None:
