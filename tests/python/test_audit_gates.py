@@ -5,6 +5,7 @@ passes; gates are off while their threshold is null; the gate vars are validated
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -84,6 +85,19 @@ def test_error_severity_fails_the_build_and_still_publishes_the_gates(gated: Wor
     assert (gates["severity"] == "error").all()
     assert set(gates.loc[gates["state"] == "failed", "model"]) == {"flippy"}
     assert len(gated.query_published("select * from inference.dbt_builds")) == builds_before + 1
+    # the report lists the gates, the failed ones first, with their state
+    from biasmirror.report.render import write_report
+
+    page = write_report(gated.root / "report", gated.warehouse).path.read_text(encoding="utf-8")
+    section = page[page.index('<div class="bm-table" id="tbl-audit-gates"'):]
+    section = section[:section.index("</table>")]
+    rows = re.findall(r"<tr><td>(max_pdr|pooled_rate_margin)</td>.*?</tr>", section)
+    assert len(rows) == 4
+    body = section[section.index("<tbody>"):]
+    first_two = body.split("</tr>")[:2]
+    assert all("flippy" in row and "FAILED (error)" in row for row in first_two), first_two
+    assert body.count("FAILED (error)") == 2 and body.count(">passed<") == 2
+    assert "2 of 4 checks failed" in page
 
 
 def test_a_clean_model_passes_with_error_severity(gated: Workspace) -> None:
