@@ -1,7 +1,8 @@
 {#- on-run-end: publish the working copy as the file readers open, only when every node of the run succeeded.
 
     A run with an error, a failed test or a skipped node publishes nothing: readers keep the last published
-    build, and the working copy keeps what was built so a rerun can finish it. With var publish_warehouse
+    build (a failed audit gate is the exception: the marts are sound and the model crossed a line, so they are
+    published for the report to show it, and dbt still exits with the failure; macro is_failed_audit_gate), and the working copy keeps what was built so a rerun can finish it. With var publish_warehouse
     false, a successful build stays in the working copy too. Before publishing, the data-set
     folders this build was asked to remember (var remember_dataset_roots, set by `biasmirror build --mimic-root
     / --bordeaux-root`) are recorded in inference.dataset_roots, so a folder is only ever recorded by a build
@@ -9,7 +10,7 @@
 {% macro publish_warehouse(results) %}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set unfinished = [] -%}
-  {%- for result in results if result.status in ('error', 'fail', 'runtime error', 'skipped') -%}
+  {%- for result in results if result.status in ('error', 'fail', 'runtime error', 'skipped') and not biasmirror.is_failed_audit_gate(result) -%}
     {%- do unfinished.append(result.node.name ~ ' (' ~ result.status ~ ')') -%}
   {%- endfor -%}
   {%- if unfinished -%}

@@ -1,7 +1,7 @@
 {#- on-run-end hook: a successful `dbt build` or `dbt run` records itself in inference.dbt_builds - when it ran,
     the effective value of every project var (var_rules) and the models it built - which also confirms the raw
     row counts its pre-build check recorded (inference.raw_source_counts, the baseline of the next build's
-    guard), and the report's provenance footer reads B, seed and ci level from it. A build with any error, failed test or skipped node records nothing and removes those counts. Other
+    guard), and the report's provenance footer reads B, seed and ci level from it. A build with any error, failed test (other than an audit gate: is_failed_audit_gate) or skipped node records nothing and removes those counts. Other
     commands (test, seed, compile, ...) record nothing. Returns the statements to run. -#}
 {% macro record_build(results) %}
   {%- if not execute or flags.WHICH not in ('build', 'run') -%}{{ return('select 1 as build_not_recorded') }}{%- endif -%}
@@ -9,7 +9,7 @@
   {%- set models = [] -%}
   {%- for result in results -%}
     {%- set status = result.status | string | lower -%}
-    {%- if status in ('error', 'fail', 'runtime error', 'skipped', 'partial success') -%}
+    {%- if status in ('error', 'fail', 'runtime error', 'skipped', 'partial success') and not biasmirror.is_failed_audit_gate(result) -%}
       {%- do failed.append(result.node.unique_id) -%}
     {%- elif result.node.resource_type == 'model' -%}
       {%- do models.append(result.node.name) -%}

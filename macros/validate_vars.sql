@@ -9,7 +9,7 @@
     Types: integer, number, boolean, text, integer list, text list; bounds: min/max (inclusive), above/below
     (exclusive); values: the allowed texts (of a text, or the members of a text list); allow_empty: an empty list is allowed; increasing: a
     strictly increasing list;
-    optional: the var has no project default and is checked only when given. -#}
+    optional: the var may be null (no project default, or null: off) and is checked only when it has a value. -#}
 {% macro var_rules() %}
   {{ return({
     'mimic_root': {'type': 'text', 'what': 'the MIMIC-IV folder (empty: none)'},
@@ -47,6 +47,12 @@
                                  'what': 'the annual ED visits of the illustrative national projection'},
     'projection_female_share': {'type': 'number', 'min': 0, 'max': 1, 'optional': true,
                                 'what': 'the female share of the illustrative national projection'},
+    'gate_severity': {'type': 'text', 'values': ['warn', 'error'],
+                      'what': 'the severity of a failed audit gate (warn: the build warns; error: it fails)'},
+    'gate_max_pdr': {'type': 'number', 'min': 0, 'max': 1, 'optional': true,
+                     'what': 'the PDR above which a model fails audit gate max_pdr (null: the gate is off)'},
+    'gate_pooled_rate_margin': {'type': 'number', 'min': 0, 'max': 1, 'optional': true,
+                                'what': 'the margin by which a pooled-rate interval may not exclude zero (null: the gate is off)'},
     'remember_dataset_roots': {'type': 'text list', 'values': ['mimic', 'bordeaux'], 'allow_empty': true,
                                'what': 'the data sets whose folder a successful build records'},
     'publish_warehouse': {'type': 'boolean', 'what': 'publish the working copy when the build succeeds'},

@@ -114,17 +114,22 @@ def build(
     mimic_tables: Annotated[bool, typer.Option(
         "--mimic-tables", help="Read MIMIC-IV from the mimic-code tables (mimiciv_ed, mimiciv_hosp, mimiciv_note) of the "
         "warehouse's database instead of files (dbt var mimic_source: tables; README \"Running on PostgreSQL\").")] = False,
+    dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="More dbt vars as YAML, as given to `dbt build --vars`, e.g. the audit gates: '{gate_max_pdr: 0.05, gate_severity: error}'.")] = None,
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
-    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is."""
+    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is (a
+    failed audit gate alone still publishes, and exits with status 1)."""
     from biasmirror.dbt_runner import DbtFailed, build as build_warehouse
 
     def announce(dataset: str, folder: Path) -> None:
         console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
 
     try:
+        variables: dict[str, object] = dict(_parse_vars(dbt_vars))
+        if mimic_tables:
+            variables["mimic_source"] = "tables"
         build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root, resamples=resamples,
-                        seed=seed, variables={"mimic_source": "tables"} if mimic_tables else None, announce=announce)
+                        seed=seed, variables=variables, announce=announce)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
         fail(str(error))
     if uses_postgres():

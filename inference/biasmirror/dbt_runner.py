@@ -26,6 +26,13 @@ class DbtFailed(RuntimeError):
 # dbt's anonymous usage statistics: off unless the user turns them on (DBT_SEND_ANONYMOUS_USAGE_STATS=true). They
 # would send events over the network and write a cookie (.user.yml) into the profiles folder, the project itself.
 USAGE_STATS_ENV = "DBT_SEND_ANONYMOUS_USAGE_STATS"
+class AuditGateFailed(DbtFailed):
+    """Only audit gates (tests tagged audit_gate, severity error) failed: a model crossed a pre-registered line.
+    The build itself succeeded and was published, so audit.gate_results and the report show the failed gates."""
+
+    def __init__(self, message: str, gates: list[str]) -> None:
+        super().__init__(message)
+        self.gates = gates
 
 
 def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, Any] | None = None,
@@ -56,6 +63,11 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
         finally:
             _release_warehouse()
     if not result.success:
+        gates = _failed_audit_gates(result)
+        if gates is not None:
+            raise AuditGateFailed(f"dbt {command}: {len(gates)} audit gate test(s) failed ({', '.join(gates)}); a model "
+                                  "crossed a pre-registered line (var gate_severity: error). The build was published: "
+                                  "see audit.gate_results or the report.", gates)
         detail = f": {result.exception}" if result.exception else " (see the dbt output above)"
         raise DbtFailed(f"dbt {command} failed{detail}. Nothing was published: readers of {published} keep the "
                         "last successful build.")
@@ -87,6 +99,20 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
         merged["remember_dataset_roots"] = remembered
     merged.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
     run_dbt("build", select=select, variables=merged, extra=["--quiet"] if quiet else None)
+def _failed_audit_gates(result: Any) -> list[str] | None:
+    """The names of the failed audit-gate tests when they are the run's only failures; None otherwise (an error,
+    another failed test, a skipped node, or no per-node results)."""
+    results = getattr(getattr(result, "result", None), "results", None)
+    if result.exception is not None or not results:
+        return None
+    gates, other = [], []
+    for node_result in results:
+        status = str(getattr(node_result.status, "value", node_result.status)).lower()
+        if status in ("error", "fail", "runtime error", "skipped", "partial success"):
+            node = node_result.node
+            is_gate = node.resource_type == "test" and "audit_gate" in (node.tags or []) and status == "fail"
+            (gates if is_gate else other).append(node.name)
+    return sorted(gates) if gates and not other else None
 
 
 def _release_warehouse() -> None:

@@ -36,7 +36,7 @@ def demo_warehouse() -> Workspace:
     write_mimic(root / "mimic", stays=STAYS, seed=SEED, female_effect=FEMALE_EFFECT)
     variables = {**VARIABLES, "mimic_root": str(root / "mimic")}
     # the cohort and what is derived from records alone; the rest is downstream of the inference tables
-    workspace.build(select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
+    workspace.build(select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+term_frequencies"],
                     variables=variables)
     with workspace.active():
         generate_counterfactuals("mimic", "rules")

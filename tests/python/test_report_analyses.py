@@ -82,12 +82,15 @@ def test_acuity_odds_ratios_match_numpy(analyses) -> None:
         share = lambda direction, up: ((subset["direction"] == direction) & ((subset["delta"] > 0) if up else (subset["delta"] < 0))).sum()
         up_fm, down_fm, up_mf, down_mf = share("f_to_m", True), share("f_to_m", False), share("m_to_f", True), share("m_to_f", False)
         assert row.n_pairs == len(subset)
-        # undefined when an odds has no "down" shift or the male-to-female odds is zero
-        if down_fm == 0 or down_mf == 0 or up_mf == 0:
-            assert pd.isna(row.or_up_f_to_m_vs_m_to_f)
+        # undefined when a margin of the 2 x 2 table is empty; 0.5 added to every cell when one is zero
+        cells = np.array([up_fm, down_fm, up_mf, down_mf], dtype=float)
+        if up_fm + down_fm == 0 or up_mf + down_mf == 0 or up_fm + up_mf == 0 or down_fm + down_mf == 0:
+            assert pd.isna(row.or_up_f_to_m_vs_m_to_f) and isinstance(row.or_undefined_reason, str)
         else:
-            expected = (up_fm / down_fm) / (up_mf / down_mf)  # the direction sizes cancel
+            a, b, c, d = cells + (0.5 if (cells == 0).any() else 0.0)
+            expected = (a / b) / (c / d)  # the direction sizes cancel
             assert row.or_up_f_to_m_vs_m_to_f == pytest.approx(expected, rel=1e-12, abs=1e-15)
+            assert bool(row.or_zero_cell_corrected) == bool((cells == 0).any())
             assert row.or_ci_low <= row.or_up_f_to_m_vs_m_to_f + 1e-12 and row.or_up_f_to_m_vs_m_to_f <= row.or_ci_high + 1e-12
         checked += 1
     assert checked == len(table[table["generator"] == "rules"]) >= 9  # 3 settings x at least 3 levels

@@ -90,7 +90,9 @@ def hostile_report(module_workspace: Workspace, tmp_path_factory: pytest.TempPat
         run_associations(backend, label=HOSTILE[2], languages=["en"], categories=["risk", "veracity"], iterations=6)
         run_allocation(backend, label=HOSTILE[4], languages=["en"], disciplines=["sti"], explanations=[False],
                        symptom_conditions=[False])
-    ws.build(variables={"bootstrap_resamples": 50, "implicit_bootstrap_resamples": 50})
+    # audit gates on (severity warn): the hostile-named models cross them, so the gates table lists them
+    ws.build(variables={"bootstrap_resamples": 50, "implicit_bootstrap_resamples": 50, "gate_max_pdr": 0.05,
+                        "gate_pooled_rate_margin": 0.0})
     # Terms, counterfactual generators and cohort steps cannot carry markup through the pipeline (terms are runs
     # of letters; generator names are sanitised; steps come from a seed), so hostile ones are written into the
     # marts directly: the rendering must escape them wherever they come from.
@@ -104,6 +106,10 @@ def hostile_report(module_workspace: Workspace, tmp_path_factory: pytest.TempPat
                     "'full' as setting, ? as term, ? as metric, ? as estimate, ? as ci_low, ? as ci_high, 80 as n_pairs, "
                     "40 as n_m_to_f, 40 as n_f_to_m, false as is_small_stratum, 50 as n_boot, ? as metric_order",
                     [DATASET, MODEL, term, metric, 0.01 * (i + 1) * (-1) ** i, -0.05, 0.2, order])
+            con.execute("insert into audit.term_frequencies by name select ? as dataset, ? as term, 30 as n_notes_female, "
+                        "20 as n_notes_male, 50 as n_notes, 100 as n_records_female, 100 as n_records_male, "
+                        "0.3 as share_female, 0.2 as share_male, 0.1 * ? as share_difference, ? as rank_female, "
+                        "? as rank_male", [DATASET, term, (-1) ** i, i + 1, i + 1])
         con.execute("insert into audit.counterfactual_quality by name select ? as dataset, ? as language, ? as generator, "
                     "10 as n_copies, 0.1 as flagged_share", [DATASET, HOSTILE[8], HOSTILE[5]])
         for order, (step, remaining, excluded) in enumerate(((HOSTILE[9], 100, 0), ("exclude: " + HOSTILE[10], 90, 10),
@@ -136,7 +142,7 @@ def test_the_parsed_page_has_no_script_handler_or_javascript_url(hostile_report:
     # the sections that carry them were drawn, not replaced by "no data" panels
     for section_id in ("fig-forest-", "tbl-terms-", "fig-wordcloud-dts-m-to-f-", "fig-dyad-", "tbl-comparisons-model",
                        "fig-implicit-association-", "fig-implicit-allocation-", "tbl-counterfactual-quality",
-                       "fig-cohort-flow"):
+                       "fig-cohort-flow", "tbl-audit-gates", "tbl-odds-ratios-", "fig-wordcloud-frequency-"):
         assert f'id="{section_id}' in document, section_id
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -37,9 +38,11 @@ EXPECTED_FIGURES = (
     "fig-strata-age-band-mimic-rf-small-rules", "fig-wordcloud-dts-m-to-f-mimic-rf-small-rules",
     "fig-wordcloud-dts-f-to-m-mimic-rf-small-rules", "fig-dyad-dyads-imported-model-imported",
     "fig-implicit-association-sim-respondent-biasmirror-v1", "fig-implicit-allocation-sim-respondent-biasmirror-v1-en",
+    "fig-wordcloud-frequency-mimic",
 )
 EXPECTED_TABLES = ("tbl-audited-groups", "tbl-levels", "tbl-model-performance", "tbl-table2-mimic-rf-small-rules",
                    "tbl-counterfactual-quality", "tbl-counterfactual-review", "tbl-comparisons-setting", "tbl-sex-gap", "tbl-terms-mimic-rf-small-rules",
+                   "tbl-odds-ratios-mimic-rf-small-rules",
                    "tbl-implicit-association-sim-respondent-biasmirror-v1",
                    "tbl-implicit-allocation-sim-respondent-biasmirror-v1-en", "tbl-implicit-explicit")
 # ... and no section waits for data.
@@ -112,6 +115,38 @@ def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
     # self-contained: nothing is loaded from anywhere (XML namespace URIs are names, not requests)
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:|//)", html) and "<script" not in html
     assert "@import" not in html and not re.search(r"url\(\s*[\"']?(?!#)", html)  # url(#clip) is in-page
+
+
+def test_odds_ratios_term_frequencies_and_gates_are_the_marts_numbers(report: Path) -> None:
+    html = report.read_text(encoding="utf-8")
+    odds = demo_warehouse().query(
+        "select * from audit.acuity_odds_ratios where stratum_name = 'documented_level' and setting = 'full' "
+        "and dataset = 'mimic' and generator = 'rules' order by stratum_value")
+    table_html = html[html.index('id="tbl-odds-ratios-mimic-rf-small-rules"'):]
+    table_html = table_html[:table_html.index("</table>")]
+    assert len(odds) >= 3
+    for row in odds.itertuples():
+        cells = f"<td>{row.stratum_value}</td><td class=\"num\">{row.n_pairs:,}</td>" \
+                f"<td class=\"num\">{row.n_up_f_to_m:,} / {row.n_down_f_to_m:,}</td>"
+        assert cells in table_html, row
+        if not pd.isna(row.odds_ratio) and not pd.isna(row.ci_low):
+            assert f"{row.odds_ratio:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]" in table_html, row
+        if row.zero_cell_corrected:
+            assert "corrected" in table_html
+    # the ranked term table shows each term's shares in female and male notes beside its skews
+    frequencies = demo_warehouse().query("select term, share_female, share_male from audit.term_frequencies "
+                                         "where dataset = 'mimic'").set_index("term")
+    terms_html = html[html.index('id="tbl-terms-mimic-rf-small-rules"'):]
+    terms_html = terms_html[:terms_html.index("</table>")]
+    rows = re.findall(r"<tr><td>([^<]+)</td>.*?</tr>", terms_html)
+    assert len(rows) >= 5
+    for term in rows:
+        assert f"{frequencies.at[term, 'share_female']:.1%}</td><td class=\"num\">{frequencies.at[term, 'share_male']:.1%}</td></tr>" \
+            in terms_html[terms_html.index(f"<tr><td>{term}</td>"):], term
+    # gates are off in the demo build: the section says so and how to turn them on
+    gates = html[html.index('<section id="gates">'):]
+    gates = gates[:gates.index("</section>")]
+    assert "No gate is set" in gates and "gate_max_pdr" in gates and "no-data" not in gates
 
 
 def test_wide_tables_scroll_inside_their_box_and_show_their_last_column(report: Path, chromium: Chromium) -> None:

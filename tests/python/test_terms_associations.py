@@ -130,3 +130,37 @@ def test_min_term_pairs_and_settings_are_vars(tmp_path) -> None:
     assert rebuilt["term"].nunique() < demo.query(
         "select count(distinct term) as n from audit.term_associations where generator = 'rules'").n[0]
     assert (rebuilt["n_boot"] <= 50).all()
+
+
+def test_term_frequencies_by_sex_match_pandas() -> None:
+    """audit.term_frequencies against pandas counts over an independent tokenisation of the test notes."""
+    workspace = demo_warehouse()
+    cohort = workspace.query("select dataset, record_id, sex, language, chief_complaint, hpi, pmh "
+                             "from audit.triage_cohort where split = 'test'")
+    incidences = pd.DataFrame(
+        [(r.dataset, r.record_id, r.sex, term) for r in cohort.itertuples()
+         for term in python_terms(r.language, r.chief_complaint, r.hpi, r.pmh)],
+        columns=["dataset", "record_id", "sex", "term"])
+    counts = incidences.pivot_table(index=["dataset", "term"], columns="sex", values="record_id", aggfunc="nunique",
+                                    fill_value=0).reset_index()
+    counts = counts[counts["F"] + counts["M"] >= MIN_TERM_PAIRS]
+    totals = cohort.groupby(["dataset", "sex"]).size().unstack()
+    expected = counts.assign(
+        share_female=counts["F"] / counts["dataset"].map(totals["F"]),
+        share_male=counts["M"] / counts["dataset"].map(totals["M"]))
+    frequencies = workspace.query("select * from audit.term_frequencies")
+    merged = expected.merge(frequencies, on=["dataset", "term"], how="outer", indicator=True)
+    assert (merged["_merge"] == "both").all(), merged.loc[merged["_merge"] != "both", "_merge"].value_counts()
+    assert len(merged) > 50
+    assert (merged["n_notes_female"] == merged["F"]).all() and (merged["n_notes_male"] == merged["M"]).all()
+    np.testing.assert_allclose(merged["share_female_x"], merged["share_female_y"], rtol=1e-12)
+    np.testing.assert_allclose(merged["share_male_x"], merged["share_male_y"], rtol=1e-12)
+    np.testing.assert_allclose(merged["share_difference"], merged["share_female_x"] - merged["share_male_x"], atol=1e-12)
+    assert (merged["n_records_female"] == merged["dataset"].map(totals["F"])).all()
+    # ranks: 1 = the most frequent term in the female (male) notes, ties broken by the term
+    for column, rank in (("F", "rank_female"), ("M", "rank_male")):
+        order = merged.sort_values([column, "term"], ascending=[False, True])
+        assert list(order[rank]) == list(range(1, len(order) + 1))
+    # every term with associations has its frequencies, for the word clouds beside the skews
+    associated = workspace.query("select distinct dataset, term from audit.term_associations")
+    assert set(map(tuple, associated.to_numpy())) <= set(zip(frequencies["dataset"], frequencies["term"]))

@@ -12,6 +12,7 @@ from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
 from biasmirror.report import figures
 from biasmirror.report.data import Marts
 from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
+from biasmirror.report.gates import audit_gates
 from biasmirror.report.implicit import implicit_study
 from biasmirror.report.triage_checks import triage_checks
 from biasmirror.report.wordcloud import Word, word_cloud_svg
@@ -574,9 +575,64 @@ def _strata_section(marts: Marts, section: Section, stratum_name: str, order: tu
 
 def acuity_strata(marts: Marts) -> Section:
     section = Section("acuity", "By documented acuity",
-                      "The study found the largest divergence at intermediate acuity; the paired metrics per "
-                      "documented level (see analyses/supplementary_tables_3_6_acuity_strata.sql for odds ratios).")
-    return _strata_section(marts, section, "documented_level", ("1", "2", "3", "4", "5"), "documented level", BUILD)
+                      "The study found the largest divergence at intermediate acuity; the paired metrics and the "
+                      "acuity odds ratio per documented level (the study's Supplementary Tables 3-6).")
+    _strata_section(marts, section, "documented_level", ("1", "2", "3", "4", "5"), "documented level", BUILD)
+    section.blocks.extend(_odds_ratio_blocks(marts))
+    return section
+
+
+def _odds_ratio_blocks(marts: Marts) -> list[Markup]:
+    """The acuity odds ratio per documented level (audit.acuity_odds_ratios), main setting of each group."""
+    frame = marts.frame("acuity_odds_ratios", stratum_name="documented_level")
+    if frame.empty:
+        return []
+    blocks = []
+    for dataset, model, generator in _groups(frame):
+        group = frame[(frame["dataset"] == dataset) & (frame["model"] == model) & (frame["generator"] == generator)]
+        setting = _main_setting(group)
+        group = group[group["setting"] == setting].sort_values("stratum_value")
+        out = pd.DataFrame({
+            "documented level": group["stratum_value"],
+            "pairs": [f"{int(n):,}" for n in group["n_pairs"]],
+            "F→M up / down": [f"{int(a):,} / {int(b):,}" for a, b in zip(group["n_up_f_to_m"], group["n_down_f_to_m"])],
+            "M→F up / down": [f"{int(c):,} / {int(d):,}" for c, d in zip(group["n_up_m_to_f"], group["n_down_m_to_f"])],
+            "odds ratio [95% CI]": [_odds_ratio_cell(r) for r in group.itertuples()],
+            "flags": [_odds_ratio_flags(r) for r in group.itertuples()],
+        })
+        blocks.append(table(
+            slug("tbl-odds-ratios", dataset, model, generator), out,
+            html("<b>Acuity odds ratio, {}, setting {}.</b> Among changed pairs, the odds of an up move (the copy "
+                 "less severe) rather than a down move for female records presented as male, over the same odds for "
+                 "male records presented as female: (F→M up / down) / (M→F up / down). &lt; 1: the male presentation "
+                 "of a female record is judged more severe more often than the female presentation of a male record "
+                 "(the study: 0.81 at MIMIC-IV level 3). \"corrected\": a zero cell, 0.5 added to every cell; "
+                 "\"n/a\": no contrast (the reason is given); \"sparse\": too few changes in a cell, or replicates "
+                 "that needed the correction or had no value - describe, do not infer.",
+                 _group_title(dataset, model, generator), setting),
+            numeric=("pairs", "F→M up / down", "M→F up / down", "odds ratio [95% CI]")))
+    return blocks
+
+
+def _odds_ratio_cell(row) -> str:
+    if row.odds_ratio is None or pd.isna(row.odds_ratio):
+        return f"n/a ({row.undefined_reason})" if isinstance(row.undefined_reason, str) else "n/a"
+    if pd.isna(row.ci_low) or pd.isna(row.ci_high):
+        return f"{row.odds_ratio:.2f}"
+    return f"{row.odds_ratio:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]"
+
+
+def _odds_ratio_flags(row) -> str:
+    flags = []
+    if bool(row.zero_cell_corrected):
+        flags.append("corrected")
+    if int(row.n_boot_zero_cell) or int(row.n_boot_undefined):
+        flags.append(f"{int(row.n_boot_zero_cell)} corrected / {int(row.n_boot_undefined)} empty replicates")
+    if bool(row.is_sparse):
+        flags.append("sparse")
+    if bool(row.is_small_stratum):
+        flags.append("small")
+    return ", ".join(flags)
 
 
 def presentation_strata(marts: Marts) -> Section:
@@ -633,6 +689,7 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
                       "history) with their pair-level skews. Terms are not clinical categories and many are tested, "
                       "so some intervals exclude zero by chance: read these as hypotheses.")
     frame = marts.frame("term_associations")
+    frequencies = marts.frame("term_frequencies")
     if frame.empty:
         section.blocks.append(no_data("terms-no-data", Markup("audit.term_associations is empty (it needs pairs of "
                                       "the warehouse's own records, with terms in at least <code>min_term_pairs</code> "
@@ -677,13 +734,49 @@ def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
             "DTS F→M": [_pct(dts.at[t, "dts_f_to_m"]) if "dts_f_to_m" in dts else "–" for t in ranked["term"]],
             "PDR": [_pct(dts.at[t, "pdr"]).lstrip("+") if "pdr" in dts else "–" for t in ranked["term"]],
         })
+        shares = frequencies[frequencies["dataset"] == dataset].set_index("term") if not frequencies.empty else None
+        if shares is not None:
+            out["female notes"] = [f"{shares.at[t, 'share_female']:.1%}" if t in shares.index else "–" for t in ranked["term"]]
+            out["male notes"] = [f"{shares.at[t, 'share_male']:.1%}" if t in shares.index else "–" for t in ranked["term"]]
         section.blocks.append(table(
             slug("tbl-terms", dataset, model, generator), out,
             html("<b>Terms ranked by |pooled rate|, {}, setting {}.</b> Pooled rate &gt; 0: for pairs whose notes "
-                 "contain the term, the female presentation more often gets the less severe level.",
-                 _group_title(dataset, model, generator), setting), numeric=("pairs", "pooled rate [95% CI]", "DTS M→F", "DTS F→M", "PDR")))
+                 "contain the term, the female presentation more often gets the less severe level. Female / male "
+                 "notes (when present): share of female and of male patients' test records whose notes contain the "
+                 "term (audit.term_frequencies).",
+                 _group_title(dataset, model, generator), setting),
+            numeric=("pairs", "pooled rate [95% CI]", "DTS M→F", "DTS F→M", "PDR", "female notes", "male notes")))
+    section.blocks.extend(_term_frequency_blocks(frequencies, top))
     return section
 
 
-SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, forest_plot,
+FEMALE_MORE, MALE_MORE = "#c0392b", "#2471a3"
+
+
+def _term_frequency_blocks(frequencies: pd.DataFrame, top: int) -> list[Markup]:
+    """A word cloud per data set of the most frequent terms, coloured by the sex whose notes hold them more often."""
+    blocks = []
+    if frequencies.empty:
+        return blocks
+    for dataset in sorted(set(frequencies["dataset"]))[:4]:
+        subset = frequencies[frequencies["dataset"] == dataset].sort_values(["n_notes", "term"], ascending=[False, True]).head(top)
+        words = [Word(r.term, float(r.n_notes), FEMALE_MORE if r.share_difference > 0 else MALE_MORE,
+                      1.0 if abs(r.share_difference) >= 0.01 else 0.45,
+                      f"{r.term}: {r.share_female:.1%} of female and {r.share_male:.1%} of male patients' notes")
+                 for r in subset.itertuples()]
+        if not words:
+            continue
+        svg = word_cloud_svg(words, f"word cloud term frequencies {dataset}")
+        blocks.append(figure(
+            slug("fig-wordcloud-frequency", dataset), svg,
+            html("<b>Term frequencies by sex, {}.</b> The {} terms found in the most test records' original notes "
+                 "(audit.term_frequencies); size: the number of records; red: more frequent in female patients' "
+                 "notes (share among female records &gt; share among male records), blue: more frequent in male "
+                 "patients' notes; faint: the two shares differ by less than one point. Frequencies describe who the "
+                 "notes are about, not how the model reacts - read them beside the skews above. Hover a word for "
+                 "both shares.", dataset, len(words))))
+    return blocks
+
+
+SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, audit_gates, forest_plot,
                                         comparisons, acuity_strata, presentation_strata, dyads, terms, implicit_study)

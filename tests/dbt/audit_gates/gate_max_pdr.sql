@@ -1,0 +1,5 @@
+-- Audit gate max_pdr (macro audit_gates): fails on every data set, model, generator and setting that crosses it,
+-- with the severity of var gate_severity; disabled while its threshold var is not set.
+{{ config(severity=audit_gate_severity(), enabled=var(audit_gates()['max_pdr']['var'], none) is not none,
+          tags=['audit_gate']) }}
+{{ audit_gate_failures('max_pdr') }}
