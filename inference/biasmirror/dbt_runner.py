@@ -26,6 +26,8 @@ class DbtFailed(RuntimeError):
 # dbt's anonymous usage statistics: off unless the user turns them on (DBT_SEND_ANONYMOUS_USAGE_STATS=true). They
 # would send events over the network and write a cookie (.user.yml) into the profiles folder, the project itself.
 USAGE_STATS_ENV = "DBT_SEND_ANONYMOUS_USAGE_STATS"
+
+
 class AuditGateFailed(DbtFailed):
     """Only audit gates (tests tagged audit_gate, severity error) failed: a model crossed a pre-registered line.
     The build itself succeeded and was published, so audit.gate_results and the report show the failed gates."""
