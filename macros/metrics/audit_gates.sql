@@ -28,7 +28,8 @@
 {#- The threshold of a gate as a SQL literal (null when its var is not set). -#}
 {% macro audit_gate_threshold(gate) -%}
   {%- set value = var(biasmirror.audit_gates()[gate]['var'], none) -%}
-  {{- 'cast(null as double)' if value is none else 'cast(' ~ (value | float) ~ ' as double)' -}}
+  {%- set double = biasmirror.type_double() | trim -%}
+  {{- 'cast(null as ' ~ double ~ ')' if value is none else 'cast(' ~ (value | float) ~ ' as ' ~ double ~ ')' -}}
 {%- endmacro %}
 
 {#- The rows of audit.gate_results that fail a gate: what its dbt test returns. -#}

@@ -24,10 +24,11 @@
 {#- name -> expression over the sums (named as in paired_sufficient_statistics, plus `suffix`): the four cells,
     whether a margin is empty, whether the correction applies, the odds ratio and the reason it is undefined. -#}
 {% macro acuity_odds_ratio_expressions(suffix='', correction=0.5) %}
-  {%- set a = 'cast(up_f_to_m' ~ suffix ~ ' as double)' -%}
-  {%- set b = 'cast(down_f_to_m' ~ suffix ~ ' as double)' -%}
-  {%- set c = 'cast(up_m_to_f' ~ suffix ~ ' as double)' -%}
-  {%- set d = 'cast(down_m_to_f' ~ suffix ~ ' as double)' -%}
+  {%- set double = biasmirror.type_double() | trim -%}
+  {%- set a = 'cast(up_f_to_m' ~ suffix ~ ' as ' ~ double ~ ')' -%}
+  {%- set b = 'cast(down_f_to_m' ~ suffix ~ ' as ' ~ double ~ ')' -%}
+  {%- set c = 'cast(up_m_to_f' ~ suffix ~ ' as ' ~ double ~ ')' -%}
+  {%- set d = 'cast(down_m_to_f' ~ suffix ~ ' as ' ~ double ~ ')' -%}
   {%- set empty_margin = '(' ~ a ~ ' + ' ~ b ~ ' = 0 or ' ~ c ~ ' + ' ~ d ~ ' = 0 or ' ~ a ~ ' + ' ~ c ~ ' = 0 or ' ~ b ~ ' + ' ~ d ~ ' = 0)' -%}
   {%- set zero_cell = '(' ~ a ~ ' = 0 or ' ~ b ~ ' = 0 or ' ~ c ~ ' = 0 or ' ~ d ~ ' = 0)' -%}
   {%- set k = correction | float -%}

@@ -42,8 +42,8 @@ shares as (
         counts.n_notes_female + counts.n_notes_male as n_notes,
         totals.n_records_female,
         totals.n_records_male,
-        counts.n_notes_female / nullif(cast(totals.n_records_female as double), 0) as share_female,
-        counts.n_notes_male / nullif(cast(totals.n_records_male as double), 0) as share_male
+        counts.n_notes_female / nullif(cast(totals.n_records_female as {{ type_double() }}), 0) as share_female,
+        counts.n_notes_male / nullif(cast(totals.n_records_male as {{ type_double() }}), 0) as share_male
     from counts
     inner join totals using (dataset)
 )
