@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 
 N_PAIRS = 20000
 N_BOOT = 2000

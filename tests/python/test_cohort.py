@@ -12,7 +12,7 @@ import pytest
 from biasmirror.datasets import register_root
 from biasmirror.dbt_runner import DbtFailed
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
 
 STAYS = 3000
 

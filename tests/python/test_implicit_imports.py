@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from biasmirror.cli import app
 from biasmirror.imports.tables import ImportValidationError
 from biasmirror.implicit.imports import import_allocations, import_associations
-from conftest import Workspace
+from warehouse_workspace import Workspace
 
 
 def association_frame() -> pd.DataFrame:

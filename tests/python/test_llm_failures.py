@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from biasmirror.cli import app
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from local_openai_server import LocalChatServer, completion, last_record, rule_swap_answer
 from test_counterfactual_pipeline import build
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from biasmirror.quality import CheckReport, run_checks
 from bordeaux_pipeline import MODEL, Pipeline, build_pipeline
-from conftest import Workspace
+from warehouse_workspace import Workspace
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from biasmirror.quality import run_checks
 from biasmirror.quality.contracts import raw_contracts
 from biasmirror.synth.bordeaux import write_bordeaux
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from report_browser import BrowserUnavailable, Chromium
 
 # (data set, table, free-text column, the coded column it is swapped with)

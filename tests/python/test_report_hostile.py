@@ -15,7 +15,8 @@ import pytest
 
 from biasmirror.report.html import CONTENT_SECURITY_POLICY
 from biasmirror.report.render import write_report
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 from report_browser import BrowserUnavailable, Chromium
 
 HOSTILE = (

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from biasmirror.report.render import write_report
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from demo_warehouse import NOISE_FLIPS, demo_warehouse
 from report_browser import BrowserUnavailable, Chromium
 

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import Workspace, random_pairs, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import random_pairs, reference_paired_metrics
 
 MIN_CHANGED = 10  # dbt_project.yml default of var min_changed_pairs
 

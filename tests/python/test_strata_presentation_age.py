@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from biasmirror.paths import project_dir
-from conftest import reference_paired_metrics
+from pair_references import reference_paired_metrics
 from demo_warehouse import demo_warehouse, mimic_root
 
 GROUPS = ("chest_pain", "dyspnoea", "neurological", "sepsis_like", "abdominal_pain")

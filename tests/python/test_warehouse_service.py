@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from biasmirror.paths import default_working_path
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
