@@ -1,4 +1,5 @@
-# biasmirror: `make demo` runs the whole audit on synthetic data; `make test` runs the test suite.
+# biasmirror: `make demo` runs the whole audit on synthetic data; `make test` runs the test suite (`make test-fast`
+# without the slow tests, `make lint` the linters).
 # Both create .venv on first use. torch is pinned first: an unpinned torch would pull a multi-GB CUDA build.
 
 PYTHON ?= python3
@@ -6,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install browser benchmark clean
+.PHONY: demo test test-fast lint install browser benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +27,15 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# Everything but the tests marked slow (real builds in subprocesses, several extracts, a pretrained model on CPU).
+test-fast: $(STAMP) browser
+	$(BIN)/python -m pytest -m "not slow"
+
+# Python: ruff ([tool.ruff] in pyproject.toml). SQL: sqlfluff (.sqlfluff: jinja templater, DuckDB dialect).
+lint: $(STAMP)
+	$(BIN)/ruff check inference tests benchmarks
+	$(BIN)/sqlfluff lint models macros analyses
 
 # The report tests open the HTML report in headless Chromium (Debian's package).
 browser:

@@ -18,7 +18,7 @@ from rich.markup import escape
 # soft_wrap: messages are never broken with newlines (a path or command copied from them pastes whole).
 console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
 # For commands whose standard output is their result (e.g. `biasmirror swap`): messages go to standard error.
-error_console = Console(stderr=True, soft_wrap=True)
+error_console = Console(stderr=True, soft_wrap=True, highlight=False)
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

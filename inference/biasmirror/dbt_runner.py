@@ -6,7 +6,6 @@ on-run-end hook publishes it when every node succeeded (macros/publish_warehouse
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from biasmirror.paths import WAREHOUSE_ENV, WORKING_COPY_ENV, project_dir, scoped_env, warehouse_path, working_path

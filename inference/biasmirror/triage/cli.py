@@ -132,7 +132,7 @@ def train(
                 with progress_bar() as bar:
                     task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
 
-                    def report(step: int, total: int, loss: float) -> None:
+                    def report(step: int, total: int, loss: float, task=task) -> None:
                         bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
 
                     result = train_lora(base, train_frame["input_text"].tolist(),
