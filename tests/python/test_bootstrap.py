@@ -11,6 +11,9 @@ from scipy import stats
 from warehouse_workspace import Workspace
 from pair_references import random_pairs
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 N_PAIRS = 20000
 N_BOOT = 2000
 

@@ -21,6 +21,9 @@ from bordeaux_pipeline import MODEL, Pipeline, build_pipeline
 from warehouse_workspace import Workspace
 from pair_references import reference_paired_metrics
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 REASONS = {"sex_missing": "sex_missing", "level_missing": "level_missing", "level_1": "level_1",
            "complaint_class": "excluded_complaint_class", "keyword": "gender_specific_content"}
 DYADS = ("F_nurse_F_patient", "F_nurse_M_patient", "M_nurse_F_patient", "M_nurse_M_patient")

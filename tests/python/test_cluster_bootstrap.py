@@ -12,6 +12,9 @@ import pytest
 from warehouse_workspace import Workspace
 from pair_references import random_pairs
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 N_BOOT = 1000
 SELECT = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
 

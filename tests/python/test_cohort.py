@@ -14,6 +14,9 @@ from biasmirror.dbt_runner import DbtFailed
 from biasmirror.synth.mimic import write_mimic
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 STAYS = 3000
 
 

@@ -25,6 +25,9 @@ from biasmirror.synth.mimic import write_mimic
 from warehouse_workspace import Workspace
 from local_openai_server import LocalChatServer, completion, is_retry, last_record, rule_swap_answer
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 QUALITY_MODELS = ["stg_inference__counterfactuals", "stg_inference__counterfactual_checks",
                   "stg_inference__counterfactual_similarity", "int_counterfactual_diagnostics", "counterfactual_quality",
                   "model_inputs"]

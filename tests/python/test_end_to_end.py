@@ -12,6 +12,9 @@ from biasmirror.triage.classifier_training import fit_and_score
 from biasmirror.triage.forest import TfidfForest
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pipeline(module_workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Workspace:

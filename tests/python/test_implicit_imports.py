@@ -139,6 +139,7 @@ def test_bad_allocation_files_are_rejected_and_nothing_is_written(workspace: Wor
     assert count(workspace, "implicit_allocation_responses") == 8
 
 
+@pytest.mark.slow  # a simulated study run, then imports
 def test_an_import_never_overwrites_answers_generated_here(workspace: Workspace) -> None:
     from biasmirror.backends.registry import make_backend
     from biasmirror.implicit.runs import run_allocation

@@ -22,6 +22,9 @@ from biasmirror.implicit.prompts import BUILTIN, load_prompt_set
 from biasmirror.implicit.runs import RunConfigurationError, run_allocation, run_associations, run_explicit
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 PLANTED = dict(association_bias={"risk": 0.6, "emotions": -0.3, "appearance": 0.0},
                trans_rates={"hiv": 0.75, "gynecology": 0.25, "prostate": 0.35}, symptoms_shrink=0.5,
                explanation_shrink=0.4, position_bias=0.15, refusal_rate=0.03, noise_rate=0.15, seed=11)

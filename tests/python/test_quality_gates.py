@@ -17,6 +17,9 @@ from biasmirror.quality import CheckReport, run_checks
 from bordeaux_pipeline import MODEL, Pipeline, build_pipeline
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pipeline(tmp_path_factory: pytest.TempPathFactory) -> Pipeline:

@@ -29,6 +29,9 @@ from biasmirror.synth.bordeaux import write_bordeaux
 from biasmirror.synth.mimic import write_mimic
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 VISITS = 60
 FREE_TEXT = {("bordeaux", "visits", "complaint_label"), ("bordeaux", "visits", "triage_note"),
              ("bordeaux", "visits", "history"), ("mimic", "triage", "pain"), ("mimic", "triage", "chiefcomplaint"),

@@ -12,6 +12,9 @@ import pytest
 from biasmirror.paths import project_dir
 from demo_warehouse import VARIABLES, demo_warehouse, mimic_root
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def analyses() -> dict[str, pd.DataFrame]:

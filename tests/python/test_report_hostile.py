@@ -19,6 +19,9 @@ from warehouse_workspace import Workspace
 from pair_references import random_pairs
 from report_browser import BrowserUnavailable, Chromium
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 HOSTILE = (
     "<script>alert(1)</script>",
     "<img src=x onerror=alert(1)>",

@@ -15,6 +15,9 @@ from warehouse_workspace import Workspace
 from demo_warehouse import NOISE_FLIPS, demo_warehouse
 from report_browser import BrowserUnavailable, Chromium
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 FIGURES_JS = """
 Array.from(document.querySelectorAll('figure.bm-figure')).map(f => {
   const svg = f.querySelector('svg');

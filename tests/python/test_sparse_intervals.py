@@ -10,6 +10,9 @@ import pytest
 from warehouse_workspace import Workspace
 from pair_references import random_pairs, reference_paired_metrics
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 MIN_CHANGED = 10  # dbt_project.yml default of var min_changed_pairs
 
 

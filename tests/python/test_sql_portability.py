@@ -16,6 +16,9 @@ from sqlglot import exp
 from biasmirror.paths import project_dir
 from warehouse_workspace import Workspace
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generate_series", "unnest",
                    "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "percentile_cont",
                    "percentile_disc", "median", "xor", "read_csv", "read_csv_auto", "read_parquet",

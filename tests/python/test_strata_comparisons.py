@@ -10,6 +10,9 @@ import pytest
 from warehouse_workspace import Workspace
 from pair_references import random_pairs, reference_paired_metrics
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 N_PAIRS = 3000
 N_BOOT = 1000
 STRATA = {"site": ["a", "b"]}

@@ -14,6 +14,9 @@ from biasmirror.paths import project_dir
 from pair_references import reference_paired_metrics
 from demo_warehouse import demo_warehouse, mimic_root
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 GROUPS = ("chest_pain", "dyspnoea", "neurological", "sepsis_like", "abdominal_pain")
 
 

@@ -14,6 +14,9 @@ from biasmirror.paths import project_dir
 from pair_references import reference_paired_metrics
 from demo_warehouse import N_BOOT, demo_warehouse
 
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
+
 MIN_TERM_PAIRS = 50   # dbt_project.yml default
 MIN_TERM_LENGTH = 3
 TERM_BOOT = 1000      # var term_bootstrap_resamples default (capped by bootstrap_resamples)

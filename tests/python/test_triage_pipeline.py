@@ -22,7 +22,8 @@ from warehouse_workspace import Workspace
 from toy_triage import single_torch_thread  # noqa: F401 (module fixture)
 
 
-pytestmark = pytest.mark.usefixtures("single_torch_thread")
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("single_torch_thread")]
 
 VARIABLES = {"bootstrap_resamples": 200}
 # Only what the triage marts need: the cohort and the pairs' strata first, then the part of the project that

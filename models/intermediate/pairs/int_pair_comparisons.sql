@@ -15,7 +15,7 @@ with setting_order as (
         {%- for setting in settings %}
         ('{{ setting }}', {{ loop.index }}){{ "," if not loop.last }}
         {%- endfor %}
-    ) as setting_order (setting, setting_rank)
+    ) as setting_order (setting, setting_rank)  -- noqa: AL05 (the columns are read through select *)
 ),
 
 groups as (
