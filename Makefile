@@ -1,4 +1,5 @@
-# biasmirror: `make demo` runs the whole audit on synthetic data; `make test` runs the test suite.
+# biasmirror: `make demo` runs the whole audit on synthetic data; `make test` runs the test suite (`make test-fast`
+# without the slow tests, `make lint` the linters).
 # Both create .venv on first use. torch is pinned first: an unpinned torch would pull a multi-GB CUDA build.
 
 PYTHON ?= python3
@@ -6,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-postgres install browser postgres-server benchmark wheel clean
+.PHONY: demo test test-fast test-postgres lint install browser postgres-server benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +42,14 @@ postgres-server:
 	  else \
 	    echo "make test-postgres needs PostgreSQL's server programs: install Debian's postgresql (as root)."; exit 1; \
 	  fi; }
+# Everything but the tests marked slow (real builds in subprocesses, several extracts, a pretrained model on CPU).
+test-fast: $(STAMP) browser
+	$(BIN)/python -m pytest -m "not slow"
+
+# Python: ruff ([tool.ruff] in pyproject.toml). SQL: sqlfluff (.sqlfluff: jinja templater, DuckDB dialect).
+lint: $(STAMP)
+	$(BIN)/ruff check inference tests benchmarks
+	$(BIN)/sqlfluff lint --processes 2 models analyses
 
 # The report tests open the HTML report in headless Chromium (Debian's package).
 browser:

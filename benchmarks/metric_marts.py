@@ -181,7 +181,7 @@ def pandas_loop_bootstrap(frame: pd.DataFrame, replicates: int, seed: int) -> tu
     start, cpu_start = time.perf_counter(), time.process_time()
     results = []
     for b in range(replicates):
-        for setting, group in by_setting.items():
+        for group in by_setting.values():
             sample = group.sample(n=len(group), replace=True, random_state=rng)
             metrics = metrics_from_sums(stratum_sums(sample))
             metrics["replicate"] = b
@@ -292,7 +292,7 @@ def numpy_designs_bootstrap(groups: dict[tuple, np.ndarray], direction: np.ndarr
     codes = {g: direction * 9 + (delta + 4) for g, delta in groups.items()}
     for _, _, mask in masks:
         d = direction[mask]
-        for g, code in codes.items():
+        for code in codes.values():
             counts = np.bincount(code[mask], minlength=18)
             n = int(counts.sum())
             draws = rng.multinomial(n, counts / n, size=boot)
@@ -687,7 +687,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
         f"{prep['import_s']:.1f} s ({prep['parquet_mb']:.1f} MiB Parquet) [not part of the measurement]")
     results["setup"] = prep
     frame = analysis_frame(pairs)
-    
+
     # 2. dbt build of the metric marts at B -------------------------------------------------------------
     # The setup build used other vars, so the next build re-parses the whole project (as the first build after
     # any change of --vars does); a scheduled job with fixed vars parses partially. Warm up once, report it.
@@ -706,7 +706,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
             f"{b['nodes_s']['metric_comparisons']:.2f} s; peak RSS {b['peak_rss_gib']:.2f} GiB, temp {b['temp_disk_gib']:.2f} GiB")
     main_build = sorted(builds, key=lambda b: b["wall_s"])[len(builds) // 2]  # the median run
     results["builds_main"] = builds
-    
+
     # 5. point estimates: SQL vs pandas on the full data (before anything rebuilds the marts) -------------
     expected = pandas_point_estimates(frame)
     check = compare_point_estimates(wh, expected, args.boot)
@@ -715,7 +715,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
     log(f"point estimates SQL vs pandas: {check['rows']} rows, max |diff| {check['max_abs_diff']:.3g}, "
         f"unmatched {check['unmatched_rows']}, n_pairs mismatches {check['n_pairs_mismatches']}, "
         f"n_boot = B everywhere: {check['n_boot_all_equal_B']} -> {'OK' if check['ok'] else 'MISMATCH'}")
-    
+
     # 3. baselines ------------------------------------------------------------------------------------
     loop_s, loop_cpu_s, _ = pandas_loop_bootstrap(frame, args.baseline_replicates, args.seed + 1)
     per_rep = loop_s / args.baseline_replicates
@@ -761,7 +761,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
                        "ratio_pandas_loop_over_dbt_cpu": loop_cpu_extrapolated / median_cpu,
                        "load1_before_runs": [b["load1_before"] for b in builds],
                        "nodes_s_median_run": main_build["nodes_s"]}
-    
+
     # B large ---------------------------------------------------------------------------------------
     grid = {(args.pairs, args.boot): main_build}
     if args.boot_large:
@@ -777,7 +777,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
             f"full re-parse: {big_first['wall_s']:.2f} s), CPU {big['cpu_s']:.1f} s, SQL {big['sql_s']:.2f} s; "
             f"metric_comparisons {big['nodes_s']['metric_comparisons']:.2f} s; numpy multinomial "
             f"{np_big_s:.2f} s; pandas loop (extrapolated) {per_rep * args.boot_large:.0f} s")
-    
+
     # 4. scaling --------------------------------------------------------------------------------------
     if not args.no_scaling:
         scaling_pairs = [int(v) for v in args.scaling_pairs.split(",")]
@@ -802,7 +802,7 @@ def run_single(tmp: Path, project: Path, args, info: dict, results: dict, verdic
     if len({p["pairs"] for p in points}) > 1 and len({p["boot"] for p in points}) > 2:
         results["growth_fit"] = {k: fit_growth(points, k) for k in
                                  ("wall_s", "cpu_s", "sql_s", "int_pair_members_s", "metric_comparisons_s")}
-    
+
     # report ----------------------------------------------------------------------------------------
     log("\n=== Results ===")
     m = results["main"]

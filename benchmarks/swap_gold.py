@@ -88,7 +88,7 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
         out.append(Labelled(gold, row["sex"], frozenset()))
         # the unswapped original and one copy per changed block left in its original form
         residual_blocks = []
-        for tag, i1, i2, j1, j2 in blocks:
+        for _tag, i1, i2, j1, j2 in blocks:
             words = [a[k][0].lower() for k in range(i1, i2)]
             starts_in_original = [a[k][1] for k in range(i1, i2)]
             partner = any(lex.is_partner(original, s, w) or w in lex.partner_forms for w, s in zip(words, starts_in_original))

@@ -151,12 +151,13 @@ def main() -> None:
 
         rows = []
         for batch_size in args.batch_sizes:
+            # each method binds this iteration's batch size (they run within the iteration)
             methods = {
-                "pipeline": lambda: pipeline_generate(scorer, records, batch_size),
-                "generate": lambda: generate_in_order(scorer, records, batch_size),
-                "generate_sorted": lambda: scorer.generate_levels(records, batch_size),
-                "label_no_prefix_cache": lambda: scorer.score(records, batch_size, share_prefix=False),
-                "label": lambda: scorer.score(records, batch_size),
+                "pipeline": lambda size=batch_size: pipeline_generate(scorer, records, size),
+                "generate": lambda size=batch_size: generate_in_order(scorer, records, size),
+                "generate_sorted": lambda size=batch_size: scorer.generate_levels(records, size),
+                "label_no_prefix_cache": lambda size=batch_size: scorer.score(records, size, share_prefix=False),
+                "label": lambda size=batch_size: scorer.score(records, size),
             }
             # round robin over the methods, best of the repeats: a burst of load from another process on the
             # shared machine then slows one repeat of every method instead of all repeats of one method

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from biasmirror.cli_options import console, fail
+from biasmirror.cli_options import backend_options, console, fail
 from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
                                       print_command)
 from biasmirror.paths import warehouse_path, working_path
@@ -194,7 +194,7 @@ def counterfactuals(
             fail("--backend and --model apply to --generator llm")
         if not backend or not model:
             fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
-        llm = LlmSpec(backend=backend, model=model, options=_backend_options(option), k_shots=k_shots,
+        llm = LlmSpec(backend=backend, model=model, options=backend_options(option), k_shots=k_shots,
                       max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
     try:
         run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
@@ -214,16 +214,6 @@ def counterfactuals(
     if run.checks_written or run.similarity_written:
         console.print(f"Diagnostics: {run.checks_written:,} copies checked, {run.similarity_written:,} similarities; "
                       "`biasmirror build` updates audit.counterfactual_quality.")
-
-
-def _backend_options(pairs: Optional[list[str]]) -> dict:
-    """--option KEY=VALUE pairs as keyword options (VALUE parsed as JSON when it parses)."""
-    from biasmirror.cli_options import parse_key_values
-
-    try:
-        return parse_key_values(pairs)
-    except ValueError as error:
-        fail(str(error))
 
 
 @app.command()

@@ -12,9 +12,9 @@ from typing import Any, Iterator, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from typer.core import TyperGroup
 
+from biasmirror.cli_options import fail
 from biasmirror.paths import LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path
 
 # Notes about the warehouse go to stderr, so that a command's own output (tables, JSON) stays clean on stdout.
@@ -30,8 +30,7 @@ class WarehouseAwareGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except WAREHOUSE_ERRORS as error:
-            notes.print(f"[bold red]error:[/bold red] {escape(str(error))}", markup=True)
-            raise typer.Exit(code=1) from None
+            fail(str(error), stderr=True)
 
 
 def _announce_writer(working: Path) -> None:

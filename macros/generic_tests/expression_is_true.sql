@@ -1,7 +1,7 @@
-{#- Fails on every row where the expression is false (nulls count as false unless allow_null). -#}
-{% test expression_is_true(model, expression, where_clause=none) %}
+{#- Fails on every row where the expression is false (a null counts as false). To test only some rows, give the
+    test dbt's `where` config (config: {where: "..."}), which filters the model before the test reads it. -#}
+{% test expression_is_true(model, expression) %}
 select *
 from {{ model }}
 where not coalesce(({{ expression }}), false)
-{%- if where_clause %} and ({{ where_clause }}){% endif %}
 {% endtest %}

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import Workspace
+from warehouse_workspace import Workspace
 
 BORDEAUX_VISITS = 1500
 MIMIC_STAYS = 700

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 
 STAYS = 2500
 SEED = 5

@@ -19,6 +19,9 @@ from biasmirror.counterfactuals.base import RewriteInput
 from biasmirror.counterfactuals.llm_rewriter import LlmRewriter, PromptBuilder
 from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm
 
+# slow (make test-fast leaves it out): a model generates on CPU in every test
+pytestmark = pytest.mark.slow
+
 
 def _corpus() -> list[str]:
     package = resources.files("biasmirror.counterfactuals")

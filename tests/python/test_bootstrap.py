@@ -8,7 +8,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_PAIRS = 20000
 N_BOOT = 2000

@@ -18,7 +18,11 @@ from biasmirror.datasets import register_root
 from biasmirror.dbt_runner import DbtFailed
 from biasmirror.synth.bordeaux import COLUMNS, write_bordeaux
 from bordeaux_pipeline import MODEL, Pipeline, build_pipeline
-from conftest import Workspace, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 REASONS = {"sex_missing": "sex_missing", "level_missing": "level_missing", "level_1": "level_1",
            "complaint_class": "excluded_complaint_class", "keyword": "gender_specific_content"}

@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_BOOT = 1000
 SELECT = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]

@@ -12,7 +12,10 @@ import pytest
 from biasmirror.datasets import register_root
 from biasmirror.dbt_runner import DbtFailed
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 STAYS = 3000
 

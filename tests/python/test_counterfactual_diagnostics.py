@@ -46,6 +46,7 @@ def test_units_drugs_and_negations_by_language() -> None:
     assert clinical_content(None, "en") == clinical_content("", "de") == ClinicalContent((), (), ())
 
 
+@pytest.mark.slow  # loads spaCy and a sentence encoder
 @pytest.mark.parametrize(("language", "text"), NOTES, ids=[n[0] for n in NOTES])
 def test_a_sex_swap_preserves_clinical_content(language: str, text: str) -> None:
     swapped = swap_sex(text, "M", language).text

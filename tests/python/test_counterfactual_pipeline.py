@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,8 +22,11 @@ from biasmirror.counterfactuals.generate import LlmSpec, generate_counterfactual
 from biasmirror.counterfactuals.rules import residual_terms, swap_sex
 from biasmirror.paths import project_dir
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from local_openai_server import LocalChatServer, completion, is_retry, last_record, rule_swap_answer
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 QUALITY_MODELS = ["stg_inference__counterfactuals", "stg_inference__counterfactual_checks",
                   "stg_inference__counterfactual_similarity", "int_counterfactual_diagnostics", "counterfactual_quality",
@@ -58,7 +60,7 @@ def test_names() -> None:
 def test_rules_and_placebo_copies(cohort: Workspace) -> None:
     test = cohort.query("select record_id, sex, hpi, pmh from audit.triage_cohort where split = 'test'")
     copies = cohort.query("select * from inference.counterfactuals where generator in ('rules', 'rules-placebo')")
-    for generator, group in copies.groupby("generator"):
+    for _generator, group in copies.groupby("generator"):
         assert sorted(group.record_id) == sorted(test.record_id)
     merged = copies.merge(test, on="record_id", suffixes=("", "_original"))
     swap = merged[merged.generator == "rules"]
@@ -223,7 +225,7 @@ def _embedder():
 
 
 def test_quality_mart_against_independent_computations(cohort: Workspace) -> None:
-    planted = _plant(cohort)
+    _plant(cohort)
     build(cohort, QUALITY_MODELS)
     quality = cohort.query("select * from audit.counterfactual_quality").set_index("generator")
     # planted faults: 3 numbers, 2 negations, 1 drug, 1 wrong-sex word over 10 checked copies; 1 flagged copy

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +10,10 @@ from biasmirror.settings import SETTINGS
 from biasmirror.synth.mimic import write_mimic
 from biasmirror.triage.classifier_training import fit_and_score
 from biasmirror.triage.forest import TfidfForest
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

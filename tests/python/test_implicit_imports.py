@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from biasmirror.cli import app
 from biasmirror.imports.tables import ImportValidationError
 from biasmirror.implicit.imports import import_allocations, import_associations
-from conftest import Workspace
+from warehouse_workspace import Workspace
 
 
 def association_frame() -> pd.DataFrame:
@@ -139,6 +139,7 @@ def test_bad_allocation_files_are_rejected_and_nothing_is_written(workspace: Wor
     assert count(workspace, "implicit_allocation_responses") == 8
 
 
+@pytest.mark.slow  # a simulated study run, then imports
 def test_an_import_never_overwrites_answers_generated_here(workspace: Workspace) -> None:
     from biasmirror.backends.registry import make_backend
     from biasmirror.implicit.runs import run_allocation

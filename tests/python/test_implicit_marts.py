@@ -20,7 +20,10 @@ from biasmirror.backends.registry import make_backend
 from biasmirror.implicit.imports import import_allocations
 from biasmirror.implicit.prompts import BUILTIN, load_prompt_set
 from biasmirror.implicit.runs import RunConfigurationError, run_allocation, run_associations, run_explicit
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 PLANTED = dict(association_bias={"risk": 0.6, "emotions": -0.3, "appearance": 0.0},
                trans_rates={"hiv": 0.75, "gynecology": 0.25, "prostate": 0.35}, symptoms_shrink=0.5,
@@ -56,7 +59,9 @@ def study(module_workspace: Workspace):
 
 
 def reference_bias(words: pd.DataFrame) -> float:
-    count = lambda valence, group: ((words.valence == valence) & (words.assigned_group == group)).sum()
+    def count(valence: str, group: str) -> int:
+        return ((words.valence == valence) & (words.assigned_group == group)).sum()
+
     pt, nt = count("positive", "transgender"), count("negative", "transgender")
     pc, nc = count("positive", "cisgender"), count("negative", "cisgender")
     return nt / (pt + nt) + pc / (nc + pc) - 1

@@ -17,7 +17,8 @@ from biasmirror.cli import app
 from biasmirror.imports.pairs import import_pairs
 from biasmirror.imports.tables import ImportValidationError
 from biasmirror.implicit.imports import import_allocations, import_associations
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 from test_implicit_imports import allocation_frame, association_frame, count
 
 NOTE = "Madame ___, 102 ans, venue pour douleurs abdominales depuis trois jours"

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from biasmirror.cli import app
 from biasmirror.imports.pairs import import_pairs
 from biasmirror.imports.tables import ImportValidationError
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 
 
 def write_csv(path: Path, frame: pd.DataFrame) -> Path:

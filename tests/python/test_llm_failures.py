@@ -14,9 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from biasmirror.cli import app
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from local_openai_server import LocalChatServer, completion, last_record, rule_swap_answer
 from test_counterfactual_pipeline import build
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"
              "<p>nginx</p>" + "<p>.</p>" * 60 + "</body></html>")

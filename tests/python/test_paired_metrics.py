@@ -7,7 +7,11 @@ import pandas as pd
 import pytest
 from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_fscore_support
 
-from conftest import Workspace, random_pairs, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import random_pairs, reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_BOOT = 200
 STRATA = {"age_band": ["18-39", "40-64", "65+"], "site": ["a", "b", "c", "d"]}

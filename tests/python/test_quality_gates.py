@@ -15,7 +15,10 @@ from typer.testing import CliRunner
 
 from biasmirror.quality import CheckReport, run_checks
 from bordeaux_pipeline import MODEL, Pipeline, build_pipeline
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,10 @@ from biasmirror.quality import run_checks
 from biasmirror.quality.contracts import CODED_KINDS, ContractError, raw_contracts
 from biasmirror.synth.bordeaux import write_bordeaux
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 VISITS = 60
 FREE_TEXT = {("bordeaux", "visits", "complaint_label"), ("bordeaux", "visits", "triage_note"),

@@ -21,8 +21,11 @@ from biasmirror.quality import run_checks
 from biasmirror.quality.contracts import raw_contracts
 from biasmirror.synth.bordeaux import write_bordeaux
 from biasmirror.synth.mimic import write_mimic
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from report_browser import BrowserUnavailable, Chromium
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 # (data set, table, free-text column, the coded column it is swapped with)
 SWAPS = (
@@ -109,7 +112,6 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"bordeaux": base / "bordeaux", "mimic": base / "mimic"}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("dataset", ["bordeaux", "mimic"])
 def test_swapped_headers_fail_without_quoting_any_free_text(dataset: str, sources: dict[str, Path],
                                                             tmp_path: Path, capsys) -> None:

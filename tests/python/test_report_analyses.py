@@ -3,7 +3,6 @@ and with independent computations."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -12,6 +11,9 @@ import pytest
 
 from biasmirror.paths import project_dir
 from demo_warehouse import VARIABLES, demo_warehouse, mimic_root
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +81,9 @@ def test_acuity_odds_ratios_match_numpy(analyses) -> None:
     checked = 0
     for row in table[table["generator"] == "rules"].itertuples():
         subset = pairs[(pairs["setting"] == row.setting) & (pairs["true_level"] == int(row.documented_level))]
-        share = lambda direction, up: ((subset["direction"] == direction) & ((subset["delta"] > 0) if up else (subset["delta"] < 0))).sum()
+        def share(direction: str, up: bool, subset=subset) -> int:
+            return ((subset["direction"] == direction) & ((subset["delta"] > 0) if up else (subset["delta"] < 0))).sum()
+
         up_fm, down_fm, up_mf, down_mf = share("f_to_m", True), share("f_to_m", False), share("m_to_f", True), share("m_to_f", False)
         assert row.n_pairs == len(subset)
         # undefined when a margin of the 2 x 2 table is empty; 0.5 added to every cell when one is zero

@@ -15,8 +15,12 @@ import pytest
 
 from biasmirror.report.html import CONTENT_SECURITY_POLICY
 from biasmirror.report.render import write_report
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
 from report_browser import BrowserUnavailable, Chromium
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 HOSTILE = (
     "<script>alert(1)</script>",

@@ -12,9 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 from biasmirror.report.render import write_report
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from demo_warehouse import NOISE_FLIPS, demo_warehouse
 from report_browser import BrowserUnavailable, Chromium
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 FIGURES_JS = """
 Array.from(document.querySelectorAll('figure.bm-figure')).map(f => {

@@ -88,6 +88,7 @@ def test_a_killed_run_is_marked_interrupted_by_the_next_run(workspace) -> None:
     assert "killed" in runs.error[0]
 
 
+@pytest.mark.slow  # a real `biasmirror` process run twice
 def test_ctrl_c_marks_the_run_interrupted_keeps_its_batches_and_says_so(workspace) -> None:
     """A real `biasmirror` process interrupted mid-run (SIGINT, as Ctrl-C sends) exits 130 with a message, and a
     rerun resumes from what was kept."""
@@ -116,6 +117,7 @@ def test_ctrl_c_marks_the_run_interrupted_keeps_its_batches_and_says_so(workspac
     assert _runs(workspace.working).status.tolist() == ["interrupted", "finished"]
 
 
+@pytest.mark.slow  # a dbt build of the inference tables
 def test_tables_of_an_older_contract_gain_the_new_columns(workspace) -> None:
     """A warehouse made before a column was added to the contract is migrated, by Python and by dbt."""
     from biasmirror.warehouse import connect, ensure_inference_tables

@@ -9,7 +9,11 @@ import pytest
 import yaml
 
 from biasmirror.paths import project_dir
-from conftest import Workspace, random_pairs, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import random_pairs, reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 # var min_changed_pairs as the project sets it (the sparse-interval rule, docs/intervals.md)
 MIN_CHANGED = yaml.safe_load((project_dir() / "dbt_project.yml").read_text())["vars"]["min_changed_pairs"]

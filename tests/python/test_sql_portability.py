@@ -14,7 +14,10 @@ import sqlglot
 from sqlglot import exp
 
 from biasmirror.paths import project_dir
-from conftest import Workspace
+from warehouse_workspace import Workspace
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generate_series", "unnest",
                    "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "percentile_cont",

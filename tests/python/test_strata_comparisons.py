@@ -7,7 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import Workspace, random_pairs, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import random_pairs, reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_PAIRS = 3000
 N_BOOT = 1000

@@ -11,8 +11,11 @@ import pandas as pd
 import pytest
 
 from biasmirror.paths import project_dir
-from conftest import reference_paired_metrics
+from pair_references import reference_paired_metrics
 from demo_warehouse import demo_warehouse, mimic_root
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 GROUPS = ("chest_pain", "dyspnoea", "neurological", "sepsis_like", "abdominal_pain")
 

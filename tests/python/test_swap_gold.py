@@ -113,6 +113,7 @@ def test_the_check_names_the_residual_agreement(language: str, copy: str, origin
     assert all(w.reason != "lexicon term" for w in found)
 
 
+@pytest.mark.slow  # real `biasmirror swap` processes
 def test_swap_command_one_line_out_per_line_in() -> None:
     lines = ["Elle est inquiète et se dit essoufflée.", "", "Patiente calme, coopérante.", "Elle est gênée, tab\there."]
     result = subprocess.run([sys.executable, "-m", "biasmirror.cli", "swap", "--to", "M", "--language", "fr", "--check"],

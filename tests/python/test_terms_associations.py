@@ -12,11 +12,13 @@ import pytest
 import yaml
 
 from biasmirror.paths import project_dir
-from conftest import reference_paired_metrics
+from pair_references import reference_paired_metrics
 from demo_warehouse import N_BOOT, demo_warehouse
 
 # var min_changed_pairs as the project sets it (the sparse-interval rule, docs/intervals.md)
 MIN_CHANGED = yaml.safe_load((project_dir() / "dbt_project.yml").read_text())["vars"]["min_changed_pairs"]
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 MIN_TERM_PAIRS = 50   # dbt_project.yml default
 MIN_TERM_LENGTH = 3
@@ -98,7 +100,7 @@ def test_term_bootstrap_spread_matches_analytic_standard_errors(data) -> None:
     top = associations[associations["metric"] == "pdr"].nlargest(6, "n_pairs")
     ratios = []
     for term in top["term"]:
-        subset = full[full["pair_id"].map(lambda p: term in terms[p])]
+        subset = full[full["pair_id"].map(lambda p, term=term: term in terms[p])]
         delta = (subset["counterfactual_level"] - subset["original_level"]).to_numpy()
         female_minus_male = np.where(subset["original_sex"] == "M", delta, -delta)
         n = len(subset)
@@ -116,7 +118,7 @@ def test_min_term_pairs_and_settings_are_vars(tmp_path) -> None:
     """Raising the support threshold drops terms; adding settings adds their rows (on a copy of the warehouse)."""
     import shutil
 
-    from conftest import Workspace
+    from warehouse_workspace import Workspace
 
     demo = demo_warehouse()
     copy = Workspace(tmp_path)

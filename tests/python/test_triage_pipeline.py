@@ -18,11 +18,12 @@ from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, s
 from biasmirror.triage.classifier_training import TrainingPlan, TransformedInputs, fit_and_score
 from biasmirror.triage.forest import TINY_FOREST_GRID, TfidfForest
 from biasmirror.triage.neutralize import neutralize_text, remaining_markers
-from conftest import Workspace
+from warehouse_workspace import Workspace
 from toy_triage import single_torch_thread  # noqa: F401 (module fixture)
 
 
-pytestmark = pytest.mark.usefixtures("single_torch_thread")
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("single_torch_thread")]
 
 VARIABLES = {"bootstrap_resamples": 200}
 # Only what the triage marts need: the cohort and the pairs' strata first, then the part of the project that

@@ -19,7 +19,11 @@ import numpy as np
 import pytest
 
 from biasmirror.paths import default_working_path
-from conftest import Workspace, random_pairs
+from warehouse_workspace import Workspace
+from pair_references import random_pairs
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -122,7 +126,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     return ws
 
 
-@pytest.mark.slow
 def test_readers_never_block_writers_and_see_one_build_at_a_time(served: Workspace) -> None:
     ws = served
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(ws.warehouse), ",".join(MARTS)],
@@ -269,7 +272,6 @@ def test_a_build_with_a_failing_test_publishes_nothing(served: Workspace) -> Non
     assert ws.warehouse.read_bytes() == before
 
 
-@pytest.mark.slow
 def test_kill_during_publish_leaves_the_old_or_the_new_file(served: Workspace) -> None:
     ws = served
     ok(cli(ws, "import-pairs", str(import_file(ws, "d3", 3)), "--dataset", "d3", "--model", "m"))
@@ -359,7 +361,6 @@ def test_a_warehouse_from_before_the_working_copy_is_carried_over(tmp_path: Path
         assert con.execute("select count(*) from information_schema.tables where table_name = 'imported_pairs'").fetchone()[0] == 0
 
 
-@pytest.mark.slow
 def test_demo_uses_its_own_warehouse_and_prints_commands_unwrapped(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "user")
     ws.root.mkdir()

@@ -52,7 +52,7 @@ _LICENSORS = [
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b(?:pt|patient|___)\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional)\s*)*\Z", re.IGNORECASE),
+    re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional)\s*)*\Z", re.IGNORECASE),
 ]
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3]]

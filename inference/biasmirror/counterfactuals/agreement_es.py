@@ -25,8 +25,7 @@ __all__ = ["analyse", "to_feminine", "to_masculine"]
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
 _CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
-                      "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "algo",
-                      "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
+                      "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
                       "bien", "hoy", "ayer", "recientemente"})
 _COORD = frozenset({"y", "e", "o", "u", "ni", "pero", ","})
 _COPULAS = frozenset({
@@ -65,7 +64,7 @@ _NOUN_STOPLIST = frozenset({
     "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
     "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
     "sillón", "camión", "avión", "montón", "botón", "algodón", "razón", "ocasión", "sesión", "presión", "tensión",
-    "visión", "lesión", "infección", "mes", "inglés", "interés", "estrés", "después", "través", "revés", "cortés",
+    "visión", "lesión", "infección", "inglés", "interés", "estrés", "después", "través", "revés", "cortés",
     "vecino", "vecina", "hijo", "hija", "hermano", "hermana", "tío", "tía", "abuelo", "abuela", "nieto", "nieta",
     "primo", "prima", "amigo", "amiga", "cuñado", "cuñada", "sobrino", "sobrina", "suegro", "suegra", "yerno",
     "nuera", "madre", "padre", "casa", "cama", "camilla", "mano", "pierna", "rodilla", "cadera", "cabeza", "cara",
@@ -74,7 +73,7 @@ _NOUN_STOPLIST = frozenset({
     "mucha", "mucho", "esta", "este", "esa", "eso", "ese", "una", "uno", "alguna", "alguno", "ninguna", "ninguno",
     "nada", "ya", "solo", "sola", "como", "cuando", "donde", "hacia", "para", "pero", "sino", "junto", "dentro",
     "fuera", "arriba", "abajo", "encima", "cerca", "lejos", "luego", "pronto", "tanto", "cuanto", "mientras",
-    "hace", "sido", "estado", "tenido", "habido", "ido", "dado", "dada", "puesto", "puesta", "salvo", "medio",
+    "hace", "sido", "tenido", "habido", "ido", "dado", "dada", "puesto", "puesta", "salvo", "medio",
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
 })
@@ -106,10 +105,10 @@ _KNOWN_ADJECTIVES = frozenset({
     "alérgico", "casado", "soltero", "divorciado", "separado", "autónomo", "independiente", "dependiente",
     "asintomático", "afebril", "eupneico", "taquicárdico", "taquipneico", "bradicárdico", "obnubilado", "lloroso",
     "dolorido", "agresivo", "dormido", "tumbado", "sentado", "decaído", "confuso", "somnoliento", "agitado",
-    "tumbado", "normocoloreado", "normohidratado", "pluripatológico", "institucionalizado", "anticoagulado",
+    "normocoloreado", "normohidratado", "pluripatológico", "institucionalizado", "anticoagulado",
     "antiagregado", "vacunado", "operado", "intervenido", "diagnosticado", "valorado", "trasladado", "traído",
     "ingresado", "encontrado", "ayudado", "acompañado", "conocido", "nacido", "activo", "ocasional",
-    "universitario", "consciente", "inconsciente", "estable", "inestable", "pálido", "ansioso", "inquieto",
+    "universitario", "consciente", "inconsciente", "estable", "inestable", "ansioso", "inquieto",
     "contento", "triste", "enfadado", "asustado", "agotado", "deshidratado", "desnutrido", "caquéctico",
     "encamado", "postrado", "remitido", "derivado", "atendido", "tratado", "visto", "explorado", "monitorizado",
     "sedado", "intubado", "estabilizado", "recuperado", "quemado", "herido", "lesionado", "atropellado",

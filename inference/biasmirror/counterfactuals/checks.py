@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from biasmirror.counterfactuals.base import OTHER_SEX
 from biasmirror.counterfactuals.clinical_content import changed_parts, clinical_content
-from biasmirror.counterfactuals.rules import residual_terms, supported_languages
+from biasmirror.counterfactuals.rules import supported_languages
 
 # A field's length may change by this factor at most (texts of at least MIN_LENGTH_CHECKED characters).
 MAX_LENGTH_FACTOR = 1.4

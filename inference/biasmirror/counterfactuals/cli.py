@@ -11,17 +11,14 @@ from pathlib import Path
 from typing import Annotated, Iterable, Iterator, Optional
 
 import typer
-from rich.console import Console
 
-console = Console(stderr=True)
+# every message goes to standard error: `swap` writes its result on standard output
+from biasmirror.cli_options import error_console as console
+from biasmirror.cli_options import fail
+
 review_app = typer.Typer(help="The study's manual review of counterfactual copies (export a sample, import verdicts).",
                          no_args_is_help=True)
 BATCH = 512
-
-
-def _fail(message: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False)
-    raise typer.Exit(code=1)
 
 
 def _batches(lines: Iterable[str], interactive: bool) -> Iterator[list[str]]:
@@ -55,9 +52,9 @@ def swap_command(
 
     target = to.strip().upper()
     if target not in ("F", "M"):
-        _fail(f"--to must be F or M, got {to!r}")
+        fail(f"--to must be F or M, got {to!r}", stderr=True)
     if language not in supported_languages():
-        _fail(f"unsupported language {language!r}; supported languages: {', '.join(supported_languages())}")
+        fail(f"unsupported language {language!r}; supported languages: {', '.join(supported_languages())}", stderr=True)
     original = "M" if target == "F" else "F"
     out = sys.stdout
     for batch in _batches(sys.stdin, sys.stdin.isatty()):
@@ -86,7 +83,7 @@ def review_export(
     try:
         result = export_sample(dataset, out, n=n, generator=generator, seed=seed, language=language)
     except (ReviewError, FileNotFoundError, RuntimeError) as error:
-        _fail(str(error))
+        fail(str(error), stderr=True)
     console.print(f"{result.rows} copies written to {result.path} (seed {seed}):")
     for (lang, gen), count in sorted(result.strata.items()):
         console.print(f"  {lang or '?'} / {gen}: {count} of {result.available[(lang, gen)]:,}", markup=False)
@@ -106,7 +103,7 @@ def review_import(
     try:
         result = import_reviews(path, reviewer=reviewer, allow_blank=allow_blank)
     except (ReviewError, FileNotFoundError, RuntimeError) as error:
-        _fail(str(error))
+        fail(str(error), stderr=True)
     console.print(f"{result.rows} verdicts imported ({result.invalid} invalid; {result.replaced} replaced an earlier "
                   f"verdict; {result.skipped_blank} blank rows skipped); run {result.run_id}. "
                   "`biasmirror build` updates audit.counterfactual_review.")

@@ -60,7 +60,7 @@ def records_checks(items: list[tuple[str | None, str | None, str | None, str | N
         found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language)
         for i, words in zip(index, found):
             residual[i] = words
-    for (original_hpi, original_pmh, _, _, sex, language), copy_text, words in zip(items, copies, residual):
+    for (original_hpi, original_pmh, _, _, _sex, language), copy_text, words in zip(items, copies, residual):
         original = clinical_content(joined_text(original_hpi, original_pmh), language)
         copy = clinical_content(copy_text, language)
         agreeing = None if words is None else [w.reason for w in words if w.reason != "lexicon term"]

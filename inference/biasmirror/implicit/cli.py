@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from biasmirror.cli_options import console, fail, parse_key_values
+from biasmirror.cli_options import backend_options, console, fail, option_group
 
 implicit_app = typer.Typer(
     help="The implicit-bias study (word association, appointment allocation, explicit questions) on a chat backend.",
@@ -19,35 +20,61 @@ OPTION_HELP = "Backend option KEY=VALUE (repeatable); VALUE is read as JSON when
 NO_CACHE_HELP = "Send every request again instead of reusing stored answers (the new answers replace them)."
 
 
+@dataclass(frozen=True)
+class StudyRun:
+    """The options of every `biasmirror implicit` command (declared once; `option_group` adds them to each)."""
 
-def _options(pairs: Optional[list[str]]) -> dict[str, Any]:
-    try:
-        return parse_key_values(pairs)
-    except ValueError as error:
-        fail(str(error))
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)]
+    model: Annotated[str, typer.Option(help="Model name the backend runs.")]
+    language: Annotated[Optional[list[str]], typer.Option(help="en or es (repeatable; default both).")] = None
+    prompts: Annotated[Optional[Path], typer.Option(
+        help="Prompt set file (YAML or JSON); default: biasmirror's own wording.")] = None
+    label: Annotated[Optional[str], typer.Option(help="Name to store the results under (default: --model).")] = None
+    temperature: Annotated[float, typer.Option(help="Sampling temperature (recorded).")] = 0.0
+    seed: Annotated[int, typer.Option(help="Generation seed passed to the backend (recorded).")] = 0
+    max_tokens: Annotated[int, typer.Option(help="Answer length limit.")] = 400
+    option: Annotated[Optional[list[str]], typer.Option(help=OPTION_HELP)] = None
+    no_cache: Annotated[bool, typer.Option("--no-cache", help=NO_CACHE_HELP)] = False
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self.language or ("en", "es"))
+
+    def decoding(self):
+        from biasmirror.implicit.runs import Decoding
+
+        return Decoding(self.temperature, self.seed, self.max_tokens)
+
+    def start_backend(self):
+        """The chat backend, or an error exit that names the backend and why it cannot start."""
+        from biasmirror.backends.registry import make_backend
+
+        try:
+            backend = make_backend(self.backend, self.model, **backend_options(self.option))
+        except (ValueError, RuntimeError, TypeError) as error:
+            fail(f"cannot start the {self.backend} backend: {error}")
+        if backend.name == "simulated":
+            console.print("[bold yellow]SIMULATION:[/bold yellow] answers come from a simulated respondent with planted, "
+                          "configurable bias, not from a language model (runs are recorded with simulation = true).")
+        return backend
+
+    def prompt_set(self):
+        from biasmirror.implicit.prompts import PromptSetError, load_prompt_set
+        from biasmirror.implicit.stimuli import StimuliError
+
+        try:
+            return load_prompt_set(self.prompts)
+        except (PromptSetError, StimuliError) as error:
+            fail(str(error))
 
 
-def _backend(kind: str, model: str, option: Optional[list[str]]):
-    from biasmirror.backends.registry import make_backend
-
-    try:
-        backend = make_backend(kind, model, **_options(option))
-    except (ValueError, RuntimeError, TypeError) as error:
-        fail(f"cannot start the {kind} backend: {error}")
-    if backend.name == "simulated":
-        console.print("[bold yellow]SIMULATION:[/bold yellow] answers come from a simulated respondent with planted, "
-                      "configurable bias, not from a language model (runs are recorded with simulation = true).")
-    return backend
+BatchSizeOption = Annotated[int, typer.Option(help="Prompts per backend call and per committed batch.")]
 
 
-def _prompt_set(path: Optional[Path]):
-    from biasmirror.implicit.prompts import PromptSetError, load_prompt_set
-    from biasmirror.implicit.stimuli import StimuliError
+def _design_seed(seed: Optional[int]) -> int:
+    from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
 
-    try:
-        return load_prompt_set(path)
-    except (PromptSetError, StimuliError) as error:
-        fail(str(error))
+    return DEFAULT_DESIGN_SEED if seed is None else seed
 
 
 def _conditions(flag: Optional[bool]) -> tuple[bool, ...]:
@@ -62,95 +89,66 @@ def _report(summary) -> None:
 
 
 @implicit_app.command("associations")
+@option_group(StudyRun, into="run")
 def associations(
-    backend: str = typer.Option(..., help=BACKEND_HELP),
-    model: str = typer.Option(..., help="Model name the backend runs."),
-    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
-    iterations: int = typer.Option(50, help="Prompts per language and category (the paper: 50)."),
-    category: Optional[list[str]] = typer.Option(None, help="Only these categories (repeatable; default all 8)."),
-    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON); default: biasmirror's own wording."),
-    label: Optional[str] = typer.Option(None, help="Name to store the results under (default: --model)."),
-    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
-    seed: int = typer.Option(0, help="Generation seed passed to the backend (recorded)."),
-    design_seed: Optional[int] = typer.Option(None, help="Seed of the word/order/template draws."),
-    max_tokens: int = typer.Option(400, help="Answer length limit."),
-    batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
-    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
-    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
+    run: StudyRun,
+    iterations: Annotated[int, typer.Option(help="Prompts per language and category (the paper: 50).")] = 50,
+    category: Annotated[Optional[list[str]], typer.Option(
+        help="Only these categories (repeatable; default all 8).")] = None,
+    design_seed: Annotated[Optional[int], typer.Option(help="Seed of the word/order/template draws.")] = None,
+    batch_size: BatchSizeOption = 16,
 ) -> None:
     """Word-association test: which words does the model give to "cisgender" and which to "transgender"?"""
-    from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
-    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_associations
+    from biasmirror.implicit.runs import RunConfigurationError, run_associations
 
-    chosen = _backend(backend, model, option)
+    chosen = run.start_backend()
     try:
         summary = run_associations(
-            chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
-            categories=category, iterations=iterations, decoding=Decoding(temperature, seed, max_tokens),
-            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size,
-            no_cache=no_cache)
+            chosen, label=run.label, prompt_set=run.prompt_set(), languages=run.languages, categories=category,
+            iterations=iterations, decoding=run.decoding(), design_seed=_design_seed(design_seed),
+            batch_size=batch_size, no_cache=run.no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
 
 
 @implicit_app.command("allocation")
+@option_group(StudyRun, into="run")
 def allocation(
-    backend: str = typer.Option(..., help=BACKEND_HELP),
-    model: str = typer.Option(..., help="Model name the backend runs."),
-    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
-    explanation: Optional[bool] = typer.Option(None, "--explanation/--no-explanation",
-                                               help="Only with (or only without) a requested explanation; default both."),
-    symptoms: Optional[bool] = typer.Option(None, "--symptoms/--no-symptoms",
-                                            help="Only with (or only without) same-urgency symptoms; default both."),
-    discipline: Optional[list[str]] = typer.Option(None, help="Only these disciplines (repeatable; default all 8)."),
-    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON); default: biasmirror's own wording."),
-    label: Optional[str] = typer.Option(None, help="Name to store the results under (default: --model)."),
-    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
-    seed: int = typer.Option(0, help="Generation seed passed to the backend (recorded)."),
-    design_seed: Optional[int] = typer.Option(None, help="Seed of the symptom draws."),
-    max_tokens: int = typer.Option(400, help="Answer length limit."),
-    batch_size: int = typer.Option(16, help="Prompts per backend call and per committed batch."),
-    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
-    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
+    run: StudyRun,
+    explanation: Annotated[Optional[bool], typer.Option(
+        "--explanation/--no-explanation", help="Only with (or only without) a requested explanation; default both.")] = None,
+    symptoms: Annotated[Optional[bool], typer.Option(
+        "--symptoms/--no-symptoms", help="Only with (or only without) same-urgency symptoms; default both.")] = None,
+    discipline: Annotated[Optional[list[str]], typer.Option(
+        help="Only these disciplines (repeatable; default all 8).")] = None,
+    design_seed: Annotated[Optional[int], typer.Option(help="Seed of the symptom draws.")] = None,
+    batch_size: BatchSizeOption = 16,
 ) -> None:
     """Appointment allocation: 100 cisgender-transgender pairs per discipline, each shown in both orders."""
-    from biasmirror.implicit.design import DEFAULT_DESIGN_SEED
-    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_allocation
+    from biasmirror.implicit.runs import RunConfigurationError, run_allocation
 
-    chosen = _backend(backend, model, option)
+    chosen = run.start_backend()
     try:
         summary = run_allocation(
-            chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
-            disciplines=discipline, explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms),
-            decoding=Decoding(temperature, seed, max_tokens),
-            design_seed=DEFAULT_DESIGN_SEED if design_seed is None else design_seed, batch_size=batch_size,
-            no_cache=no_cache)
+            chosen, label=run.label, prompt_set=run.prompt_set(), languages=run.languages, disciplines=discipline,
+            explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms), decoding=run.decoding(),
+            design_seed=_design_seed(design_seed), batch_size=batch_size, no_cache=run.no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
 
 
 @implicit_app.command("explicit")
-def explicit(
-    backend: str = typer.Option(..., help=BACKEND_HELP),
-    model: str = typer.Option(..., help="Model name the backend runs."),
-    language: Optional[list[str]] = typer.Option(None, help="en or es (repeatable; default both)."),
-    prompts: Optional[Path] = typer.Option(None, help="Prompt set file (YAML or JSON)."),
-    label: Optional[str] = typer.Option(None, help="Name to store the answers under (default: --model)."),
-    temperature: float = typer.Option(0.0, help="Sampling temperature (recorded)."),
-    seed: int = typer.Option(0, help="Generation seed (recorded)."),
-    max_tokens: int = typer.Option(200, help="Answer length limit."),
-    option: Optional[list[str]] = typer.Option(None, help=OPTION_HELP),
-    no_cache: bool = typer.Option(False, "--no-cache", help=NO_CACHE_HELP),
-) -> None:
+@option_group(StudyRun, into="run", max_tokens=200)
+def explicit(run: StudyRun) -> None:
     """Ask the explicit questions: would the model treat a transgender and a cisgender person differently?"""
-    from biasmirror.implicit.runs import Decoding, RunConfigurationError, run_explicit
+    from biasmirror.implicit.runs import RunConfigurationError, run_explicit
 
-    chosen = _backend(backend, model, option)
+    chosen = run.start_backend()
     try:
-        summary = run_explicit(chosen, label=label, prompt_set=_prompt_set(prompts), languages=language or ("en", "es"),
-                               decoding=Decoding(temperature, seed, max_tokens), no_cache=no_cache)
+        summary = run_explicit(chosen, label=run.label, prompt_set=run.prompt_set(), languages=run.languages,
+                               decoding=run.decoding(), no_cache=run.no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)
@@ -158,6 +156,10 @@ def explicit(
 
 OWN_STIMULI_HELP = ("Accept words, categories, valences or pair ids that are not the study's stimuli (results made with "
                     "your own stimuli); the import's run records it and how many rows were outside the study's.")
+# the options both import commands take
+ImportedPromptSetOption = Annotated[str, typer.Option(
+    help="Name to store the rows under (replaces an earlier import with it).")]
+OwnStimuliOption = Annotated[bool, typer.Option("--own-stimuli", help=OWN_STIMULI_HELP)]
 
 
 def _imported(result, what: str, prompt_set: str) -> None:
@@ -176,9 +178,9 @@ def _imported(result, what: str, prompt_set: str) -> None:
 
 
 def import_associations_command(
-    path: Path = typer.Argument(..., help="CSV/Parquet with model, language, iteration, category, word, valence, group[, template]."),
-    prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
-    own_stimuli: bool = typer.Option(False, "--own-stimuli", help=OWN_STIMULI_HELP),
+    path: Annotated[Path, typer.Argument(help="CSV/Parquet with model, language, iteration, category, word, valence, group[, template].")],
+    prompt_set: ImportedPromptSetOption = "imported",
+    own_stimuli: OwnStimuliOption = False,
 ) -> None:
     """Import word-association answers produced elsewhere (one row per word shown), checked against the study's
     stimuli (words, categories, valences)."""
@@ -193,9 +195,9 @@ def import_associations_command(
 
 
 def import_allocations_command(
-    path: Path = typer.Argument(..., help="CSV/Parquet with model, language, discipline, explanation, symptoms, pair_id, order, chosen."),
-    prompt_set: str = typer.Option("imported", help="Name to store the rows under (replaces an earlier import with it)."),
-    own_stimuli: bool = typer.Option(False, "--own-stimuli", help=OWN_STIMULI_HELP),
+    path: Annotated[Path, typer.Argument(help="CSV/Parquet with model, language, discipline, explanation, symptoms, pair_id, order, chosen.")],
+    prompt_set: ImportedPromptSetOption = "imported",
+    own_stimuli: OwnStimuliOption = False,
 ) -> None:
     """Import appointment-allocation answers produced elsewhere (order 1 = cisgender candidate listed first),
     checked against the study's persona pairs."""

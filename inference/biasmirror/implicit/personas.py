@@ -78,7 +78,7 @@ def generate_personas(seed: int = DEFAULT_SEED) -> list[Persona]:
     for language in ("en", "es"):
         # every persona of one sex assigned at birth gets a different surname; full names unique overall
         for _attempt in range(1000):
-            chosen, ok = [], True
+            chosen = []
             surnames = {sex: list(rng.permutation(SURNAMES[language])) for sex in ("female", "male")}
             for identity, _band, _age in skeleton:
                 sex = GENDER_IDENTITIES[identity][1]

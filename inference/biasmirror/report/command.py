@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
+from biasmirror.cli_options import console, fail
 from biasmirror.paths import warehouse_path
-
-console = Console(soft_wrap=True)
 
 
 def report(out: Path = typer.Option(Path("report"), help="Folder to write index.html into.")) -> None:
@@ -19,9 +17,7 @@ def report(out: Path = typer.Option(Path("report"), help="Folder to write index.
     try:
         import matplotlib  # noqa: F401  (the figures' only extra dependency)
     except ImportError:
-        console.print("[bold red]error:[/bold red] the report draws its figures with matplotlib: "
-                      "pip install 'biasmirror[report]' (or matplotlib).")
-        raise typer.Exit(code=1)
+        fail("the report draws its figures with matplotlib: pip install 'biasmirror[report]' (or matplotlib).")
     from biasmirror.report.render import write_report
     from biasmirror.report.sections import SECTIONS
 
@@ -33,7 +29,6 @@ def report(out: Path = typer.Option(Path("report"), help="Folder to write index.
             task = bar.add_task("report sections", total=len(SECTIONS), rate="")
             result = write_report(out, warehouse_path(), progress=lambda _name: bar.advance(task))
     except (OSError, RuntimeError) as error:  # no warehouse, a locked one, an unwritable folder
-        console.print(f"[bold red]error:[/bold red] {error}")
-        raise typer.Exit(code=1)
+        fail(str(error))
     console.print(f"Report: {result.path} ({result.n_figures} figures, {result.n_tables} tables"
                   + (f", {len(result.no_data)} sections waiting for data" if result.no_data else "") + ").")

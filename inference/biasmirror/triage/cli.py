@@ -30,6 +30,8 @@ SeedsOption = Annotated[Optional[str], typer.Option(
 NeutralizeOption = Annotated[bool, typer.Option(help="Train and score on gender-neutralized inputs.")]
 LimitOption = Annotated[Optional[int], typer.Option(
     help="Score at most this many pending inputs in this run (whole records first); rerun for the rest.")]
+PredictionsNameOption = Annotated[str, typer.Option(help="Name to store the predictions under.")]
+DeviceOption = Annotated[Optional[str], typer.Option(help="cpu or cuda.")]
 
 
 def _transform(neutralize: bool) -> str:
@@ -130,7 +132,7 @@ def train(
                 with progress_bar() as bar:
                     task = bar.add_task(f"LoRA ({model_name})", total=None, rate="")
 
-                    def report(step: int, total: int, loss: float) -> None:
+                    def report(step: int, total: int, loss: float, task=task) -> None:
                         bar.update(task, completed=step, total=total, rate=f"loss {loss:.3f}")
 
                     result = train_lora(base, train_frame["input_text"].tolist(),
@@ -299,7 +301,7 @@ def _train_classifiers(dataset: str, name: str, make: Callable[[int], Any], *, s
 @baselines_app.command("tfidf-rf")
 def tfidf_rf(
     dataset: DatasetOption = "mimic",
-    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "tfidf-rf-cv",
+    model: PredictionsNameOption = "tfidf-rf-cv",
     seed: Annotated[int, typer.Option(help="Seed of the search split, folds and forest.")] = 0,
     seeds: SeedsOption = None,
     setting: SettingOption = "full",
@@ -326,7 +328,7 @@ def tfidf_rf(
 
 def baseline(
     dataset: DatasetOption = "mimic",
-    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "tfidf-rf",
+    model: PredictionsNameOption = "tfidf-rf",
     seed: Annotated[int, typer.Option(help="Random-forest seed.")] = 0,
     trees: Annotated[int, typer.Option(help="Number of trees.")] = 300,
 ) -> None:
@@ -338,7 +340,7 @@ def baseline(
 @baselines_app.command("mlp")
 def mlp(
     dataset: DatasetOption = "mimic",
-    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "mlp-minilm",
+    model: PredictionsNameOption = "mlp-minilm",
     seed: Annotated[int, typer.Option(help="Seed of the MLP.")] = 0,
     seeds: SeedsOption = None,
     setting: SettingOption = "full",
@@ -360,7 +362,7 @@ def mlp(
 @baselines_app.command("roberta")
 def roberta(
     dataset: DatasetOption = "mimic",
-    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "roberta-scratch",
+    model: PredictionsNameOption = "roberta-scratch",
     out: Annotated[Optional[Path], typer.Option(help="Folder to save the tokenizer and classifier in.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     seeds: SeedsOption = None,
@@ -369,7 +371,7 @@ def roberta(
     epochs: Annotated[Optional[float], typer.Option(help="Override both the MLM and the classifier epochs.")] = None,
     neutralize: NeutralizeOption = False,
     limit: LimitOption = None,
-    device: Annotated[Optional[str], typer.Option(help="cpu or cuda.")] = None,
+    device: DeviceOption = None,
 ) -> None:
     """RoBERTa from scratch: local byte-level BPE tokenizer, masked-LM pretraining, then a classification head."""
     from biasmirror.triage.roberta_scratch import RobertaSpec, ScratchRoberta
@@ -389,7 +391,7 @@ def encoder(
     encoder_dir: Annotated[Path, typer.Option("--encoder", help="Local BERT-like model folder (config.json, weights, "
                                               "tokenizer), e.g. an encoder pretrained on your hospital's notes.")],
     dataset: DatasetOption = "mimic",
-    model: Annotated[str, typer.Option(help="Name to store the predictions under.")] = "encoder-finetuned",
+    model: PredictionsNameOption = "encoder-finetuned",
     out: Annotated[Optional[Path], typer.Option(help="Folder to save the fine-tuned classifier in.")] = None,
     seed: Annotated[int, typer.Option(help="Seed (head initialisation, shuffling, dropout).")] = 0,
     seeds: SeedsOption = None,
@@ -400,7 +402,7 @@ def encoder(
     max_length: Annotated[int, typer.Option(help="Truncate inputs to this many tokens (BERT: 512 at most).")] = 512,
     neutralize: NeutralizeOption = False,
     limit: LimitOption = None,
-    device: Annotated[Optional[str], typer.Option(help="cpu or cuda.")] = None,
+    device: DeviceOption = None,
 ) -> None:
     """A pretrained encoder fine-tuned as a classifier (the study's CHUBert row): a new head, every weight trained."""
     from biasmirror.triage.encoder_classifier import EncoderSpec, FineTunedEncoder

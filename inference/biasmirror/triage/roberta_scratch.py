@@ -95,10 +95,10 @@ class ScratchRoberta:
 
     kind = "roberta-scratch"
 
-    def __init__(self, spec: RobertaSpec = RobertaSpec.study(), device: str | None = None) -> None:
+    def __init__(self, spec: RobertaSpec | None = None, device: str | None = None) -> None:
         from biasmirror.triage.model_loading import pick_device
 
-        self.spec = spec
+        self.spec = spec or RobertaSpec.study()
         self.device = pick_device(device)
         self.tokenizer: Any = None
         self.model: Any = None

@@ -74,8 +74,9 @@ def recorded_run(kind: str, parameters: dict[str, Any], *, connection: duckdb.Du
         raise
     except duckdb.Error as error:
         # DuckDB reports Ctrl-C inside its own error, at the start ("KeyboardInterrupt: ...") or after what it
-        # was doing ("Failed to create view ...: KeyboardInterrupt" when it came while pandas fed a view)
-        if "KeyboardInterrupt" not in str(error):
+        # was doing ("Failed to create view ...: KeyboardInterrupt" when it came while pandas fed a view), or as
+        # its InterruptException ("Query interrupted") when it came while a query ran
+        if not isinstance(error, duckdb.InterruptException) and "KeyboardInterrupt" not in str(error):
             run.status = FAILED
             _finish_quietly(connection, run, type(error).__name__)
             raise

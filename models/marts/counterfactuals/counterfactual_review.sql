@@ -59,7 +59,7 @@ select
     counts.n_auto_flagged,
     counts.n_invalid_auto_flagged
 from counts
-join intervals
+inner join intervals
     on intervals.dataset = counts.dataset
     and intervals.language = counts.language
     and intervals.generator = counts.generator

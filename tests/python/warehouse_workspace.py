@@ -1,0 +1,77 @@
+"""An isolated warehouse for tests: its own DuckDB files (published file and working copy) and dbt target/log
+folders in a temporary folder, with helpers to build it with dbt, import pairs and query it."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import duckdb
+import pandas as pd
+
+
+@dataclass
+class Workspace:
+    """A warehouse in a temporary folder, with helpers to build it with dbt and query it."""
+
+    root: Path
+
+    @property
+    def warehouse(self) -> Path:
+        """The published file: what a successful build publishes and analysts open."""
+        return self.root / "warehouse.duckdb"
+
+    @property
+    def working(self) -> Path:
+        """The working copy writers write (published by the next successful build)."""
+        return self.root / "warehouse.work" / "warehouse.duckdb"
+
+    @contextmanager
+    def active(self, **extra: str) -> Iterator[None]:
+        env = {"BIASMIRROR_WAREHOUSE": str(self.warehouse), "BIASMIRROR_WORKING_COPY": str(self.working),
+               "DBT_TARGET_PATH": str(self.root / "target"), "DBT_LOG_PATH": str(self.root / "logs"), **extra}
+        saved = {key: os.environ.get(key) for key in env}
+        os.environ.update(env)
+        try:
+            yield
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+    def build(self, select: list[str] | None = None, variables: dict[str, Any] | None = None, **env: str) -> None:
+        """Run `dbt build`; once it succeeds, the published file must be an exact copy of the working copy (so
+        what `query` reads after a build is what analysts read)."""
+        from biasmirror.dbt_runner import run_dbt
+
+        with self.active(**env):
+            run_dbt("build", select=select, variables=variables)
+        if (variables or {}).get("publish_warehouse", True) is not False:
+            assert filecmp.cmp(self.working, self.warehouse, shallow=False), "the build did not publish the working copy"
+
+    def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        """Query the warehouse as it stands: the working copy, which holds what writers (imports, counterfactuals,
+        scoring) wrote since the last build and, right after a build, equals the published file byte for byte
+        (`build` checks it); the published file when no writer has created a working copy."""
+        path = self.working if self.working.exists() else self.warehouse
+        with duckdb.connect(str(path), read_only=True) as con:
+            return con.execute(sql, params or []).df()
+
+    def query_published(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        """Query the published file, as an analyst or a BI tool does (the last successful build)."""
+        with duckdb.connect(str(self.warehouse), read_only=True) as con:
+            return con.execute(sql, params or []).df()
+
+    def import_pairs(self, frame: pd.DataFrame, dataset: str, model: str, setting: str | None = None, name: str = "pairs.parquet"):
+        from biasmirror.imports.pairs import import_pairs
+
+        path = self.root / name
+        frame.to_parquet(path, index=False)
+        with self.active():
+            return import_pairs(path, dataset, model, setting)
