@@ -48,7 +48,7 @@ test-fast: $(STAMP) browser
 
 # Python: ruff ([tool.ruff] in pyproject.toml). SQL: sqlfluff (.sqlfluff: jinja templater, DuckDB dialect).
 lint: $(STAMP)
-	$(BIN)/ruff check inference tests benchmarks
+	$(BIN)/ruff check inference tests benchmarks scripts
 	$(BIN)/sqlfluff lint --processes 2 models analyses
 
 # The report tests open the HTML report in headless Chromium (Debian's package).

@@ -31,7 +31,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "scripts"))
 
-import metric_marts  # noqa: E402
 from metric_marts import Warehouse, generate_pairs, log, machine, snapshot_project  # noqa: E402
 
 PROJECT_SCHEMAS = ("inference", "staging", "intermediate", "audit", "reference", "dq_failures")
@@ -103,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             results[engine] = {"setup": setup, "build": build}
             log(f"{engine}: metric marts wall {build['wall_s']:.1f} s (SQL {build['sql_s']:.1f} s, dbt overhead "
                 f"{build['overhead_s']:.1f} s, dbt CPU {build['cpu_s']:.1f} s), load {build['load1_before']:.1f}")
-            log(f"  slowest: " + ", ".join(f"{k} {v:.1f} s" for k, v in list(build["nodes_s"].items())[:6]))
+            log("  slowest: " + ", ".join(f"{k} {v:.1f} s" for k, v in list(build["nodes_s"].items())[:6]))
             if engine == "duckdb":
                 duckdb_file = wh.path
         ratio = results["postgres"]["build"]["wall_s"] / results["duckdb"]["build"]["wall_s"]

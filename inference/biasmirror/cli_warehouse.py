@@ -25,10 +25,15 @@ class WarehouseAwareGroup(TyperGroup):
     """The top-level command group: a warehouse error raised anywhere in a command becomes one error line."""
 
     def invoke(self, ctx: Any) -> Any:
+        import duckdb
+
         from biasmirror.warehouse import WAREHOUSE_ERRORS
 
         try:
             return super().invoke(ctx)
+        except duckdb.InterruptException as error:
+            # Ctrl-C that landed while DuckDB ran a query arrives as DuckDB's own error: it is an interruption
+            raise KeyboardInterrupt from error
         except WAREHOUSE_ERRORS as error:
             fail(str(error), stderr=True)
 

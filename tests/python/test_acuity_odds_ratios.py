@@ -9,7 +9,11 @@ import pandas as pd
 import pytest
 from scipy.stats.contingency import odds_ratio as scipy_odds_ratio
 
-from conftest import Workspace, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_BOOT = 1000
 MIN_CHANGED = 10  # dbt_project.yml default of var min_changed_pairs

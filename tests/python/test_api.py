@@ -22,7 +22,10 @@ from biasmirror.imports.pairs import import_pairs as import_pairs_file
 from biasmirror.imports.tables import ImportValidationError
 from biasmirror.summary import UnknownSelection
 from biasmirror.warehouse import WarehouseMissing
-from conftest import random_pairs, reference_paired_metrics
+from pair_references import random_pairs, reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 DATASET = "api"
 N_BOOT = 120

@@ -18,7 +18,11 @@ from biasmirror.cli import app
 from biasmirror.forget import (DATASET_TABLES, GENERATOR_TABLES, IMPLICIT_TABLES, KEPT_TABLES, MODEL_TABLES,
                                RUN_TABLES)
 from biasmirror.paths import project_dir
-from conftest import Workspace, random_pairs, reference_paired_metrics
+from warehouse_workspace import Workspace
+from pair_references import random_pairs, reference_paired_metrics
+
+# slow (make test-fast leaves it out): its tests build warehouses with dbt
+pytestmark = pytest.mark.slow
 
 N_BOOT = 100
 

@@ -23,7 +23,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from conftest import random_pairs, reference_paired_metrics
+from pair_references import random_pairs, reference_paired_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_FILES = ("dbt_project.yml", "profiles.yml")

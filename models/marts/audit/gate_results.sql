@@ -37,7 +37,7 @@ joined as (
 evaluated as (
     select
         joined.*,
-        case gate
+        case joined.gate
             {%- for name, gate in gates.items() %}
             when {{ sql_string(name) }} then {{ gate.crossed }}
             {%- endfor %}

@@ -59,6 +59,6 @@ select
     share_female,
     share_male,
     share_female - share_male as share_difference,
-    row_number() over (partition by dataset order by n_notes_female desc, term) as rank_female,
-    row_number() over (partition by dataset order by n_notes_male desc, term) as rank_male
+    row_number() over (partition by dataset order by n_notes_female desc, term asc) as rank_female,
+    row_number() over (partition by dataset order by n_notes_male desc, term asc) as rank_male
 from shares
