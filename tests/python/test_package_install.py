@@ -27,7 +27,7 @@ from pair_references import random_pairs, reference_paired_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_FILES = ("dbt_project.yml", "profiles.yml")
-PROJECT_FOLDERS = ("models", "macros", "seeds", "analyses")
+PROJECT_FOLDERS = ("models", "macros", "seeds", "analyses", "tests/dbt")  # dbt_project.yml's paths
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def _project_files() -> dict[str, bytes]:
     """Every file of the dbt project in the checkout (relative path -> bytes)."""
     files = {name: (REPO / name).read_bytes() for name in PROJECT_FILES}
     for name in _git_files():
-        if name.split("/")[0] in PROJECT_FOLDERS:
+        if any(name.startswith(folder + "/") for folder in PROJECT_FOLDERS):
             files[name] = (REPO / name).read_bytes()
     return files
 
