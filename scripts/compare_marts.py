@@ -17,7 +17,8 @@ compared value by value; instead, for every interval (a `..._ci_low` / `..._ci_h
 `ci_low` / `ci_high`), the summed width over the table's rows, a proxy of the bootstrap standard error, must agree
 within `--se-tolerance` (relative, default 5%), and columns derived from the draws (`--draw-columns`:
 is_sparse, which flags a zero-width interval; ci_excludes_zero; n_boot, the replicates in which a metric is
-defined) are left out. Exit status 0 when everything agrees, 1 otherwise,
+defined; n_boot_zero_cell and n_boot_undefined, the odds-ratio replicates with a zero cell or an empty margin) are
+left out. Exit status 0 when everything agrees, 1 otherwise,
 with one line per difference.
 """
 
@@ -37,7 +38,7 @@ import pandas as pd
 
 DEFAULT_SCHEMAS = ("audit",)
 INTERVAL_COLUMN = re.compile(r"^(?:(?P<stem>.+)_)?ci_(?P<side>low|high)$")
-DEFAULT_DRAW_COLUMNS = ("is_sparse", "ci_excludes_zero", "n_boot")
+DEFAULT_DRAW_COLUMNS = ("is_sparse", "ci_excludes_zero", "n_boot", "n_boot_zero_cell", "n_boot_undefined")
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The cross-engine check (`make test-postgres`): the same audit built on DuckDB and on PostgreSQL from the same
 demo data must give the same marts.
 
-    python scripts/cross_engine_check.py --work DIR [--stays 1500] [--resamples 400] [--duckdb-only]
+    python scripts/cross_engine_check.py --work DIR [--stays 1500] [--resamples 1000] [--duckdb-only]
 
 1. Synthetic MIMIC-IV files (biasmirror.synth.mimic) under DIR/mimic.
 2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: the cohort from the files; rule-based counterfactuals
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
     parser.add_argument("--stays", type=int, default=1500)
-    parser.add_argument("--resamples", type=int, default=400)
+    parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--duckdb-only", action="store_true")
     args = parser.parse_args(argv)
     from biasmirror.synth.mimic import write_mimic
