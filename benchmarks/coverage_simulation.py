@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -51,6 +50,7 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 from scipy import stats
+from biasmirror.paths import scoped_env
 
 METRICS = ("pdr", "p_up_m_to_f", "p_down_m_to_f", "p_up_f_to_m", "p_down_f_to_m", "dts_m_to_f", "dts_f_to_m",
            "nats_plus", "nats_minus", "nmd", "pooled_rate")
@@ -151,16 +151,8 @@ def warehouse(folder: Path, project: Path) -> Iterator[None]:
     env = {"BIASMIRROR_WAREHOUSE": str(folder / "warehouse.duckdb"), "DBT_TARGET_PATH": str(folder / "target"),
            "DBT_LOG_PATH": str(folder / "logs"), "BIASMIRROR_MIMIC_ROOT": "", "BIASMIRROR_BORDEAUX_ROOT": "",
            "BIASMIRROR_PROJECT_DIR": str(project)}
-    saved = {key: os.environ.get(key) for key in env}
-    os.environ.update(env)
-    try:
+    with scoped_env(env):
         yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def covered(frame: pd.DataFrame) -> pd.Series:

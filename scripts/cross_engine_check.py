@@ -29,12 +29,9 @@ import argparse
 import csv
 import gzip
 import io
-import os
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 import pandas as pd
@@ -52,22 +49,11 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-@contextmanager
-def environment(**values: str | None) -> Iterator[None]:
-    saved = {key: os.environ.get(key) for key in values}
-    for key, value in values.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+def environment(**values: str | None):
+    """Environment variables for the duration of a block (biasmirror.paths.scoped_env)."""
+    from biasmirror.paths import scoped_env
+
+    return scoped_env(values)
 
 
 def duckdb_env(work: Path) -> dict[str, str | None]:
