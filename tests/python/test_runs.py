@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from biasmirror.warehouse.runs import interrupted_runs, recorded_run
+from biasmirror.warehouse.runs import interrupted_runs, interruption_held, recorded_run
 
 
 def _runs(warehouse: Path):
@@ -115,6 +115,33 @@ def test_ctrl_c_marks_the_run_interrupted_keeps_its_batches_and_says_so(workspac
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert f"({kept:,} already present" in resumed.stdout.replace("\n", " ")
     assert _runs(workspace.working).status.tolist() == ["interrupted", "finished"]
+
+
+def test_an_interruption_waits_for_the_batch_and_its_count(workspace) -> None:
+    """Ctrl-C or SIGTERM that comes between a batch's commit and the run's count of it is held until both are
+    done: the interrupted run's n_items is then exactly what the warehouse kept."""
+    with workspace.active(), duckdb.connect(str(workspace.root / "held.duckdb")) as con:
+        con.execute("create table kept (i integer)")
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with pytest.raises(KeyboardInterrupt):
+                with recorded_run("trial", {}, dataset="d") as run:
+                    for batch in range(3):
+                        with interruption_held():
+                            con.execute("insert into kept values (?)", [batch])
+                            if batch == 1:
+                                os.kill(os.getpid(), signum)  # delivered here, raised only after the count
+                                time.sleep(0.05)
+                            run.n_items += 1
+            (kept,) = con.execute("select count(*) from kept").fetchone()
+            assert run.status == "interrupted" and run.n_items == kept == 2
+            con.execute("delete from kept")
+        # the handlers are restored: Ctrl-C outside a held block interrupts at once
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    runs = _runs(workspace.working)
+    assert runs.status.tolist()[-2:] == ["interrupted", "interrupted"] and runs.n_items.tolist()[-2:] == [2, 2]
 
 
 @pytest.mark.slow  # a dbt build of the inference tables

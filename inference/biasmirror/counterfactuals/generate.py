@@ -35,7 +35,7 @@ from biasmirror.counterfactuals.base import (OTHER_SEX, PLACEBO_SUFFIX, Rewrite,
 from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.runs import FAILED, recorded_run
+from biasmirror.warehouse.runs import FAILED, interruption_held, recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
 __all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "CounterfactualRun", "BackendFailed",
@@ -237,12 +237,13 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
                             "run_id": run_id, "created_at": utc_now(),
                         })
                         flagged += result.status != "ok"
-                    con.begin()
-                    append_rows(con, "counterfactuals", pd.DataFrame(rows))
-                    tally.write(con)
-                    con.commit()
-                    written += len(rows)
-                    run.n_items = written
+                    with interruption_held():  # the chunk and its count go in together
+                        con.begin()
+                        append_rows(con, "counterfactuals", pd.DataFrame(rows))
+                        tally.write(con)
+                        con.commit()
+                        written += len(rows)
+                        run.n_items = written
                     processed += len(chunk)
                     bar.update(task, advance=len(chunk),
                                rate=rate_text(processed, time.perf_counter() - started, "records"))

@@ -33,7 +33,7 @@ from biasmirror.implicit.prompts import PromptSet, load_prompt_set
 from biasmirror.implicit.stimuli import LANGUAGES, Stimuli, load_stimuli
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.runs import FAILED, RunRecord, recorded_run
+from biasmirror.warehouse.runs import FAILED, RunRecord, interruption_held, recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
 T = TypeVar("T")
@@ -126,17 +126,18 @@ def _run_batches(con: duckdb.DuckDBPyConnection, backend: ChatBackend, run: RunR
                     continue
                 answered.append((trial, (request, generation)))
             tables = rows_for(answered)
-            con.begin()
-            try:
-                for table, rows in tables.items():
-                    append_rows(con, table, pd.DataFrame(rows))
-                summary.failures.write(con)
-                con.commit()
-            except BaseException:
-                con.rollback()
-                raise
-            summary.written += len(answered)
-            run.n_items = summary.written
+            with interruption_held():  # the batch and its count go in together
+                con.begin()
+                try:
+                    for table, rows in tables.items():
+                        append_rows(con, table, pd.DataFrame(rows))
+                    summary.failures.write(con)
+                    con.commit()
+                except BaseException:
+                    con.rollback()
+                    raise
+                summary.written += len(answered)
+                run.n_items = summary.written
             bar.update(task, advance=len(batch), rate=rate_text(start + len(batch), time.perf_counter() - started, "prompts"))
     summary.cache_hits = cached.hits
 

@@ -23,7 +23,7 @@ from biasmirror.progress import progress_bar, rate_text
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.triage.model_inputs import pending_inputs
 from biasmirror.warehouse import connect, ensure_inference_tables
-from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.runs import interruption_held, recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
 
@@ -170,6 +170,7 @@ def score_inputs(dataset: str, model_name: str, model: ProbabilityModel, paramet
                 if repeat is not None:
                     rows = rows.assign(repeat_number=repeat.number, batch_size=batch_size,
                                        order_seed=repeat.order_seed)
-                scored += write_rows(rows, table)
-                run.n_items = scored
+                with interruption_held():  # the chunk and its count go in together
+                    scored += write_rows(rows, table)
+                    run.n_items = scored
     return ScoreRun(run.run_id, model_name, scored, time.perf_counter() - started, len(pending))

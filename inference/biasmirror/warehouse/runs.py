@@ -152,6 +152,30 @@ def _connection(connection: duckdb.DuckDBPyConnection | None) -> Iterator[duckdb
 
 
 @contextmanager
+def interruption_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block ends, then raise KeyboardInterrupt if either came.
+
+    Wrap a batch's commit together with the run's count of it (`run.n_items`), so that an interruption never
+    falls between them: the count recorded for an interrupted run is then exactly what the warehouse kept."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = {signum: signal.signal(signum, hold) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if received:
+        raise KeyboardInterrupt(f"signal {received[0]}")
+
+
+@contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
     """Within the block, SIGTERM (what a scheduler or `kill` sends) ends the run like Ctrl-C."""
     if threading.current_thread() is not threading.main_thread():
