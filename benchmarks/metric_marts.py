@@ -312,11 +312,14 @@ def numpy_designs_bootstrap(groups: dict[tuple, np.ndarray], direction: np.ndarr
     return time.perf_counter() - start, designs
 
 
-def benchmark_comparisons(settings: list[str], models: list[str]) -> list[tuple[tuple, tuple]]:
+def benchmark_comparisons(settings: list[str], models: list[str], reference: str | None = None) -> list[tuple[tuple, tuple]]:
     """The comparisons audit.metric_comparisons makes with one generator: settings within a model, models within a
-    setting."""
+    setting (every two models, or each model with `reference`, as var comparison_reference_model does)."""
     out = [((m, settings[i]), (m, settings[j])) for m in models for i in range(len(settings)) for j in range(i + 1, len(settings))]
-    out += [((models[i], s), (models[j], s)) for s in settings for i in range(len(models)) for j in range(i + 1, len(models))]
+    if reference is None:
+        out += [((models[i], s), (models[j], s)) for s in settings for i in range(len(models)) for j in range(i + 1, len(models))]
+    else:
+        out += [((reference, s), (m, s)) for s in settings for m in models if m != reference]
     return out
 
 
@@ -336,7 +339,9 @@ def run_models_grid(tmp: Path, project: Path, args, log_results: dict) -> dict:
     (everything downstream of the imported pairs, no unit tests) at 1, 2, 4, ... models, with the numpy floor."""
     grid = [int(m) for m in args.models_grid.split(",")]
     base = generate_pairs(args.models_pairs, args.seed)
-    wh = Warehouse(tmp / "models", project, args.threads)
+    reference = "model00" if args.reference_model else None
+    wh = Warehouse(tmp / "models", project, args.threads,
+                   {"comparison_reference_model": reference} if reference else None)
     wh.dbt("build", None, {"bootstrap_resamples": 10})
     imported: list[str] = []
     points = []
@@ -362,7 +367,7 @@ def run_models_grid(tmp: Path, project: Path, args, log_results: dict) -> dict:
         wh.parse(args.boot)  # absorb the full re-parse that the change of vars forces; not timed
         build = wh.build(args.boot, "downstream")
         groups = {k: v for k, v in deltas.items() if k[0] in imported}
-        comparisons = benchmark_comparisons(list(SETTINGS), imported)
+        comparisons = benchmark_comparisons(list(SETTINGS), imported, reference)
         np_s, designs = numpy_designs_bootstrap(groups, direction, strata, comparisons, args.boot, args.seed + m)
         point = {"models": m, "pairs": m * len(base), "groups": len(groups), "comparisons": len(comparisons),
                  "designs": designs, "import_s": import_s, "wall_s": build["wall_s"], "cpu_s": build["cpu_s"],
@@ -444,8 +449,9 @@ def run_datasets_config(tmp: Path, project: Path, args) -> dict:
 class Warehouse:
     """A fresh DuckDB warehouse in `folder`, with its own dbt target and log paths."""
 
-    def __init__(self, folder: Path, project: Path, threads: int | None):
+    def __init__(self, folder: Path, project: Path, threads: int | None, variables: dict | None = None):
         self.folder = folder
+        self.variables = dict(variables or {})  # vars every dbt command of this warehouse gets
         self.project = project
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / "warehouse.duckdb"
@@ -485,6 +491,7 @@ class Warehouse:
                 "--target-path", str(self.target), "--log-path", str(self.logs), "--no-use-colors"]
         if select:
             args += ["--select", *select]
+        variables = {**self.variables, **variables}
         if variables:
             args += ["--vars", json.dumps(variables)]
         return self._run(args + (extra or []), f"dbt {command}")
@@ -872,6 +879,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="Also write the results as JSON to this path.")
     parser.add_argument("--models-grid", default="1,2,4,10",
                         help="Numbers of models for the many-models configuration (cumulative imports). Default 1,2,4,10.")
+    parser.add_argument("--reference-model", action="store_true",
+                        help="Many models: compare each model with model00 only (var comparison_reference_model) instead "
+                             "of every two models.")
     parser.add_argument("--models-pairs", type=int, default=150_000, help="Pairs per setting and model there. Default 150000.")
     parser.add_argument("--datasets", type=int, default=200, help="Data sets of the many-data-sets configuration. Default 200.")
     parser.add_argument("--dataset-pairs", type=int, default=3000, help="Pairs per data set there. Default 3000.")
