@@ -98,10 +98,11 @@
 {% endmacro %}
 
 {#- Whether a file-based data set is read from tables instead: its meta.tables_var (e.g. var mimic_source) is
-    'tables'. MIMIC-IV loaded into a database by the MIT-LCP mimic-code scripts (PostgreSQL, DuckDB) has one schema
-    per module, <prefix><module> (mimiciv_ed, mimiciv_hosp, mimiciv_note, with var mimic_schema_prefix
-    'mimiciv_'), and one table per file, named as the file without its extension: the module and the table come
-    from the source table's meta.file (ed/edstays.csv.gz -> mimiciv_ed.edstays). -#}
+    'tables'. The table is named as the file without its extension. A file in a module folder reads the schema
+    <prefix><module>: MIMIC-IV loaded into a database by the MIT-LCP mimic-code scripts (PostgreSQL, DuckDB) has
+    one schema per module (mimiciv_ed, mimiciv_hosp, mimiciv_note, with var mimic_schema_prefix 'mimiciv_'), so
+    ed/edstays.csv.gz -> mimiciv_ed.edstays. A file at the root of its folder reads the schema named by the var
+    in the source's meta.schema_var (var bordeaux_schema: visits.parquet -> bordeaux.visits). -#}
 {% macro source_reads_tables(source_meta) %}
   {%- set kind_var = source_meta.get('tables_var') -%}
   {{ return(kind_var is not none and (var(kind_var, 'files') | string | trim | lower) == 'tables') }}
@@ -110,22 +111,38 @@
 {% macro raw_table_relation(node) %}
   {%- set file = node.meta.file if node.meta.file is string else node.meta.file[0] -%}
   {%- set module, slash, name = file.rpartition('/') -%}
-  {%- set prefix = var(node.source_meta.get('schema_prefix_var', ''), '') | string | trim -%}
-  {{ return(adapter.quote(prefix ~ module) ~ '.' ~ adapter.quote(name.split('.')[0])) }}
+  {%- if module -%}
+    {%- set schema = (var(node.source_meta.get('schema_prefix_var', ''), '') | string | trim) ~ module -%}
+  {%- else -%}
+    {%- set schema = var(node.source_meta.get('schema_var', ''), '') | string | trim -%}
+  {%- endif -%}
+  {%- if schema == '' -%}
+    {{ exceptions.raise_compiler_error("Source " ~ node.source_name ~ "." ~ node.name ~ " is read from tables, but "
+        ~ "no schema is set: set var " ~ node.source_meta.get('schema_var', 'schema_var') ~ ".") }}
+  {%- endif -%}
+  {{ return(adapter.quote(schema) ~ '.' ~ adapter.quote(name.split('.')[0])) }}
 {% endmacro %}
 
 {#- The declared columns of a source table read from its database table, each cast to text as the file reader
     reads them (so that one staging model serves both); a table or column missing is the database's own error,
     which names it. -#}
 {% macro raw_table_select(node) %}
-  {%- set columns = node.columns.keys() | list -%}
-  {{ return("select " ~ biasmirror.raw_table_columns(columns) ~ " from " ~ biasmirror.raw_table_relation(node)) }}
+  {{ return("select " ~ biasmirror.raw_table_columns(node.columns) ~ " from " ~ biasmirror.raw_table_relation(node)) }}
 {% endmacro %}
 
+{#- Each column as text. A column declared numeric may be loaded as a number: a whole value then reads as a file
+    writes it ("7", not the engine's "7.0" for a double), so texts that staging keeps (the pain score) are the
+    same from a file and from a table; any other value keeps its text form. -#}
 {% macro raw_table_columns(columns) %}
   {%- set selected = [] -%}
-  {%- for col in columns -%}
-    {%- do selected.append("cast(" ~ adapter.quote(col) ~ " as varchar) as " ~ adapter.quote(col)) -%}
+  {%- for name, column in columns.items() -%}
+    {%- set text = "cast(" ~ adapter.quote(name) ~ " as varchar)" -%}
+    {%- if (column.data_type or '') | lower in ('double', 'integer', 'bigint') -%}
+      {%- set number = biasmirror.try_cast_text(text, 'double') -%}
+      {%- set text = "case when " ~ number ~ " = floor(" ~ number ~ ") and abs(" ~ number ~ ") < 1e15 then cast(cast("
+                     ~ number ~ " as bigint) as varchar) else " ~ text ~ " end" -%}
+    {%- endif -%}
+    {%- do selected.append(text ~ " as " ~ adapter.quote(name)) -%}
   {%- endfor -%}
   {{ return(selected | join(', ')) }}
 {% endmacro %}

@@ -22,7 +22,7 @@
   {%- if execute -%}
     {%- set messages = [] -%}
     {%- set counts = [] -%}
-    {#- a data set read from database tables (var mimic_source: tables) has its types enforced by the database -#}
+    {#- a data set read from database tables (var mimic_source or bordeaux_source: tables) has its types enforced by the database -#}
     {%- for node in graph.sources.values() if node.source_meta.get('root_var') and not biasmirror.source_reads_tables(node.source_meta) -%}
       {%- if biasmirror.source_read_by_selection(node.unique_id) -%}
         {%- set root = biasmirror.dataset_root(node.source_meta) -%}

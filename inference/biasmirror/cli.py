@@ -114,6 +114,9 @@ def build(
     mimic_tables: Annotated[bool, typer.Option(
         "--mimic-tables", help="Read MIMIC-IV from the mimic-code tables (mimiciv_ed, mimiciv_hosp, mimiciv_note) of the "
         "warehouse's database instead of files (dbt var mimic_source: tables; README \"Running on PostgreSQL\").")] = False,
+    bordeaux_tables: Annotated[bool, typer.Option(
+        "--bordeaux-tables", help="Read the Bordeaux extract from the table bordeaux.visits of the warehouse's database "
+        "instead of a file (dbt vars bordeaux_source: tables, bordeaux_schema).")] = False,
     dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="More dbt vars as YAML, as given to `dbt build --vars`, e.g. the audit gates: '{gate_max_pdr: 0.05, gate_severity: error}'.")] = None,
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
@@ -124,10 +127,15 @@ def build(
     def announce(dataset: str, folder: Path) -> None:
         console.print(f"{'MIMIC-IV files' if dataset == 'mimic' else 'Bordeaux extract'}: {folder}")
 
+    for tables, root, name in ((mimic_tables, mimic_root, "mimic"), (bordeaux_tables, bordeaux_root, "bordeaux")):
+        if tables and root is not None:
+            fail(f"--{name}-tables reads the data set from the database: leave out --{name}-root.")
     try:
         variables: dict[str, object] = dict(_parse_vars(dbt_vars))
         if mimic_tables:
             variables["mimic_source"] = "tables"
+        if bordeaux_tables:
+            variables["bordeaux_source"] = "tables"
         build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root, resamples=resamples,
                         seed=seed, variables=variables, announce=announce)
     except (FileNotFoundError, ValueError, DbtFailed) as error:

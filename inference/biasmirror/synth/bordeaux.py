@@ -378,7 +378,7 @@ def _texts(d: Draws, sex: str, age: int, group: str, exclusion: str, keyword_fie
 def _value(x: float, missing: bool, decimals: int = 0) -> str:
     if missing:
         return ""
-    return f"{x:.{decimals}f}"
+    return f"{x + 0.0:.{decimals}f}"  # + 0.0: a score drawn as -0.0 is written 0, as a nurse writes it
 
 
 def write_bordeaux(out_dir: Path, visits: int, seed: int, ff_effect: float = DEFAULT_FF_EFFECT,
