@@ -28,6 +28,15 @@ DEFAULT_WAREHOUSE = "biasmirror.duckdb"
 PACKAGED_PROJECT = "_project"
 # How long a second writer waits for the first by default (seconds); 0 fails at once.
 DEFAULT_LOCK_TIMEOUT = 300.0
+# DuckDB opens a file as a catalog named after it (audit.duckdb -> catalog `audit`): named like one of the
+# warehouse's schemas, `audit.paired_metrics` would name the catalog, not the schema, and queries would fail.
+# DuckDB reserves the last three catalog names itself. macros/check_warehouse_name.sql holds the same list for dbt.
+RESERVED_WAREHOUSE_NAMES = frozenset({"audit", "staging", "intermediate", "inference", "reference", "dq_failures",
+                                      "main", "memory", "system", "temp"})
+
+
+class WarehouseNameError(ValueError):
+    """The warehouse file's name would clash with one of its schemas (see RESERVED_WAREHOUSE_NAMES)."""
 
 
 def project_dir() -> Path:
@@ -69,7 +78,17 @@ def dbt_artifact_dirs(working: Path) -> dict[str, Path]:
 def warehouse_path() -> Path:
     """The published warehouse file: BIASMIRROR_WAREHOUSE, else ./biasmirror.duckdb (relative to the working
     directory). This is the file readers open; writers work on `working_path()`."""
-    return Path(os.environ.get(WAREHOUSE_ENV) or DEFAULT_WAREHOUSE).expanduser().resolve()
+    return checked_warehouse_name(Path(os.environ.get(WAREHOUSE_ENV) or DEFAULT_WAREHOUSE).expanduser().resolve())
+
+
+def checked_warehouse_name(path: Path) -> Path:
+    """`path`, unless its name would open as a catalog named like one of the warehouse's schemas."""
+    catalog = path.name.rsplit(".", 1)[0].lower()  # DuckDB's catalog name: the file name without its extension
+    if catalog in RESERVED_WAREHOUSE_NAMES:
+        raise WarehouseNameError(
+            f"the warehouse file {path} would open as a database named '{catalog}', the name of one of its schemas "
+            f"(or one DuckDB reserves): choose another file name, e.g. {path.with_name('biasmirror_' + path.name)}")
+    return path
 
 
 def default_working_path(published: Path) -> Path:
@@ -83,7 +102,7 @@ def working_path(published: Path | None = None) -> Path:
     """The working copy writers use: BIASMIRROR_WORKING_COPY, else `default_working_path(published)`."""
     configured = os.environ.get(WORKING_COPY_ENV)
     if configured:
-        return Path(configured).expanduser().resolve()
+        return checked_warehouse_name(Path(configured).expanduser().resolve())
     return default_working_path(published or warehouse_path())
 
 

@@ -315,6 +315,34 @@ def test_incremental_schedule_on_a_fresh_warehouse_says_what_to_run_first(worksp
     assert not ws.warehouse.exists()  # nothing was published
 
 
+def test_a_warehouse_named_like_a_schema_is_refused_with_a_message(tmp_path: Path) -> None:
+    """audit.duckdb would open as a catalog `audit` that shadows the schema `audit`: the CLI (writers and readers)
+    and a plain dbt build stop with a message naming a file name that works, and create nothing."""
+    import re
+
+    from biasmirror.paths import RESERVED_WAREHOUSE_NAMES
+
+    macro = (REPO / "macros" / "check_warehouse_name.sql").read_text(encoding="utf-8")
+    listed = re.search(r"return\(\[([^\]]*)\]\)", macro).group(1)
+    assert set(re.findall(r"'([a-z_]+)'", listed)) == RESERVED_WAREHOUSE_NAMES  # one list in two languages
+    ws = Workspace(tmp_path / "named")
+    ws.root.mkdir()
+    pairs = import_file(ws, "d1", 1)
+    for name in ("audit.duckdb", "Staging.duckdb"):
+        target = {"BIASMIRROR_WAREHOUSE": str(ws.root / name)}
+        before = sorted(ws.root.iterdir())
+        for args in (["import-pairs", str(pairs), "--dataset", "d1", "--model", "m"], ["summary"]):
+            result = cli(ws, *args, **target)
+            output = " ".join((result.stdout + result.stderr).split())
+            assert result.returncode == 1 and "Traceback" not in output, output
+            assert "would open as a database named" in output and "biasmirror_" in output, output
+        assert sorted(ws.root.iterdir()) == before  # the CLI created nothing
+        result = dbt(ws, "--select", "stg_inference__imported_pairs", **target)
+        output = result.stdout + result.stderr
+        assert result.returncode != 0 and "the name of one of its schemas" in " ".join(output.split()), output[-3000:]
+        assert not (ws.root / name).exists()  # nothing published
+
+
 def test_reading_commands_refuse_a_missing_warehouse_and_create_nothing(tmp_path: Path) -> None:
     ws = Workspace(tmp_path)
     for args in (["summary"], ["report", "--out", str(tmp_path / "report")], ["check"]):
