@@ -370,7 +370,7 @@ def test_commands_say_which_warehouse_and_summary_refuses_an_unknown_dataset(ser
     assert f"Warehouse: {elsewhere / 'biasmirror.duckdb'} (none there yet: creating a new one" in output
     assert f"into {elsewhere / 'biasmirror.work' / 'biasmirror.duckdb'}, the working copy of {elsewhere / 'biasmirror.duckdb'}" in output
     # --warehouse names another file for one command
-    other = tmp_path / "other" / "audit.duckdb"
+    other = tmp_path / "other" / "shared.duckdb"
     ok(cli(served, "--warehouse", str(other), "import-pairs", str(pairs), "--dataset", "dx", "--model", "m"))
     assert default_working_path(other).is_file() and not other.exists()
     with duckdb.connect(str(default_working_path(other)), read_only=True) as con:
