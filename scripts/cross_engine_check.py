@@ -4,19 +4,25 @@ demo data must give the same marts.
     python scripts/cross_engine_check.py --work DIR [--stays 1500] [--resamples 1000] [--duckdb-only]
 
 1. Synthetic MIMIC-IV files (biasmirror.synth.mimic) under DIR/mimic.
-2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: the cohort from the files; rule-based counterfactuals
-   and their same-sex placebo; a small TF-IDF + random-forest model trained and scored; pairs scored elsewhere
-   imported with `import-pairs` (with a stratum); a simulated implicit-bias study; the audit marts.
+2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: the cohort from the files; then the Python commands
+   (run_python_commands): rule-based counterfactuals and their same-sex placebo; a small TF-IDF + random-forest
+   model trained and scored; pairs scored elsewhere imported with `import-pairs` (with a stratum); a simulated
+   implicit-bias study; then the audit marts, and `biasmirror summary` and `biasmirror report`.
 3. PostgreSQL (the database the libpq variables name; BIASMIRROR_TARGET=postgres): the same MIMIC-IV files loaded
    as tables in the mimic-code schemas (mimiciv_ed, mimiciv_hosp, mimiciv_note) and read with
-   `--vars '{mimic_source: tables}'`; the cohort built; the rows the Python writers wrote on DuckDB
-   (counterfactuals, predictions, the implicit study) written into PostgreSQL's inference tables through the
-   same writer interface (biasmirror.warehouse.writes.append_rows); the pairs imported with `import-pairs` into
-   PostgreSQL directly; the whole project built.
+   `--vars '{mimic_source: tables}'`; the cohort built; the same Python commands run against PostgreSQL; the
+   whole project built; `biasmirror summary` and `biasmirror report` (written from the PostgreSQL database).
+   Nothing is copied from DuckDB: every inference row is written by the commands on PostgreSQL.
 4. Every compiled model of the PostgreSQL build parses with sqlglot's postgres dialect (and the DuckDB build's
    with the duckdb dialect).
-5. scripts/compare_marts.py compares every table of the audit schema: point estimates to 1e-9, intervals by
-   their widths (the engines' hash functions differ, so do the bootstrap draws: docs/engines.md).
+5. The rows the Python commands wrote (every inference table but the runs and builds bookkeeping) are the same on
+   both engines: counterfactual texts and checks, predictions (to 1e-9), the model registry, the imported pairs,
+   the implicit study's prompts and answers. Left out: the columns that record when and by which run a row was
+   written (run_id, import_id, the timestamps) and the training time inside triage_models.hyperparameters.
+6. scripts/compare_marts.py compares every table of the audit schema: point estimates to 1e-9, intervals by
+   their widths (the engines' hash functions differ, so do the bootstrap draws: docs/engines.md); the run ids and
+   answer times that audit.explicit_answers and audit.scoring_parity show are left out (each engine's runs have
+   their own). The two reports have the same figures, tables and no-data panels.
 
 With --duckdb-only, only step 2 runs (with the project in BIASMIRROR_PROJECT_DIR, if set): two such warehouses,
 built before and after a refactor, are compared with `compare_marts.py A B` (intervals exact).
@@ -29,6 +35,8 @@ import argparse
 import csv
 import gzip
 import io
+import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,8 +49,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 MIMIC_SOURCES = "models/staging/mimic/_mimic__sources.yml"
-# tables the PostgreSQL side writes itself (its import, its builds' bookkeeping), not copied from DuckDB
-NOT_COPIED = {"imported_pairs", "imported_pair_strata", "dbt_builds", "raw_source_counts", "dataset_roots", "runs"}
+# inference tables of bookkeeping (runs, builds), each engine's own: not compared
+BOOKKEEPING = {"runs", "dbt_builds", "raw_source_counts", "dataset_roots"}
+# columns saying which run wrote a row (each engine's runs have their own ids; the timestamps are left out too),
+# and the training time the model registry keeps in its hyperparameters: not compared
+RUN_COLUMNS = {"run_id", "import_id", "hyperparameters"}
+# the same in the audit marts: audit.explicit_answers (run_id, answered_at), audit.scoring_parity (run_id)
+MART_RUN_COLUMNS = "run_id,answered_at"
+REPORT_LINE = re.compile(r"\((\d+) figures, (\d+) tables(?:, (\d+) sections waiting for data)?\)")
 
 
 def log(message: str) -> None:
@@ -90,11 +104,7 @@ def imported_pairs(n: int = 1500) -> pd.DataFrame:
 
 
 def build_duckdb(work: Path, variables: dict) -> Path:
-    from biasmirror.counterfactuals.generate import generate_counterfactuals
     from biasmirror.dbt_runner import run_dbt
-    from biasmirror.imports.pairs import import_pairs
-    from biasmirror.triage.classifier_training import fit_and_score
-    from biasmirror.triage.forest import TfidfForest
 
     env = duckdb_env(work)
     with environment(**env):
@@ -102,19 +112,55 @@ def build_duckdb(work: Path, variables: dict) -> Path:
         log("DuckDB: cohort from the files")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=with_mimic)
-        log("DuckDB: rule-based counterfactuals and placebo")
-        generate_counterfactuals("mimic", "rules")
-        generate_counterfactuals("mimic", "rules", placebo=True)
-        run_dbt("build", select=["model_inputs"], variables=with_mimic)
-        log("DuckDB: TF-IDF + random forest")
-        fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=40, seed=1))
-        log("DuckDB: import-pairs")
-        import_pairs(work / "pairs.parquet", "dyads", "imported-model", "full")
-        log("DuckDB: simulated implicit-bias study")
-        run_implicit_study()
+        run_python_commands(work, "DuckDB", with_mimic)
         log("DuckDB: the audit marts")
         run_dbt("build", variables=with_mimic)
     return Path(env["BIASMIRROR_WAREHOUSE"])
+
+
+def run_python_commands(work: Path, engine: str, variables: dict) -> None:
+    """The Python commands, the same on both engines (on the warehouse the environment names)."""
+    from biasmirror.counterfactuals.generate import generate_counterfactuals
+    from biasmirror.dbt_runner import run_dbt
+    from biasmirror.imports.pairs import import_pairs
+    from biasmirror.triage.classifier_training import fit_and_score
+    from biasmirror.triage.forest import TfidfForest
+
+    log(f"{engine}: rule-based counterfactuals and placebo")
+    generate_counterfactuals("mimic", "rules")
+    generate_counterfactuals("mimic", "rules", placebo=True)
+    run_dbt("build", select=["model_inputs"], variables=variables)
+    log(f"{engine}: TF-IDF + random forest")
+    fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=40, seed=1))
+    log(f"{engine}: import-pairs")
+    import_pairs(work / "pairs.parquet", "dyads", "imported-model", "full")
+    log(f"{engine}: simulated implicit-bias study")
+    run_implicit_study()
+
+
+def biasmirror(engine: str, *arguments: str) -> str:
+    """Run the `biasmirror` command line (on the warehouse the environment names); its output."""
+    result = subprocess.run([sys.executable, "-m", "biasmirror.cli", *arguments], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{engine}: `biasmirror {' '.join(arguments)}` failed (exit {result.returncode}):\n"
+                         f"{result.stdout}{result.stderr}")
+    return " ".join(result.stdout.split())
+
+
+def run_readers(work: Path, engine: str, folder: str) -> tuple[str, str, str]:
+    """`biasmirror summary`, and `biasmirror report --out DIR/<folder>/report`; the report's numbers of figures,
+    tables and sections waiting for data."""
+    summary = biasmirror(engine, "summary")
+    if "rf-small" not in summary or "imported-model" not in summary:
+        raise SystemExit(f"{engine}: `biasmirror summary` does not show both models (rf-small, imported-model)")
+    out = work / folder / "report"
+    found = REPORT_LINE.search(biasmirror(engine, "report", "--out", str(out)))
+    if found is None:
+        raise SystemExit(f"{engine}: `biasmirror report` did not say what it wrote")
+    counts = (found.group(1), found.group(2), found.group(3) or "0")
+    log(f"{engine}: `biasmirror summary` ok; `biasmirror report`: {out / 'index.html'} ({counts[0]} figures, "
+        f"{counts[1]} tables, {counts[2]} sections waiting for data)")
+    return counts
 
 
 def run_implicit_study() -> None:
@@ -158,30 +204,8 @@ def load_mimic_tables(mimic: Path) -> None:
         con.close()
 
 
-def copy_inference_tables(duckdb_file: Path) -> None:
-    """What the Python writers wrote on DuckDB, written into PostgreSQL through the same interface."""
-    import duckdb
-
-    from biasmirror.warehouse import connect, ensure_inference_tables
-    from biasmirror.warehouse.contract import _tables
-    from biasmirror.warehouse.writes import append_rows
-
-    with duckdb.connect(str(duckdb_file), read_only=True) as source:
-        frames = {table: source.execute(f"select * from inference.{table}").df()
-                  for table in _tables() if table not in NOT_COPIED}
-    with connect() as con:
-        ensure_inference_tables(con)
-        con.begin()
-        for table, frame in frames.items():
-            con.execute(f"delete from inference.{table}")
-            append_rows(con, table, frame)
-        con.commit()
-    log(f"PostgreSQL: copied {sum(len(f) for f in frames.values())} rows of {len(frames)} inference tables")
-
-
-def build_postgres(work: Path, variables: dict, duckdb_file: Path) -> None:
+def build_postgres(work: Path, variables: dict) -> None:
     from biasmirror.dbt_runner import run_dbt
-    from biasmirror.imports.pairs import import_pairs
 
     with environment(**postgres_env(work)):
         load_mimic_tables(work / "mimic")
@@ -189,11 +213,34 @@ def build_postgres(work: Path, variables: dict, duckdb_file: Path) -> None:
         log("PostgreSQL: cohort from the mimic-code tables")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=tables)
-        copy_inference_tables(duckdb_file)
-        log("PostgreSQL: import-pairs")
-        import_pairs(work / "pairs.parquet", "dyads", "imported-model", "full")
+        run_python_commands(work, "PostgreSQL", tables)
         log("PostgreSQL: the whole project")
         run_dbt("build", variables=tables)
+
+
+def compare_written_rows(duckdb_file: Path) -> list[str]:
+    """The inference rows the Python commands wrote on each engine, compared (step 5 of the docstring)."""
+    import compare_marts
+
+    from biasmirror.warehouse.contract import _tables
+
+    left, right = compare_marts.parse_warehouse(str(duckdb_file), "DuckDB"), compare_marts.parse_warehouse("postgres", "PostgreSQL")
+    left.open()
+    right.open()
+    problems: list[str] = []
+    try:
+        for table, columns in _tables().items():
+            if table in BOOKKEEPING:
+                continue
+            ignored = RUN_COLUMNS | {c for c, t in columns.items() if t.lower().startswith("timestamp")}
+            found = compare_marts.compare_table("inference", table, left, right, 1e-9, "exact", 0.0, set(), ignored)
+            print(f"inference.{table}: {len(left.table('inference', table))} rows, "
+                  f"{'identical' if not found else 'DIFFERENT'}")
+            problems += found
+    finally:
+        left.close()
+        right.close()
+    return problems
 
 
 def parse_compiled(target_path: Path, dialect: str) -> int:
@@ -230,14 +277,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.duckdb_only:
         log(f"DuckDB warehouse: {duckdb_file}")
         return 0
-    build_postgres(work, variables, duckdb_file)
+    with environment(**duckdb_env(work)):
+        duckdb_report = run_readers(work, "DuckDB", "duckdb")
+    build_postgres(work, variables)
     n = parse_compiled(work / "postgres" / "target", "postgres")
     log(f"sqlglot: {n} compiled models of the PostgreSQL build parse as postgres")
+    with environment(**postgres_env(work)):
+        postgres_report = run_readers(work, "PostgreSQL", "postgres")
+    problems = []
+    if postgres_report != duckdb_report:
+        problems.append(f"the reports differ: DuckDB's has {duckdb_report} figures, tables and no-data panels, "
+                        f"PostgreSQL's {postgres_report}")
+    if "PostgreSQL database" not in (work / "postgres" / "report" / "index.html").read_text(encoding="utf-8"):
+        problems.append("the PostgreSQL report does not name the PostgreSQL database as its warehouse")
+    log("comparing the rows the Python commands wrote")
+    problems += compare_written_rows(duckdb_file)
     import compare_marts
 
     log("comparing every mart")
-    return compare_marts.main([str(duckdb_file), "postgres", "--intervals", "se"])
-
+    status = compare_marts.main([str(duckdb_file), "postgres", "--intervals", "se", "--ignore-columns", MART_RUN_COLUMNS])
+    for problem in problems:
+        print(problem)
+    return 1 if status or problems else 0
 
 if __name__ == "__main__":
     sys.exit(main())

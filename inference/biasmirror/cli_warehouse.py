@@ -48,11 +48,16 @@ def _announce_writer(working: Path) -> None:
                     "publishes it)", markup=False)
 
 
-def announce_reader() -> Path:
+def announce_reader() -> Path | None:
     """Say which published file a read-only command reads (and when it was published); return its path.
-    Raises WarehouseMissing when there is none: reading never creates a warehouse."""
-    from biasmirror.warehouse import require_published
+    Raises WarehouseMissing when there is none: reading never creates a warehouse. With BIASMIRROR_TARGET=postgres,
+    say which database it reads (no file: None)."""
+    from biasmirror.warehouse import reader_label, require_published
+    from biasmirror.warehouse.postgres import uses_postgres
 
+    if uses_postgres():
+        notes.print(f"Warehouse: {reader_label()} (BIASMIRROR_TARGET=postgres; read-only)", markup=False)
+        return None
     published = require_published()
     stamp = datetime.fromtimestamp(published.stat().st_mtime).strftime("%Y-%m-%d %H:%M:%S")
     notes.print(f"Warehouse: {published} (read-only; published {stamp})", markup=False)

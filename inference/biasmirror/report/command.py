@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from biasmirror.cli_options import console, fail
-from biasmirror.paths import warehouse_path
 
 
 def report(out: Path = typer.Option(Path("report"), help="Folder to write index.html into.")) -> None:
@@ -24,10 +23,10 @@ def report(out: Path = typer.Option(Path("report"), help="Folder to write index.
     from biasmirror.cli_warehouse import announce_reader
 
     try:
-        announce_reader()  # the published warehouse (refused when missing: a report never creates one)
+        announce_reader()  # the published warehouse (refused when missing: a report never creates one), or PostgreSQL
         with progress_bar() as bar:
             task = bar.add_task("report sections", total=len(SECTIONS), rate="")
-            result = write_report(out, warehouse_path(), progress=lambda _name: bar.advance(task))
+            result = write_report(out, progress=lambda _name: bar.advance(task))
     except (OSError, RuntimeError) as error:  # no warehouse, a locked one, an unwritable folder
         fail(str(error))
     console.print(f"Report: {result.path} ({result.n_figures} figures, {result.n_tables} tables"

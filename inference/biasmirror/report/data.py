@@ -1,4 +1,8 @@
-"""Read-only access to the audit marts through ibis, tolerant of marts that are missing or empty."""
+"""Read-only access to the audit marts, tolerant of marts that are missing or empty.
+
+The marts are read through the warehouse connection (biasmirror.warehouse.connect), with SQL both engines accept:
+the published DuckDB file, or the PostgreSQL database with BIASMIRROR_TARGET=postgres. Frames come from the
+connection's `df()`, typed alike on both engines."""
 
 from __future__ import annotations
 
@@ -12,60 +16,77 @@ import pandas as pd
 AUDIT = "audit"
 
 
+def _name(identifier: str) -> str:
+    """An identifier quoted for SQL (both engines quote with double quotes)."""
+    return '"' + str(identifier).replace('"', '""') + '"'
+
+
 @dataclass
 class Marts:
     """The warehouse's audit schema, opened read-only. A missing table reads as an empty frame."""
 
     con: Any
     _tables: dict[str, set[str]] = field(default_factory=dict)
+    _columns: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
     def tables(self, schema: str = AUDIT) -> set[str]:
         if schema not in self._tables:
-            try:
-                self._tables[schema] = set(self.con.list_tables(database=schema))
-            except Exception:  # the schema itself does not exist yet
-                self._tables[schema] = set()
+            rows = self.con.execute("select table_name from information_schema.tables where table_schema = ? "
+                                    "and table_catalog = current_database()", [schema]).fetchall()
+            self._tables[schema] = {str(row[0]) for row in rows}
         return self._tables[schema]
 
     def exists(self, name: str, schema: str = AUDIT) -> bool:
         return name in self.tables(schema)
 
     def columns(self, name: str, schema: str = AUDIT) -> list[str]:
-        return list(self.con.table(name, database=schema).columns) if self.exists(name, schema) else []
+        if not self.exists(name, schema):
+            return []
+        if (schema, name) not in self._columns:
+            rows = self.con.execute("select column_name from information_schema.columns where table_schema = ? "
+                                    "and table_name = ? and table_catalog = current_database() "
+                                    "order by ordinal_position", [schema, name]).fetchall()
+            self._columns[(schema, name)] = [str(row[0]) for row in rows]
+        return self._columns[(schema, name)]
 
     def frame(self, name: str, schema: str = AUDIT, **equals: Any) -> pd.DataFrame:
-        """The table (filtered on column = value for each keyword), or an empty frame when it does not exist."""
+        """The table (filtered on column = value, or column in (values) for a list, for each keyword), or an empty
+        frame when it does not exist."""
         if not self.exists(name, schema):
             return pd.DataFrame()
-        table = self.con.table(name, database=schema)
+        columns = self.columns(name, schema)
+        conditions, parameters = [], []
         for column, value in equals.items():
-            if column not in table.columns:
-                return pd.DataFrame(columns=list(table.columns))
-            table = table.filter(table[column].isin(value) if isinstance(value, (list, tuple)) else table[column] == value)
-        return table.to_pandas()
+            if column not in columns:
+                return pd.DataFrame(columns=columns)
+            if isinstance(value, (list, tuple)):
+                if not value:
+                    return pd.DataFrame(columns=columns)
+                conditions.append(f"{_name(column)} in ({', '.join('?' for _ in value)})")
+                parameters += list(value)
+            else:
+                conditions.append(f"{_name(column)} = ?")
+                parameters.append(value)
+        where = f" where {' and '.join(conditions)}" if conditions else ""
+        return self.con.execute(f"select * from {_name(schema)}.{_name(name)}{where}", parameters).df()
 
     def counts(self, name: str, by: list[str], schema: str = AUDIT) -> pd.DataFrame:
         """Row counts per group, computed in the warehouse (column n); empty when the table does not exist.
         Only the grouping columns leave the database (the cohort table also holds note text)."""
         if not self.exists(name, schema):
             return pd.DataFrame(columns=[*by, "n"])
-        table = self.con.table(name, database=schema)
-        return table.group_by(by).aggregate(n=table.count()).to_pandas()
+        keys = ", ".join(_name(column) for column in by)
+        return self.con.execute(f"select {keys}, count(*) as n from {_name(schema)}.{_name(name)} "
+                                f"group by {keys}").df()
 
 
 @contextmanager
-def open_marts(warehouse: Path) -> Iterator[Marts]:
-    import ibis
+def open_marts(warehouse: Path | None = None) -> Iterator[Marts]:
+    """The marts of `warehouse` (a DuckDB file, read-only), or, without one, of the warehouse readers use: the
+    published file (BIASMIRROR_WAREHOUSE), or the PostgreSQL database with BIASMIRROR_TARGET=postgres."""
+    from biasmirror.warehouse import connect
 
-    if not warehouse.exists():
+    if warehouse is not None and not warehouse.exists():
         raise FileNotFoundError(f"No warehouse at {warehouse}: run `biasmirror build` (or `make demo`) first.")
-    try:
-        con = ibis.duckdb.connect(database=str(warehouse), read_only=True)
-    except Exception as error:  # duckdb.IOException (a program opened the file for writing), or not a DuckDB file
-        raise RuntimeError(f"Cannot open the warehouse {warehouse} read-only: {error}. Builds never hold this file "
-                           "(they write the working copy and replace it); another program has it open for writing, "
-                           "or it is not a DuckDB file.") from error
-    try:
+    with connect(warehouse, read_only=True) as con:
         yield Marts(con)
-    finally:
-        con.disconnect()

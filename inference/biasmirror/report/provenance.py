@@ -1,6 +1,6 @@
 """Where a report comes from: the package version, the git commit of the code when it runs from a checkout, the
 bootstrap settings (B, seed, confidence level) and time of the build that made the marts it shows (recorded by
-the dbt on-run-end hook in inference.dbt_builds), and the warehouse file."""
+the dbt on-run-end hook in inference.dbt_builds), and the warehouse (its file, or the PostgreSQL database)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ IMPLICIT_MART = "word_association_bias"
 class Provenance:
     version: str
     git_sha: str | None
-    warehouse: Path
+    warehouse: str  # the file, or the PostgreSQL database (biasmirror.warehouse.reader_label)
     generated_at: datetime
     built_at: datetime | None = None
     bootstrap_resamples: int | None = None
@@ -49,7 +49,7 @@ class Provenance:
             ("marts built", (self.built_at.strftime("%Y-%m-%d %H:%M UTC") + (f" (dbt {self.dbt_version})"
                                                                            if self.dbt_version else ""))
              if self.built_at else unknown),
-            ("warehouse", str(self.warehouse)),
+            ("warehouse", self.warehouse),
             ("report generated", self.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
         ]
 
@@ -101,13 +101,14 @@ def _latest_build(builds: pd.DataFrame, mart: str) -> dict | None:
             **json.loads(latest["vars"] or "{}")}
 
 
-def collect(marts: Marts, warehouse: Path, generated_at: datetime | None = None) -> Provenance:
-    """The provenance of the marts in `warehouse` as the report reads them."""
+def collect(marts: Marts, warehouse: Path | str, generated_at: datetime | None = None) -> Provenance:
+    """The provenance of the marts in `warehouse` (a file, or a label naming the database) as the report reads
+    them."""
     generated_at = generated_at or datetime.now(timezone.utc)
     builds = marts.frame("dbt_builds", schema="inference")
     main = _latest_build(builds, MAIN_MART)
     implicit = _latest_build(builds, IMPLICIT_MART)
-    common = dict(version=package_version(), git_sha=git_sha(), warehouse=warehouse, generated_at=generated_at,
+    common = dict(version=package_version(), git_sha=git_sha(), warehouse=str(warehouse), generated_at=generated_at,
                   implicit_bootstrap_resamples=(int(implicit["implicit_bootstrap_resamples"])
                                                 if implicit is not None else None))
     if main is not None:

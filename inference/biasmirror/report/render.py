@@ -36,14 +36,20 @@ def build_sections(marts: Marts, builders: Sequence[Callable[[Marts], Section]] 
     return sections
 
 
-def write_report(out: Path, warehouse: Path, progress: Callable[[str], None] | None = None) -> ReportResult:
-    """Render the report of `warehouse` into out/index.html (replacing an earlier one only once complete)."""
+def write_report(out: Path, warehouse: Path | None = None,
+                 progress: Callable[[str], None] | None = None) -> ReportResult:
+    """Render the report of `warehouse` (a DuckDB file; by default the warehouse readers use: the published file,
+    or the PostgreSQL database with BIASMIRROR_TARGET=postgres) into out/index.html (replacing an earlier one
+    only once complete)."""
+    from biasmirror.warehouse import reader_label
+
     generated = datetime.now(timezone.utc)
+    label = reader_label(warehouse)
     with open_marts(warehouse) as marts:
         sections = build_sections(marts, progress=progress)
-        provenance = collect(marts, warehouse, generated)
+        provenance = collect(marts, label, generated)
     document = page("biasmirror audit report", [
-        html("Warehouse: <code>{}</code> · generated {} · provenance at the end of the page", str(warehouse),
+        html("Warehouse: <code>{}</code> · generated {} · provenance at the end of the page", label,
              generated.strftime("%Y-%m-%d %H:%M UTC")),
         Markup("Documentation-level audit of model-predicted triage levels under sex/gender-swapped copies of the "
                "same records. Hypothesis-generating: it does not observe bedside decisions."),

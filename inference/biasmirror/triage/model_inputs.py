@@ -4,6 +4,10 @@ Inputs are keyed by input_id, the md5 of the input text. A model is trained on t
 one setting (`full` by default) and scores the test inputs (originals and counterfactual copies) of the
 settings it is asked to score. An input this model has already scored is never pending again, so runs resume
 after an interruption and identical inputs are scored once.
+
+The queries run on DuckDB and PostgreSQL alike. Training rows come in the order of their record ids' characters
+(what the forest's bootstrap samples index), sorted here: a PostgreSQL server's collation may order text
+otherwise than DuckDB, and the same inputs must train the same model on either engine.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ def training_inputs(dataset: str, setting: str = "full") -> pd.DataFrame:
             "select record_id, input_text, documented_level from audit.model_inputs "
             "where dataset = ? and split = 'train' and variant = 'original' and setting = ? order by record_id",
             [dataset, setting]).df()
+    frame = frame.sort_values("record_id", kind="stable", ignore_index=True)  # code-point order on every engine
     if frame.empty:
         raise RuntimeError(f"No training inputs for data set {dataset!r} in setting {setting}: build the cohort and "
                            "the model inputs first (biasmirror build).")
@@ -42,7 +47,8 @@ def training_inputs(dataset: str, setting: str = "full") -> pd.DataFrame:
 def pending_inputs(dataset: str, model: str, settings: Sequence[str] = SETTINGS, *, table: str = "predictions",
                    repeat_number: int | None = None) -> pd.DataFrame:
     """Distinct test inputs of `settings` that still need a score from this model, with the record, setting and
-    variant of one of the rows that carry them (to keep a pair's inputs adjacent).
+    variant of one of the rows that carry them (to keep a pair's inputs adjacent). The rows of one input_id hold
+    one text (the id is its md5): `min(input_text)` picks it on both engines (PostgreSQL 15 has no any_value).
 
     table="predictions": every input (originals and copies) without a prediction of this model.
     table="prediction_repeats": originals this model has scored but not yet re-scored as repeat `repeat_number`
@@ -50,14 +56,14 @@ def pending_inputs(dataset: str, model: str, settings: Sequence[str] = SETTINGS,
     settings = check_settings(settings)
     placeholders = ", ".join("?" for _ in settings)
     if table == "predictions":
-        sql = ("select input_id, any_value(input_text) as input_text, min(record_id) as record_id, "
+        sql = ("select input_id, min(input_text) as input_text, min(record_id) as record_id, "
                "min(setting) as setting, min(variant) as variant from audit.model_inputs i "
                f"where dataset = ? and split = 'test' and setting in ({placeholders}) and not exists ("
                "select 1 from inference.predictions p where p.dataset = i.dataset and p.model = ? "
                "and p.input_id = i.input_id) group by input_id order by input_id")
         parameters = [dataset, *settings, model]
     elif table == "prediction_repeats":
-        sql = ("select i.input_id, any_value(i.input_text) as input_text, min(i.record_id) as record_id, "
+        sql = ("select i.input_id, min(i.input_text) as input_text, min(i.record_id) as record_id, "
                "min(i.setting) as setting, min(i.variant) as variant from audit.model_inputs i "
                "join inference.predictions p on p.dataset = i.dataset and p.input_id = i.input_id and p.model = ? "
                f"where i.dataset = ? and i.split = 'test' and i.variant = 'original' and i.setting in ({placeholders}) "

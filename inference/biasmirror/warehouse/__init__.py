@@ -1,8 +1,9 @@
-"""The DuckDB warehouse: connections, the writer lock and publishing, the `inference` schema contract, and
-transactional writes."""
+"""The warehouse (a DuckDB file, or PostgreSQL with BIASMIRROR_TARGET=postgres): connections, the writer lock and
+publishing, the `inference` schema contract, and transactional writes."""
 
 from biasmirror.paths import WarehouseNameError
-from biasmirror.warehouse.connection import WarehouseInUse, WarehouseMissing, connect, require_published
+from biasmirror.warehouse.connection import (WarehouseInUse, WarehouseMissing, connect, reader_label,
+                                             require_published)
 from biasmirror.warehouse.contract import ensure_inference_tables, inference_columns
 from biasmirror.warehouse.lock import WarehouseBusy
 from biasmirror.warehouse.publish import PublishError
@@ -11,4 +12,4 @@ from biasmirror.warehouse.publish import PublishError
 WAREHOUSE_ERRORS = (WarehouseBusy, WarehouseMissing, WarehouseInUse, PublishError, WarehouseNameError)
 
 __all__ = ["WAREHOUSE_ERRORS", "PublishError", "WarehouseBusy", "WarehouseInUse", "WarehouseMissing", "connect",
-           "ensure_inference_tables", "inference_columns", "require_published"]
+           "ensure_inference_tables", "inference_columns", "reader_label", "require_published"]

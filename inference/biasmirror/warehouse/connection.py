@@ -10,7 +10,7 @@ import duckdb
 
 from biasmirror.paths import warehouse_path, working_path
 from biasmirror.warehouse.lock import acquire, release
-from biasmirror.warehouse.postgres import PostgresConnection, uses_postgres
+from biasmirror.warehouse.postgres import PostgresConnection, describe, uses_postgres
 from biasmirror.warehouse.publish import seed_working_copy
 
 
@@ -35,6 +35,14 @@ def require_published(published: Path | None = None) -> Path:
     raise WarehouseMissing(
         f"No warehouse at {target}. Check the path (--warehouse or BIASMIRROR_WAREHOUSE), or create it with "
         "`biasmirror import-pairs ...` then `biasmirror build` (or `make demo`).")
+
+
+def reader_label(path: Path | None = None) -> str:
+    """What a reader reads, as a message or a report names it: `path`, else the published file, or the PostgreSQL
+    database with BIASMIRROR_TARGET=postgres (as `connect(path, read_only=True)` opens)."""
+    if path is None and uses_postgres():
+        return describe()
+    return str(path or warehouse_path())
 
 
 def _open(target: Path, read_only: bool, role: str) -> duckdb.DuckDBPyConnection:

@@ -8,7 +8,10 @@ PostgreSQL's transactions keep concurrent writers and readers consistent.
 
 The writers speak DuckDB's dialect for their few statements (`?` parameters, `create schema if not exists`, ...):
 `execute` turns `?` into psycopg2's `%s`. Bulk inserts go through `append_frame` (COPY), which
-biasmirror.warehouse.writes.append_rows calls for this connection.
+biasmirror.warehouse.writes.append_rows calls for this connection. `df()` gives the column types DuckDB's `df()`
+gives (numpy integers, or pandas' nullable integers when a column holds nulls; floats for numeric; timestamps), so
+that a reader (the report, the model registry) sees the same frame on both engines; `register(name, frame)` makes
+a frame queryable by name as DuckDB's does, as a temporary table.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import os
 import re
 from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 
 TARGET_ENV = "BIASMIRROR_TARGET"
@@ -113,14 +117,36 @@ class PostgresConnection:
         return self._cursor.fetchone() if self._cursor is not None and self._cursor.description else None
 
     def df(self) -> pd.DataFrame:
-        names = [d[0] for d in self._cursor.description]
-        return pd.DataFrame.from_records(self._cursor.fetchall(), columns=names)
+        """The result as DuckDB's `df()` types it (see _column)."""
+        description = self._cursor.description
+        rows = self._cursor.fetchall()
+        values = list(zip(*rows)) if rows else [()] * len(description)
+        frame = pd.DataFrame({i: _column(column, d.type_code) for i, (column, d) in enumerate(zip(values, description))})
+        frame.columns = [d[0] for d in description]
+        return frame
 
     fetchdf = df
+
+    def register(self, name: str, frame: pd.DataFrame) -> None:
+        """Make `frame` queryable as `name` until unregister(name) (DuckDB registers it as a view): a temporary
+        table of this session, typed from the frame's columns and filled through COPY."""
+        self.unregister(name)
+        columns = {str(column): _frame_type(frame[column]) for column in frame.columns}
+        ddl = ", ".join(f'"{column}" {sql_type}' for column, sql_type in columns.items())
+        with self._con.cursor() as cursor:
+            cursor.execute(f'create temporary table "{name}" ({ddl})')
+        self._copy(f'"{name}"', columns, frame)
+
+    def unregister(self, name: str) -> None:
+        with self._con.cursor() as cursor:
+            cursor.execute(f'drop table if exists pg_temp."{name}"')
 
     def append_frame(self, schema: str, table: str, columns: dict[str, str], frame: pd.DataFrame) -> None:
         """COPY the frame's rows into schema.table (columns named, in the contract's order), inside the current
         transaction. Values are written as text and cast by the server to the columns' types."""
+        self._copy(f"{schema}.{table}", columns, frame)
+
+    def _copy(self, relation: str, columns: dict[str, str], frame: pd.DataFrame) -> None:
         frame = frame.copy()
         for name, sql_type in columns.items():
             kind = sql_type.lower()
@@ -133,7 +159,49 @@ class PostgresConnection:
         buffer.seek(0)
         names = ", ".join(f'"{name}"' for name in columns)
         with self._con.cursor() as cursor:
-            cursor.copy_expert(f"copy {schema}.{table} ({names}) from stdin with (format csv, null '\\N')", buffer)
+            cursor.copy_expert(f"copy {relation} ({names}) from stdin with (format csv, null '\\N')", buffer)
+
+
+def describe() -> str:
+    """The database the connection opens, as a message names it (never the password)."""
+    params = connection_parameters()
+    return f"PostgreSQL database {params['dbname']} (host {params['host']}, port {params['port']}, user {params['user']})"
+
+
+# PostgreSQL type oids (pg_type) and the dtype DuckDB's df() gives the matching DuckDB type
+_INTEGERS = {20: ("int64", "Int64"), 23: ("int32", "Int32"), 21: ("int16", "Int16")}
+_FLOATS = {701: "float64", 1700: "float64", 700: "float32"}
+_BOOLEAN, _DATE, _TIMESTAMP = 16, 1082, 1114
+
+
+def _column(values: Sequence[Any], type_code: int) -> Any:
+    """One result column as DuckDB's df() types it: integers as numpy integers, or pandas' nullable integers when
+    the column holds a null; double and numeric as floats (NaN for null); booleans likewise; dates and timestamps
+    as datetime64[us]; text and the rest as pandas infers them."""
+    has_null = any(v is None for v in values)
+    if type_code in _INTEGERS:
+        plain, nullable = _INTEGERS[type_code]
+        return pd.array(values, dtype=nullable) if has_null else np.asarray(values, dtype=plain)
+    if type_code in _FLOATS:
+        return np.asarray([np.nan if v is None else float(v) for v in values], dtype=_FLOATS[type_code])
+    if type_code == _BOOLEAN:
+        return pd.array(values, dtype="boolean") if has_null else np.asarray(values, dtype=bool)
+    if type_code in (_DATE, _TIMESTAMP):
+        return pd.Series(pd.to_datetime(list(values)), dtype="datetime64[us]")
+    return pd.Series(list(values), dtype=object).infer_objects() if values else pd.Series([], dtype=object)
+
+
+def _frame_type(series: pd.Series) -> str:
+    """The PostgreSQL type of a registered frame's column."""
+    if pd.api.types.is_bool_dtype(series):
+        return "boolean"
+    if pd.api.types.is_integer_dtype(series):
+        return "bigint"
+    if pd.api.types.is_float_dtype(series):
+        return "double precision"
+    if pd.api.types.is_datetime64_any_dtype(series):
+        return "timestamp"
+    return "text"
 
 
 def postgres_type(sql_type: str) -> str:
