@@ -3,14 +3,16 @@ demo data must give the same marts.
 
     python scripts/cross_engine_check.py --work DIR [--stays 1500] [--resamples 1000] [--duckdb-only]
 
-1. Synthetic MIMIC-IV files (biasmirror.synth.mimic) under DIR/mimic.
-2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: the cohort from the files; then the Python commands
-   (run_python_commands): rule-based counterfactuals and their same-sex placebo; a small TF-IDF + random-forest
+1. Synthetic MIMIC-IV files (biasmirror.synth.mimic) under DIR/mimic, a synthetic Bordeaux extract
+   (biasmirror.synth.bordeaux) under DIR/bordeaux.
+2. DuckDB (DIR/duckdb/warehouse.duckdb), as a user runs it: both cohorts from the files; then the Python commands
+   (run_python_commands): rule-based counterfactuals (both data sets) and MIMIC's same-sex placebo; a small TF-IDF + random-forest
    model trained and scored; pairs scored elsewhere imported with `import-pairs` (with a stratum); a simulated
    implicit-bias study; then the audit marts, and `biasmirror summary` and `biasmirror report`.
 3. PostgreSQL (the database the libpq variables name; BIASMIRROR_TARGET=postgres): the same MIMIC-IV files loaded
    as tables in the mimic-code schemas (mimiciv_ed, mimiciv_hosp, mimiciv_note) and read with
-   `--vars '{mimic_source: tables}'`; the cohort built; the same Python commands run against PostgreSQL; the
+   `--vars '{mimic_source: tables}'`, the Bordeaux extract loaded as the table bordeaux.visits and read with
+   `bordeaux_source: tables`; the cohorts built; the same Python commands run against PostgreSQL; the
    whole project built; `biasmirror summary` and `biasmirror report` (written from the PostgreSQL database).
    Nothing is copied from DuckDB: every inference row is written by the commands on PostgreSQL.
 4. Every compiled model of the PostgreSQL build parses with sqlglot's postgres dialect (and the DuckDB build's
@@ -48,7 +50,8 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-MIMIC_SOURCES = "models/staging/mimic/_mimic__sources.yml"
+SOURCES = {"mimic": "models/staging/mimic/_mimic__sources.yml",
+           "bordeaux": "models/staging/bordeaux/_bordeaux__sources.yml"}
 # inference tables of bookkeeping (runs, builds), each engine's own: not compared
 BOOKKEEPING = {"runs", "dbt_builds", "raw_source_counts", "dataset_roots"}
 # columns saying which run wrote a row (each engine's runs have their own ids; the timestamps are left out too),
@@ -108,8 +111,8 @@ def build_duckdb(work: Path, variables: dict) -> Path:
 
     env = duckdb_env(work)
     with environment(**env):
-        with_mimic = {**variables, "mimic_root": str(work / "mimic")}
-        log("DuckDB: cohort from the files")
+        with_mimic = {**variables, "mimic_root": str(work / "mimic"), "bordeaux_root": str(work / "bordeaux")}
+        log("DuckDB: the cohorts from the files")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=with_mimic)
         run_python_commands(work, "DuckDB", with_mimic)
@@ -126,9 +129,10 @@ def run_python_commands(work: Path, engine: str, variables: dict) -> None:
     from biasmirror.triage.classifier_training import fit_and_score
     from biasmirror.triage.forest import TfidfForest
 
-    log(f"{engine}: rule-based counterfactuals and placebo")
+    log(f"{engine}: rule-based counterfactuals (both data sets) and placebo")
     generate_counterfactuals("mimic", "rules")
     generate_counterfactuals("mimic", "rules", placebo=True)
+    generate_counterfactuals("bordeaux", "rules")
     run_dbt("build", select=["model_inputs"], variables=variables)
     log(f"{engine}: TF-IDF + random forest")
     fit_and_score("mimic", "rf-small", TfidfForest.fixed(n_estimators=40, seed=1))
@@ -173,21 +177,24 @@ def run_implicit_study() -> None:
     run_explicit(backend, languages=["en"])
 
 
-def load_mimic_tables(mimic: Path) -> None:
-    """The synthetic MIMIC-IV files as mimic-code loads them: a schema per module, a table per file, typed
-    columns, empty fields as null. Only the columns the project declares are loaded."""
+def load_source_tables(source_name: str, folder: Path) -> None:
+    """A data set's synthetic files as a loading step puts them in a database: MIMIC-IV as mimic-code loads it (a
+    schema per module, a table per file), the Bordeaux extract as bordeaux.visits; typed columns, empty fields as
+    null. Only the columns the project declares are loaded."""
     from biasmirror.paths import project_dir
     from biasmirror.warehouse.postgres import PostgresConnection, postgres_type
 
-    document = yaml.safe_load((project_dir() / MIMIC_SOURCES).read_text(encoding="utf-8"))
-    (source,) = [s for s in document["sources"] if s["name"] == "mimic"]
+    document = yaml.safe_load((project_dir() / SOURCES[source_name]).read_text(encoding="utf-8"))
+    (source,) = [s for s in document["sources"] if s["name"] == source_name]
     con = PostgresConnection()
     try:
         for table in source["tables"]:
-            module, _, file_name = table["meta"]["file"].rpartition("/")
-            schema, name = f"mimiciv_{module}", file_name.split(".")[0]
+            files = table["meta"]["file"]
+            file = next(f for f in ([files] if isinstance(files, str) else files) if (folder / f).exists())
+            module, _, file_name = file.rpartition("/")
+            schema, name = (f"mimiciv_{module}" if module else source_name), file_name.split(".")[0]
             columns = {c["name"]: postgres_type(c["data_type"]) for c in table["columns"]}
-            path = mimic / table["meta"]["file"]
+            path = folder / file
             opener = gzip.open if path.suffix == ".gz" else open
             with opener(path, "rt", encoding="utf-8", newline="") as handle:
                 frame = pd.read_csv(handle, dtype=str, keep_default_na=False)
@@ -208,9 +215,10 @@ def build_postgres(work: Path, variables: dict) -> None:
     from biasmirror.dbt_runner import run_dbt
 
     with environment(**postgres_env(work)):
-        load_mimic_tables(work / "mimic")
-        tables = {**variables, "mimic_source": "tables"}
-        log("PostgreSQL: cohort from the mimic-code tables")
+        load_source_tables("mimic", work / "mimic")
+        load_source_tables("bordeaux", work / "bordeaux")
+        tables = {**variables, "mimic_source": "tables", "bordeaux_source": "tables"}
+        log("PostgreSQL: the cohorts from the mimic-code tables and bordeaux.visits")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=tables)
         run_python_commands(work, "PostgreSQL", tables)
@@ -257,9 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
     parser.add_argument("--stays", type=int, default=1500)
+    parser.add_argument("--visits", type=int, default=800, help="visits of the synthetic Bordeaux extract")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--duckdb-only", action="store_true")
     args = parser.parse_args(argv)
+    from biasmirror.synth.bordeaux import write_bordeaux
     from biasmirror.synth.mimic import write_mimic
 
     work = args.work.resolve()
@@ -270,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
                  "term_bootstrap_resamples": args.resamples, "min_term_pairs": 20}
     log(f"synthetic MIMIC-IV: {args.stays} stays")
     write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
+    log(f"synthetic Bordeaux extract: {args.visits} visits")
+    write_bordeaux(work / "bordeaux", visits=args.visits, seed=6)
     imported_pairs().to_parquet(work / "pairs.parquet", index=False)
     duckdb_file = build_duckdb(work, variables)
     n = parse_compiled(work / "duckdb" / "target", "duckdb")

@@ -114,6 +114,10 @@ def test_fixed_forest_grown_in_chunks_is_the_one_shot_forest() -> None:
         ("forest", RandomForestClassifier(n_estimators=35, min_samples_leaf=2, n_jobs=1, random_state=4)),
     ]).fit(texts, levels)
     np.testing.assert_array_equal(forest.score(test_texts), reference.predict_proba(test_texts))
+    # trees run in threads, their votes added in tree order: bit for bit the one-thread sum, so ties between two
+    # levels break the same way in every run (sklearn's threads add them in the order they finish)
+    threaded = TfidfForest.fixed(n_estimators=35, seed=4, n_jobs=-1).fit(texts, levels)
+    np.testing.assert_array_equal(threaded.score(test_texts, batch_size=7), reference.predict_proba(test_texts))
     assert forest.parameter_counts()[0] == sum(t.tree_.node_count for t in reference.named_steps["forest"].estimators_)
     trees = [done for phase, done, total in phases if phase == "forest: trees"]
     assert trees == [10, 20, 30, 35]

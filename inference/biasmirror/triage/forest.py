@@ -14,6 +14,8 @@ same as `RandomForestClassifier(n_estimators=N).fit` (a test checks it).
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -158,10 +160,30 @@ class TfidfForest:
         for start in range(0, len(records), batch_size):
             batch = list(records[start:start + batch_size])
             out[start:start + len(batch)] = full_probabilities(
-                self.pipeline.classes_, self.levels, self.pipeline.predict_proba(batch))
+                self.pipeline.classes_, self.levels, self._probabilities(batch))
             if progress is not None:
                 progress(len(batch))
         return out
+
+    def _probabilities(self, texts: list[str]) -> np.ndarray:
+        """The forest's probabilities, the same in every run. sklearn's predict_proba adds the trees' votes in the
+        order its threads finish, so the last bits vary from run to run, and where two levels tie (often, with
+        votes in multiples of 1/trees) so does the predicted level. The trees run in threads here too, but their
+        votes are added in tree order."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from scipy import sparse
+
+        forest = self.pipeline.named_steps["forest"]
+        features = sparse.csr_matrix(self.pipeline.named_steps["tfidf"].transform(texts), dtype=np.float32)
+        features.sort_indices()
+        workers = (os.cpu_count() or 1) if self.n_jobs in (None, -1) else max(1, self.n_jobs)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            votes = list(pool.map(lambda tree: tree.predict_proba(features, check_input=False), forest.estimators_))
+        total = votes[0].astype(np.float64)
+        for vote in votes[1:]:
+            total += vote
+        return total / len(votes)
 
     def parameter_counts(self) -> tuple[int, int]:
         nodes = sum(int(tree.tree_.node_count) for tree in self.pipeline.named_steps["forest"].estimators_)
