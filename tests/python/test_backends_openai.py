@@ -53,7 +53,7 @@ def test_retries_after_a_timeout() -> None:
         return 200, completion("late" if n == 0 else "on time"), (6.0 if n == 0 else 0.0)
 
     with LocalChatServer(slow_first) as server:
-        backend = OpenAIBackend("m", base_url=server.url, timeout=0.3, max_retries=2, backoff=0.01)
+        backend = OpenAIBackend("m", base_url=server.url, timeout=1.5, max_retries=2, backoff=0.01)
         started = time.perf_counter()
         (answer,) = backend.generate([request()])
         elapsed = time.perf_counter() - started
@@ -154,7 +154,7 @@ HTML_PAGE = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><b
 ])
 def test_a_failed_request_says_why(respond, reason, status, error_type, attempts, excerpt) -> None:
     with LocalChatServer(respond) as server:
-        backend = OpenAIBackend("m", base_url=server.url, max_retries=2, backoff=0.01, timeout=0.4)
+        backend = OpenAIBackend("m", base_url=server.url, max_retries=2, backoff=0.01, timeout=1.5)
         (answer,) = backend.generate([request(PROMPT)])
     failure = answer.failure
     assert answer.finish_reason == "error" and failure is not None
