@@ -25,6 +25,13 @@ demo data must give the same marts.
    their widths (the engines' hash functions differ, so do the bootstrap draws: docs/engines.md); the run ids and
    answer times that audit.explicit_answers and audit.scoring_parity show are left out (each engine's runs have
    their own). The two reports have the same figures, tables and no-data panels.
+7. The Python API (biasmirror.Warehouse) on both engines: `marts()`, `paired_metrics(...)`, `mart(...)` and a
+   lazy ibis `table(...)` filtered and counted in the database give the same frames (intervals aside).
+8. `biasmirror check` (Great Expectations) on both engines: the same verdict for every expectation of the cohort,
+   inference and audit layers; DuckDB checks the raw files, PostgreSQL says that both data sets are read from
+   tables and skips their raw layer.
+9. `biasmirror forget` of the imported model on both engines removes the same rows; after a full build on each,
+   the model is gone from the inference tables and the marts of both, and steps 5 and 6 pass again.
 
 With --duckdb-only, only step 2 runs (with the project in BIASMIRROR_PROJECT_DIR, if set): two such warehouses,
 built before and after a refactor, are compared with `compare_marts.py A B` (intervals exact).
@@ -73,6 +80,16 @@ def environment(**values: str | None):
     return scoped_env(values)
 
 
+def duckdb_variables(work: Path, variables: dict) -> dict:
+    """The vars of the DuckDB builds: both data sets from their files."""
+    return {**variables, "mimic_root": str(work / "mimic"), "bordeaux_root": str(work / "bordeaux")}
+
+
+def postgres_variables(variables: dict) -> dict:
+    """The vars of the PostgreSQL builds: both data sets from their tables."""
+    return {**variables, "mimic_source": "tables", "bordeaux_source": "tables"}
+
+
 def duckdb_env(work: Path) -> dict[str, str | None]:
     folder = work / "duckdb"
     folder.mkdir(parents=True, exist_ok=True)
@@ -111,7 +128,7 @@ def build_duckdb(work: Path, variables: dict) -> Path:
 
     env = duckdb_env(work)
     with environment(**env):
-        with_mimic = {**variables, "mimic_root": str(work / "mimic"), "bordeaux_root": str(work / "bordeaux")}
+        with_mimic = duckdb_variables(work, variables)
         log("DuckDB: the cohorts from the files")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=with_mimic)
@@ -142,13 +159,14 @@ def run_python_commands(work: Path, engine: str, variables: dict) -> None:
     run_implicit_study()
 
 
-def biasmirror(engine: str, *arguments: str) -> str:
-    """Run the `biasmirror` command line (on the warehouse the environment names); its output."""
+def biasmirror(engine: str, *arguments: str, allowed: tuple[int, ...] = (0,)) -> str:
+    """Run the `biasmirror` command line (on the warehouse the environment names); its output (stdout, then
+    stderr), on one line. An exit status outside `allowed` stops the check."""
     result = subprocess.run([sys.executable, "-m", "biasmirror.cli", *arguments], capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode not in allowed:
         raise SystemExit(f"{engine}: `biasmirror {' '.join(arguments)}` failed (exit {result.returncode}):\n"
                          f"{result.stdout}{result.stderr}")
-    return " ".join(result.stdout.split())
+    return " ".join((result.stdout + " " + result.stderr).split())
 
 
 def run_readers(work: Path, engine: str, folder: str) -> tuple[str, str, str]:
@@ -217,7 +235,7 @@ def build_postgres(work: Path, variables: dict) -> None:
     with environment(**postgres_env(work)):
         load_source_tables("mimic", work / "mimic")
         load_source_tables("bordeaux", work / "bordeaux")
-        tables = {**variables, "mimic_source": "tables", "bordeaux_source": "tables"}
+        tables = postgres_variables(variables)
         log("PostgreSQL: the cohorts from the mimic-code tables and bordeaux.visits")
         run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
                 variables=tables)
@@ -248,6 +266,184 @@ def compare_written_rows(duckdb_file: Path) -> list[str]:
     finally:
         left.close()
         right.close()
+    return problems
+
+
+# columns of the marts that depend on the bootstrap draws (the engines' draws differ: docs/engines.md)
+DRAW_COLUMNS = {"ci_low", "ci_high", "n_boot", "is_sparse", "ci_excludes_zero"}
+
+
+def differences(name: str, left: pd.DataFrame, right: pd.DataFrame, ignored: set[str] = frozenset()) -> list[str]:
+    """Two frames the same engine-independent API call gave on DuckDB (left) and PostgreSQL (right): the same
+    columns, and the same rows (sorted; floats to 1e-9) outside the `ignored` columns."""
+    if list(left.columns) != list(right.columns):
+        return [f"{name}: columns differ: DuckDB {list(left.columns)}, PostgreSQL {list(right.columns)}"]
+    columns = [c for c in left.columns if c not in ignored]
+    a = left[columns].sort_values(columns, ignore_index=True)
+    b = right[columns].sort_values(columns, ignore_index=True)
+    if len(a) != len(b):
+        return [f"{name}: {len(a)} rows on DuckDB, {len(b)} on PostgreSQL"]
+    problems = []
+    for column in columns:
+        x, y = a[column], b[column]
+        if pd.api.types.is_numeric_dtype(x) and pd.api.types.is_numeric_dtype(y) and not pd.api.types.is_bool_dtype(x):
+            same = np.allclose(x.astype(float), y.astype(float), rtol=1e-9, atol=1e-9, equal_nan=True)
+        else:
+            same = [None if pd.isna(v) else v for v in x] == [None if pd.isna(v) else v for v in y]
+        if not same:
+            problems.append(f"{name}: column {column} differs between the engines")
+    return problems
+
+
+def api_results() -> dict[str, pd.DataFrame]:
+    """A few calls of the Python API on the warehouse the environment names (BIASMIRROR_TARGET picks the engine)."""
+    from ibis import _
+
+    from biasmirror import Warehouse
+
+    with Warehouse() as wh:
+        counted = (wh.table("paired_metrics").filter(_.stratum_name == "overall")
+                   .group_by(["dataset", "model"]).aggregate(n=_.count(), estimates=_.estimate.sum()).to_pandas())
+        return {
+            "marts()": wh.marts(),
+            "paired_metrics(dataset='dyads', stratum='overall')": wh.paired_metrics(dataset="dyads", stratum="overall"),
+            "mart('cohort_flow')": wh.mart("cohort_flow"),
+            "mart('triage_models', schema='inference', model='rf-small')[a few columns]":
+                wh.mart("triage_models", schema="inference", model="rf-small")[
+                ["dataset", "model", "kind", "parameter_count", "training_setting", "scored_settings"]],
+            "table('paired_metrics') overall rows per data set and model (ibis)": counted,
+        }
+
+
+def compare_api(work: Path) -> list[str]:
+    """Step 7: the Python API's answers on both engines."""
+    from biasmirror.warehouse.postgres import describe
+
+    with environment(**duckdb_env(work)):
+        left = api_results()
+    with environment(**postgres_env(work)):
+        right = api_results()
+        from biasmirror import Warehouse
+
+        if repr(Warehouse()) != f"Warehouse({describe()})":
+            return [f"Warehouse() with BIASMIRROR_TARGET=postgres is {Warehouse()!r}, not the PostgreSQL database"]
+    problems = []
+    for name, frame in left.items():
+        found = differences(name, frame, right[name], DRAW_COLUMNS)
+        if not frame.empty and not found:
+            print(f"Warehouse.{name}: {len(frame)} rows, identical")
+        elif frame.empty:
+            found.append(f"Warehouse.{name}: no rows on DuckDB (nothing compared)")
+        problems += found
+    return problems
+
+
+CHECKED_LAYERS = ("cohort", "inference", "audit")
+
+
+def run_check(work: Path, engine: str, folder: str, *options: str) -> dict:
+    """`biasmirror check` with its Data Docs under DIR/<folder>/data_docs: its summary.json, and its output."""
+    import json
+
+    docs = work / folder / "data_docs"
+    (docs / "summary.json").unlink(missing_ok=True)
+    output = biasmirror(engine, "check", "--docs", str(docs), *options, allowed=(0, 1))  # 1: a gate failed
+    if not (docs / "summary.json").is_file():
+        raise SystemExit(f"{engine}: `biasmirror check` wrote no summary.json:\n{output}")
+    summary = json.loads((docs / "summary.json").read_text(encoding="utf-8"))
+    summary["output"] = output
+    return summary
+
+
+def verdicts(summary: dict, layers: tuple[str, ...]) -> dict[tuple[str, str, str, str], str]:
+    """(suite, batch, column, rule) -> 'passed', or 'failed: ' and what broke it, for the expectations of these
+    layers."""
+    return {(o["suite"], o["subject"], o["column"] or "", o["rule"]):
+            "passed" if o["success"] else f"failed: {o['detail']}"
+            for o in summary["outcomes"] if o["layer"] in layers}
+
+
+def compare_checks(work: Path) -> list[str]:
+    """Step 8: `biasmirror check` on both engines."""
+    with environment(**duckdb_env(work)):
+        left = run_check(work, "DuckDB", "duckdb", "--mimic-root", str(work / "mimic"),
+                         "--bordeaux-root", str(work / "bordeaux"))
+    with environment(**postgres_env(work)):
+        right = run_check(work, "PostgreSQL", "postgres")
+    problems = []
+    a, b = verdicts(left, CHECKED_LAYERS), verdicts(right, CHECKED_LAYERS)
+    if not a:
+        problems.append("`biasmirror check` on DuckDB checked no expectation of the cohort, inference and audit layers")
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            problems.append(f"`biasmirror check`: {key[0]} ({key[1]}) {key[3]}: DuckDB {a.get(key, 'absent')}, "
+                            f"PostgreSQL {b.get(key, 'absent')}")
+    if not verdicts(left, ("raw",)):
+        problems.append("`biasmirror check` on DuckDB checked no raw file")
+    if verdicts(right, ("raw",)):
+        problems.append("`biasmirror check` on PostgreSQL checked raw files, though both data sets are read from tables")
+    for dataset in ("mimic", "bordeaux"):
+        line = f"{dataset} is read from the database's tables"
+        if not any(s["layer"] == "raw" and line in s["reason"] for s in right["skipped"]) or line not in right["output"]:
+            problems.append(f"`biasmirror check` on PostgreSQL does not say that {dataset} is read from tables")
+    for engine, summary in (("DuckDB", left), ("PostgreSQL", right)):
+        for layer in ("raw", *CHECKED_LAYERS):
+            outcomes = [o for o in summary["outcomes"] if o["layer"] == layer]
+            skipped = [s for s in summary["skipped"] if s["layer"] == layer]
+            failed = sum(not o["success"] for o in outcomes)
+            log(f"{engine}: `biasmirror check` {layer}: {len(outcomes)} expectations, {failed} failed"
+                + (f", {len(skipped)} skipped" if skipped else ""))
+    if a == b and a:
+        log(f"`biasmirror check`: the same verdict on both engines for the {len(a)} expectations of the cohort, "
+            f"inference and audit layers ({sum(v == 'passed' for v in a.values())} passed, "
+            f"{sum(v != 'passed' for v in a.values())} failed in the same way)")
+    return problems
+
+
+FORGOTTEN = ("dyads", "imported-model")
+REMOVED_LINE = re.compile(r"Removed ([\d,]+) rows of")
+
+
+def held(con, dataset: str, model: str) -> dict[str, int]:
+    """Rows of a data set's model in the inference tables and marts that `forget` and a build must empty."""
+    return {relation: con.execute(f"select count(*) from {relation} where dataset = ? and model = ?",
+                                  [dataset, model]).fetchone()[0]
+            for relation in ("inference.imported_pairs", "inference.imported_pair_strata", "audit.paired_metrics",
+                             "audit.pair_outcomes")}
+
+
+def forget_and_rebuild(work: Path, variables: dict, duckdb_file: Path) -> list[str]:
+    """Step 9: `biasmirror forget` of the imported model on both engines, a full build on each, and the model gone
+    from both."""
+    from biasmirror.dbt_runner import run_dbt
+    from biasmirror.warehouse import connect
+
+    dataset, model = FORGOTTEN
+    removed, problems = {}, []
+    for engine, env, build_vars in (("DuckDB", duckdb_env(work), duckdb_variables(work, variables)),
+                                    ("PostgreSQL", postgres_env(work), postgres_variables(variables))):
+        with environment(**env):
+            with connect(read_only=True) as con:
+                if not held(con, dataset, model)["audit.paired_metrics"]:
+                    raise SystemExit(f"{engine}: audit.paired_metrics holds no rows of {dataset}/{model} to forget")
+            output = biasmirror(engine, "forget", "--dataset", dataset, "--model", model, "--yes")
+            found = REMOVED_LINE.search(output)
+            if found is None:
+                raise SystemExit(f"{engine}: `biasmirror forget` did not say what it removed:\n{output}")
+            removed[engine] = int(found.group(1).replace(",", ""))
+            if engine == "PostgreSQL" and "PostgreSQL database" not in output:
+                problems.append("`biasmirror forget` on PostgreSQL does not name the database it removed rows from")
+            log(f"{engine}: `biasmirror forget --dataset {dataset} --model {model}` removed {removed[engine]:,} rows; "
+                "the whole project again")
+            run_dbt("build", variables=build_vars)
+            with connect(read_only=True) as con:
+                for relation, left in held(con, dataset, model).items():
+                    if left:
+                        problems.append(f"{engine}: {relation} still holds {left} rows of {dataset}/{model} after "
+                                        "forget and a full build")
+    if removed["DuckDB"] != removed["PostgreSQL"] or not removed["DuckDB"]:
+        problems.append(f"`biasmirror forget` removed {removed['DuckDB']} rows on DuckDB, {removed['PostgreSQL']} "
+                        "on PostgreSQL")
     return problems
 
 
@@ -307,7 +503,18 @@ def main(argv: list[str] | None = None) -> int:
     import compare_marts
 
     log("comparing every mart")
-    status = compare_marts.main([str(duckdb_file), "postgres", "--intervals", "se", "--ignore-columns", MART_RUN_COLUMNS])
+    marts = [str(duckdb_file), "postgres", "--intervals", "se", "--ignore-columns", MART_RUN_COLUMNS]
+    status = compare_marts.main(marts)
+    log("the Python API (biasmirror.Warehouse) on both engines")
+    problems += compare_api(work)
+    log("`biasmirror check` on both engines")
+    problems += compare_checks(work)
+    log("`biasmirror forget` on both engines, then a full build on each")
+    problems += forget_and_rebuild(work, variables, duckdb_file)
+    log("comparing the rows the Python commands wrote, after forget")
+    problems += compare_written_rows(duckdb_file)
+    log("comparing every mart, after forget")
+    status = compare_marts.main(marts) or status
     for problem in problems:
         print(problem)
     return 1 if status or problems else 0

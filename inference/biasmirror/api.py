@@ -11,6 +11,11 @@ errors (raised as exceptions instead of printed): writers (`import_pairs`, `buil
 copy under the writer lock, taken at the start of the call and released at its end (or held for a whole
 ``with Warehouse(...) as wh:`` block), so a notebook never keeps other writers waiting between cells; a
 successful `build` publishes the working copy; readers read the published file, the last successful build.
+
+With BIASMIRROR_TARGET=postgres when the object is made, the warehouse is the PostgreSQL database the libpq
+variables name (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE; docs/engines.md): the same methods read and write
+it through the same code as the commands, `table` through ibis's PostgreSQL backend; there is no file, working
+copy or publication there.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import pandas as pd
 
 from biasmirror.paths import (LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path,
                               working_path)
+from biasmirror.warehouse.postgres import POSTGRES_TARGET, TARGET_ENV, describe, uses_postgres
 
 if TYPE_CHECKING:
     import ibis.expr.types as ir
@@ -49,7 +55,8 @@ _MAX_LISTED = 50
 
 
 class Warehouse:
-    """A biasmirror warehouse: the published DuckDB file readers open, and its working copy writers use.
+    """A biasmirror warehouse: the published DuckDB file readers open, and its working copy writers use; or,
+    with BIASMIRROR_TARGET=postgres when it is made, the PostgreSQL database (`engine` says which).
 
     Parameters
     ----------
@@ -63,6 +70,9 @@ class Warehouse:
     lock_timeout : float, optional
         Seconds a writer waits for another writer (a CLI command, a scheduled ``dbt build``, another notebook)
         before it raises `WarehouseBusy`. Default: ``$BIASMIRROR_LOCK_TIMEOUT``, else 300; 0 fails at once.
+
+    With BIASMIRROR_TARGET=postgres, give neither `path` nor `working_copy` (a ValueError says so): the database
+    is the one the libpq variables name, shared by readers and writers without a lock.
 
     Notes
     -----
@@ -83,8 +93,14 @@ class Warehouse:
 
     def __init__(self, path: PathLike | None = None, *, working_copy: PathLike | None = None,
                  lock_timeout: float | None = None) -> None:
+        #: "duckdb", or "postgres" when BIASMIRROR_TARGET=postgres as the object is made (every call uses it)
+        self.engine = POSTGRES_TARGET if uses_postgres() else "duckdb"
+        if self.engine == POSTGRES_TARGET and (path is not None or working_copy is not None):
+            raise ValueError("BIASMIRROR_TARGET=postgres: the warehouse is the PostgreSQL database the libpq variables "
+                             "name (PGHOST, PGPORT, PGUSER, PGDATABASE), not a file; leave out path and working_copy, "
+                             "or unset BIASMIRROR_TARGET to open a DuckDB file")
         self.path: Path = Path(path).expanduser().resolve() if path is not None else warehouse_path()
-        if self.path.is_dir():
+        if self.engine != POSTGRES_TARGET and self.path.is_dir():
             raise ValueError(f"{self.path} is a folder; give the warehouse file, e.g. {self.path / 'biasmirror.duckdb'}")
         self._working_copy = Path(working_copy).expanduser().resolve() if working_copy is not None else None
         if lock_timeout is not None and (isinstance(lock_timeout, bool) or not float(lock_timeout) >= 0):
@@ -95,13 +111,16 @@ class Warehouse:
         self._ibis_stamp: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
+        if self.engine == POSTGRES_TARGET:
+            return f"Warehouse({describe()})"
         return f"Warehouse({str(self.path)!r})"
 
     # -- environment and the writer lock ----------------------------------------------------------------------
 
     @contextmanager
     def _env(self) -> Iterator[None]:
-        values: dict[str, str | None] = {WAREHOUSE_ENV: str(self.path)}
+        values: dict[str, str | None] = {WAREHOUSE_ENV: str(self.path),
+                                         TARGET_ENV: POSTGRES_TARGET if self.engine == POSTGRES_TARGET else None}
         if self._working_copy is not None:
             values[WORKING_COPY_ENV] = str(self._working_copy)
         if self._lock_timeout is not None:
@@ -151,7 +170,9 @@ class Warehouse:
 
     @property
     def working_path(self) -> Path:
-        """The working copy writers use (not for readers: open `path`)."""
+        """The working copy writers use (not for readers: open `path`). PostgreSQL has none (a ValueError)."""
+        if self.engine == POSTGRES_TARGET:
+            raise ValueError(f"{describe()} has no working copy: writers and readers share the database")
         with self._env():
             return working_path(self.path)
 
@@ -330,7 +351,7 @@ class Warehouse:
             if value is not None:
                 check_test_fraction(value, origin)
         with self._env():
-            if reads_warehouse(chosen, roots):
+            if reads_warehouse(chosen, roots) and self.engine != POSTGRES_TARGET:
                 require_published()
             return run_checks(Path(docs), layers=chosen, roots=roots or None, test_fraction=test_fraction,
                               min_parse_rate=min_parse_rate, variables=variables,
@@ -365,7 +386,8 @@ class Warehouse:
         from biasmirror.warehouse import require_published
 
         with self._env():
-            return write_report(Path(out).expanduser(), require_published()).path
+            published = None if self.engine == POSTGRES_TARGET else require_published()
+            return write_report(Path(out).expanduser(), published).path
 
     # -- readers: the published file ---------------------------------------------------------------------------
 
@@ -425,6 +447,12 @@ class Warehouse:
         from biasmirror.warehouse import connect
 
         with self._env(), connect(read_only=True) as con:
+            if self.engine == POSTGRES_TARGET:  # dbt's persisted docs are the relations' comments there too
+                return con.execute(
+                    "select t.table_name as name, case when t.table_type = 'VIEW' then 'view' else 'table' end "
+                    "as kind, obj_description(cast(quote_ident(t.table_schema) || '.' || quote_ident(t.table_name) "
+                    "as regclass), 'pg_class') as description from information_schema.tables t "
+                    "where t.table_schema = 'audit' and t.table_catalog = current_database() order by 1").df()
             return con.execute(
                 "select t.table_name as name, case when t.table_type = 'VIEW' then 'view' else 'table' end as kind, "
                 "coalesce(d.comment, v.comment) as description from information_schema.tables t "
@@ -525,10 +553,15 @@ class Warehouse:
         then ``.to_pandas()``).
 
         The ibis connection is opened read-only on first use, reopened when a build has published a newer
-        file, and closed by `close` (or at the end of a ``with`` block).
+        file, and closed by `close` (or at the end of a ``with`` block). On PostgreSQL, ibis's PostgreSQL
+        backend connects to the database (``pip install 'biasmirror[postgres]'``), which it reads live.
         """
         from biasmirror.warehouse import require_published
 
+        if self.engine == POSTGRES_TARGET:
+            if self._ibis is None:
+                self._ibis = _ibis_postgres()
+            return self._ibis.table(name, database=schema)
         with self._env():
             published = require_published()
         status = published.stat()
@@ -547,6 +580,21 @@ class Warehouse:
 
         with self._env(), connect(read_only=True) as con:
             return con.execute(query, list(params or [])).df()
+
+
+def _ibis_postgres() -> Any:
+    """ibis's PostgreSQL backend on the database biasmirror.warehouse.connect opens (the libpq variables)."""
+    from biasmirror.warehouse.postgres import connection_parameters
+
+    try:
+        import ibis
+        import ibis.backends.postgres  # noqa: F401  (needs psycopg 3)
+    except ImportError as error:
+        raise ImportError("Warehouse.table on PostgreSQL needs ibis's PostgreSQL backend (psycopg 3): "
+                          "pip install 'biasmirror[postgres]'") from error
+    params = connection_parameters()
+    return ibis.postgres.connect(host=params["host"], port=params["port"], user=params["user"],
+                                 password=params["password"], database=params["dbname"])
 
 
 def _read(name: str, schema: str, filters: dict[str, Filter]) -> pd.DataFrame:

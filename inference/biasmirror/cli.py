@@ -237,6 +237,7 @@ def forget(
     from rich.text import Text
 
     from biasmirror.forget import ForgetError, NothingToForget, Selection, forget as forget_rows, plan
+    from biasmirror.warehouse import reader_label
 
     def counts(result, title: str) -> None:
         table = Table(title=Text(title))  # names come from the user: never read as markup
@@ -246,18 +247,26 @@ def forget(
             table.add_row(name, f"{rows:,}")
         console.print(table)
 
+    # what the rows are removed from: the working copy, or the PostgreSQL database (no working copy there)
+    written = reader_label() if uses_postgres() else str(working_path())
     try:
         selection = Selection(dataset, model, generator)
         if not yes:  # the writer lock is held from this count to the removal: what is removed is what was shown
             planned = plan(selection)
-            counts(planned, f"Rows of {selection.describe()} in {working_path()}")
+            counts(planned, f"Rows of {selection.describe()} in {written}")
             if not typer.confirm(f"Remove these {planned.total:,} rows?", default=False):
                 console.print("Nothing was removed.")
                 raise typer.Exit(code=1)
         result = forget_rows(selection)
     except (ForgetError, NothingToForget) as error:
         fail(str(error))
-    counts(result, f"Removed from {working_path()} (run {result.run_id})")
+    counts(result, f"Removed from {written} (run {result.run_id})")
+    if uses_postgres():
+        console.print(f"Removed {result.total:,} rows of {selection.describe()} from {written}, recorded as run "
+                      f"{result.run_id}. The marts still show them until the next successful full build: "
+                      "`biasmirror build` (or the scheduled `dbt build`) rebuilds the marts without them.",
+                      markup=False, soft_wrap=True)
+        return
     console.print(f"Removed {result.total:,} rows of {selection.describe()}, recorded as run {result.run_id}. The "
                   f"published warehouse {warehouse_path()} still shows them until the next successful full build: "
                   "`biasmirror build` (or the scheduled `dbt build`) rebuilds the marts without them and publishes "

@@ -74,8 +74,10 @@ def registered_roots(con: duckdb.DuckDBPyConnection) -> dict[str, Path]:
                          "and table_name = 'dataset_roots'").fetchone()[0]
     if not exists:
         return {}
-    rows = con.execute("select dataset, arg_max(root, registered_at) from inference.dataset_roots "
-                       "group by dataset").fetchall()
+    # the latest folder of each data set (the SQL both engines run: PostgreSQL has no arg_max)
+    rows = con.execute("select r.dataset, r.root from inference.dataset_roots r where r.registered_at = "
+                       "(select max(l.registered_at) from inference.dataset_roots l where l.dataset = r.dataset) "
+                       "order by r.dataset, r.root").fetchall()
     return {dataset: Path(root) for dataset, root in rows}
 
 

@@ -31,6 +31,7 @@ import pandas as pd
 from biasmirror.warehouse import connect
 from biasmirror.warehouse.contract import SCHEMA, ensure_inference_tables
 from biasmirror.warehouse.runs import recorded_run
+from biasmirror.warehouse.writes import delete_rows
 
 # The study whose runs are recorded under this data set name (biasmirror.implicit).
 IMPLICIT_DATASET = "implicit"
@@ -160,7 +161,8 @@ def _held(con: duckdb.DuckDBPyConnection, selection: Selection) -> str:
             return []
         params = [dataset] * len(parts) if dataset is not None else []
         return [row[0] for row in con.execute(
-            f"select distinct v from ({' union all '.join(parts)}) where v is not null order by v", params).fetchall()]
+            f"select distinct v from ({' union all '.join(parts)}) as held where v is not null order by v",
+            params).fetchall()]
 
     datasets = distinct("dataset", (*MODEL_TABLES, *GENERATOR_TABLES, *DATASET_TABLES, "runs"))
     if selection.dataset not in datasets:
@@ -199,7 +201,7 @@ def forget(selection: Selection) -> ForgetResult:
             removed = {}
             for table, (clause, params) in _predicates(selection).items():
                 if counts[table]:
-                    removed[table] = con.execute(f"delete from {SCHEMA}.{table} where {clause}", params).fetchone()[0]
+                    removed[table] = delete_rows(con, table, clause, params)
                 else:
                     removed[table] = 0
             run.n_items = sum(removed.values())

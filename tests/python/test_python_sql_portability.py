@@ -1,8 +1,8 @@
 """The SQL the Python commands send runs on DuckDB and PostgreSQL alike.
 
 The commands the cross-engine check (scripts/cross_engine_check.py) runs on PostgreSQL (counterfactuals, training
-and scoring, import-pairs, the implicit-bias study, summary, report) send their SQL through the warehouse
-connection, on either engine. None of their SQL may call a function or use syntax only one engine has (the list
+and scoring, import-pairs, the implicit-bias study, summary, report, check, forget, and the Python API) send their
+SQL through the warehouse connection, on either engine. None of their SQL may call a function or use syntax only one engine has (the list
 the models are held to, in test_sql_portability.py).
 """
 
@@ -23,7 +23,8 @@ MODULES = ("counterfactuals/generate.py", "counterfactuals/diagnostics.py", "tri
            "triage/model_registry.py", "triage/prediction_runs.py", "triage/classifier_training.py",
            "imports/pairs.py", "imports/tables.py", "implicit/runs.py", "backends/cache.py", "backends/failures.py",
            "warehouse/runs.py", "warehouse/contract.py", "warehouse/writes.py", "summary.py", "report/data.py",
-           "report/provenance.py")
+           "report/provenance.py", "forget.py", "datasets.py", "build_record.py", "quality/runner.py",
+           "quality/cohort.py", "quality/inference.py", "quality/audit.py", "api.py")
 SQL = re.compile(r"\b(select|insert\s+into|update|delete\s+from|create\s+table)\b")
 
 

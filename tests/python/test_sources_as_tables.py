@@ -80,6 +80,22 @@ def test_sources_read_from_tables_stage_as_from_files(tmp_path: Path) -> None:
         differing = [c for c in expected.columns if not actual[c].equals(expected[c])]
         assert not differing, (model, differing)
 
+    # `biasmirror check`: no raw file to check for a data set read from tables (said, not failed), unless a folder
+    # is given explicitly
+    from biasmirror.quality.runner import run_checks
+
+    tables = {"mimic_source": "tables", "bordeaux_source": "tables"}
+    with from_tables.active(BIASMIRROR_MIMIC_ROOT="", BIASMIRROR_BORDEAUX_ROOT=""):
+        report = run_checks(tmp_path / "docs", layers=["raw"], variables=tables)
+        assert report.success and not report.outcomes
+        reasons = {skipped.suite: skipped.reason for skipped in report.skipped}
+        assert set(reasons) == {"mimic", "bordeaux"}
+        for dataset, reason in reasons.items():
+            assert f"{dataset} is read from the database's tables (var {dataset}_source: tables, --vars)" in reason
+        given = run_checks(tmp_path / "docs", layers=["raw"], variables=tables, roots={"bordeaux": bordeaux})
+    assert {o.subject for o in given.outcomes if o.layer == "raw"} and given.success
+    assert [skipped.suite for skipped in given.skipped] == ["mimic"]
+
 
 def test_another_schema_and_a_missing_table_are_named(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """var bordeaux_schema picks the schema; a schema without the table fails with the database's own error, which

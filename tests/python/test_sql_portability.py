@@ -23,7 +23,8 @@ ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generat
                    "quantile", "quantile_cont", "quantile_disc", "approx_quantile", "percentile_cont",
                    "percentile_disc", "median", "xor", "read_csv", "read_csv_auto", "read_parquet",
                    "regexp_escape", "glob", "try_cast", "any_value", "year", "list", "list_sort", "map_from_entries",
-                   "string_split", "regexp_matches", "regexp_extract", "hashtextextended", "array_agg", "lgamma")
+                   "string_split", "regexp_matches", "regexp_extract", "hashtextextended", "array_agg", "lgamma",
+                   "arg_max", "arg_min", "max_by", "min_by")
 CALL = re.compile(r"\b(" + "|".join(ENGINE_SPECIFIC) + r")\s*\(", re.IGNORECASE)
 # DuckDB-only syntax and type names (PostgreSQL has none of them)
 SYNTAX = re.compile(r"\bgroup\s+by\s+all\b|\bqualify\b|\*\s*exclude\b|\bunion\s+all\s+by\s+name\b|\bas\s+(double|tinyint|ubigint|hugeint)\b",

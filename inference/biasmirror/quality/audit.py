@@ -78,7 +78,7 @@ def audit_checks(con: duckdb.DuckDBPyConnection) -> tuple[list[Check], list[Skip
                sum(case when p.direction = 'f_to_m' then 1 else 0 end) as n_f_to_m
         from intermediate.int_pair_strata s
         inner join audit.pair_outcomes p using (dataset, model, generator, setting, pair_id)
-        group by all
+        group by s.dataset, s.model, s.generator, s.setting, s.stratum_name, s.stratum_value
     """).df()
     gaps = identity_gaps(metrics, counts)
     identities = [between(column, -TOLERANCE, TOLERANCE, rule) for column, rule in (

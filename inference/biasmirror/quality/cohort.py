@@ -2,7 +2,7 @@
 
 Identifiers, sex and split domains; the documented level in the data set's domain after its exclusions; vital
 signs within physiological ranges in the cohort's shared units; no record left whose texts match an exclusion
-keyword of its language or whose complaint class is excluded (both flags computed in DuckDB from the reference
+keyword of its language or whose complaint class is excluded (both flags computed in the warehouse from the reference
 seeds, so note text never leaves the database); and the split's balance - the test share overall, per sex and
 per documented level within 4 binomial standard errors of var test_fraction.
 """
@@ -15,6 +15,7 @@ import pandas as pd
 
 from biasmirror.quality.profiles import COHORT_RANGES, profile
 from biasmirror.quality.suites import Check, Skipped, between, is_false, not_null, unique, values_in
+from biasmirror.warehouse.postgres import regex_matches
 
 MAX_SPLIT_Z = 4.0
 
@@ -43,14 +44,15 @@ def cohort_checks(con: duckdb.DuckDBPyConnection, test_fraction: float) -> tuple
     if "reference.excluded_complaint_classes" in tables:
         class_flag = ("exists (select 1 from reference.excluded_complaint_classes x "
                       "where upper(left(c.chief_complaint_class, 3)) between x.code_from and x.code_to)")
+    keyword_match = regex_matches(con, "lower(concat_ws(' | ', c.chief_complaint, c.hpi, c.pmh))",
+                                  "'(?i)(' || p.alternatives || ')'")
     frame = con.execute(f"""
         with patterns as ({_keyword_patterns_sql(tables)})
         select
             c.dataset, c.record_id, c.split, c.sex, c.nurse_sex, c.documented_level,
             c.age, c.temperature_c, c.heart_rate, c.resp_rate, c.o2_saturation, c.systolic_bp, c.diastolic_bp,
             c.pain_score,
-            coalesce(regexp_matches(lower(concat_ws(' | ', c.chief_complaint, c.hpi, c.pmh)),
-                                    '(?i)(' || p.alternatives || ')'), false) as has_excluded_keyword,
+            coalesce({keyword_match}, false) as has_excluded_keyword,
             {class_flag} as has_excluded_complaint_class,
             c.input_text is not null as has_input_text
         from audit.triage_cohort c

@@ -96,6 +96,8 @@ class RawTable:
     validate_rows: bool = False
     root_var: str = ""
     root_env: str = ""
+    #: the dbt var that, set to 'tables', reads the data set from database tables instead (e.g. mimic_source)
+    tables_var: str = ""
 
     @property
     def label(self) -> str:
@@ -133,6 +135,11 @@ class RawSourceContracts:
     def root_env(self, dataset: str) -> str:
         """The environment variable naming the data set's folder (e.g. BIASMIRROR_MIMIC_ROOT), or ''."""
         return self._first(dataset).root_env
+
+    def tables_var(self, dataset: str) -> str:
+        """The dbt var that reads the data set from database tables when set to 'tables' (e.g. mimic_source), or
+        '' for a data set read from files only."""
+        return self._first(dataset).tables_var
 
     def _first(self, dataset: str) -> RawTable:
         tables = self.for_dataset(dataset)
@@ -203,7 +210,8 @@ def _load(project: Path) -> RawSourceContracts:
                 tables.append(RawTable(dataset=meta.get("dataset", source["name"]), source=source["name"],
                                        table=table["name"], files=files, columns=columns,
                                        validate_rows=bool(table_meta.get("validate_rows", False)),
-                                       root_var=meta["root_var"], root_env=str(meta.get("root_env") or "")))
+                                       root_var=meta["root_var"], root_env=str(meta.get("root_env") or ""),
+                                       tables_var=str(meta.get("tables_var") or "")))
     return RawSourceContracts(tuple(tables), _grammar(project))
 
 

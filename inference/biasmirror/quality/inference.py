@@ -26,16 +26,16 @@ def _has(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> bool:
 
 
 def _scored_models_sql(con: duckdb.DuckDBPyConnection) -> str:
-    """The models that scored data set $1 with the settings they score (null: every setting)."""
+    """The models that scored data set ? with the settings they score (null: every setting)."""
     registered = _has(con, "inference", "triage_models") and bool(con.execute(
         "select count(*) from information_schema.columns where table_schema = 'inference' "
         "and table_name = 'triage_models' and column_name = 'scored_settings'").fetchone()[0])
     if not registered:
         return ("select distinct model, cast(null as varchar) as scored_settings "
-                "from inference.predictions where dataset = $1")
+                "from inference.predictions where dataset = ?")
     return ("select distinct p.model, r.scored_settings from inference.predictions p "
             "left join inference.triage_models r on r.dataset = p.dataset and r.model = p.model "
-            "where p.dataset = $1")
+            "where p.dataset = ?")
 
 
 def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> tuple[list[Check], list[Skipped]]:
@@ -53,8 +53,8 @@ def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> t
     checks: list[Check] = []
     for dataset in datasets:
         counterfactuals = con.execute("""
-            with generators as (select distinct generator from inference.counterfactuals where dataset = $1),
-            tests as (select record_id, sex from audit.triage_cohort where dataset = $1 and split = 'test')
+            with generators as (select distinct generator from inference.counterfactuals where dataset = ?),
+            tests as (select record_id, sex from audit.triage_cohort where dataset = ? and split = 'test')
             select
                 g.generator,
                 c.record_id is not null as has_counterfactual,
@@ -66,21 +66,21 @@ def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> t
             from tests t
             left join generators g on true
             left join inference.counterfactuals c
-                on c.dataset = $1 and c.record_id = t.record_id and c.generator = g.generator
-        """, [dataset]).df()
+                on c.dataset = ? and c.record_id = t.record_id and c.generator = g.generator
+        """, [dataset] * 3).df()  # every ? is the data set
         checks.append(Check("inference", f"{dataset}.counterfactuals", f"inference.counterfactuals ({dataset})",
                             counterfactuals, [
                                 is_true("has_counterfactual", "every test record has a counterfactual from every "
                                         "generator used on the data set"),
                                 values_in("sex_is_swapped", [True], "the counterfactual shows the other sex (the same for placebo copies)"),
                             ]))
-        coverage = con.execute(f"""
-            with tests as (select record_id from audit.triage_cohort where dataset = $1 and split = 'test'),
+        coverage_sql = f"""
+            with tests as (select record_id from audit.triage_cohort where dataset = ? and split = 'test'),
             models as ({_scored_models_sql(con)}),
-            generators as (select distinct generator, record_id, status from inference.counterfactuals where dataset = $1),
+            generators as (select distinct generator, record_id, status from inference.counterfactuals where dataset = ?),
             settings(setting) as (values {settings}),
-            inputs as (select * from audit.model_inputs where dataset = $1 and split = 'test'),
-            predictions as (select model, input_id from inference.predictions where dataset = $1)
+            inputs as (select * from audit.model_inputs where dataset = ? and split = 'test'),
+            predictions as (select model, input_id from inference.predictions where dataset = ?)
             select
                 s.setting,
                 m.model,
@@ -101,7 +101,9 @@ def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> t
             left join predictions pc on pc.model = m.model and pc.input_id = c.input_id
             -- a setting no model scores is not a gap (a model trained on an isolated setting scores only it)
             where m.model is not null or (select count(*) from models) = 0
-        """, [dataset]).df()
+        """
+        # every ? is the data set (positional parameters: the same on DuckDB and PostgreSQL)
+        coverage = con.execute(coverage_sql, [dataset] * coverage_sql.count("?")).df()
         checks.append(Check("inference", f"{dataset}.prediction_coverage", f"inference.predictions ({dataset})",
                             coverage, [
                                 is_true("has_original_input", "every test record has an original input in every setting"),

@@ -91,12 +91,16 @@ def column_rules(column: RawColumn, grammar: ValueGrammar) -> list[tuple[str, st
     return rules
 
 
-def raw_checks(roots: dict[str, Path]) -> tuple[list[Check], list[Skipped]]:
-    """Checks of every contracted file of the data sets in `roots` (data set -> folder)."""
+def raw_checks(roots: dict[str, Path], from_tables: dict[str, str] | None = None) -> tuple[list[Check], list[Skipped]]:
+    """Checks of every contracted file of the data sets in `roots` (data set -> folder). The data sets in
+    `from_tables` (data set -> why) are read from database tables: skipped, with that reason."""
     contracts = raw_contracts()
     checks: list[Check] = []
     skipped: list[Skipped] = []
     for dataset in contracts.datasets():
+        if dataset in (from_tables or {}):
+            skipped.append(Skipped("raw", dataset, (from_tables or {})[dataset]))
+            continue
         if dataset not in roots:
             skipped.append(Skipped("raw", dataset, "no folder configured (biasmirror build --"
                                    f"{dataset}-root, the {contracts.root_var(dataset)} var or "

@@ -1,6 +1,7 @@
-"""Printing a check report: one line per suite (passed / failed expectations), the settings the run resolved,
-then every failure with its rule and what broke it. Details were written through biasmirror.quality.redaction
-(no free text is quoted); every dynamic string is escaped so that it is printed, never read as console markup."""
+"""Printing a check report: one line per suite (passed / failed expectations), why each skipped gate was
+skipped, the settings the run resolved, then every failure with its rule and what broke it. Details were written
+through biasmirror.quality.redaction (no free text is quoted); every dynamic string is escaped so that it is
+printed, never read as console markup."""
 
 from __future__ import annotations
 
@@ -28,9 +29,12 @@ def print_report(console: Console, report: CheckReport) -> None:
         table.add_row(escape(layer), escape(suite), escape(subject), str(results.count(True)),
                       f"[bold red]{failed}[/bold red]" if failed else "0")
     for skipped in report.skipped:
-        table.add_row(escape(skipped.layer), escape(skipped.suite), f"[dim]skipped: {escape(skipped.reason)}[/dim]",
-                      "-", "-")
+        table.add_row(escape(skipped.layer), escape(skipped.suite), "[dim]skipped (below)[/dim]", "-", "-")
     console.print(table)
+    # each skipped gate's reason on a line of its own (never wrapped into a table cell)
+    for skipped in report.skipped:
+        console.print(f"skipped {escape(skipped.layer)} {escape(skipped.suite)}: {escape(skipped.reason)}",
+                      soft_wrap=True)
     for key, value in report.settings.items():
         console.print(f"{escape(key)}: {escape(value)}", soft_wrap=True)
     for failure in report.failures:

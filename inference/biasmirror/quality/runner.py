@@ -106,11 +106,12 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
     from biasmirror.datasets import resolve_roots
     from biasmirror.paths import warehouse_path
     from biasmirror.warehouse import connect
+    from biasmirror.warehouse.postgres import uses_postgres
 
     checks: list[Check] = []
     skipped: list[Skipped] = []
     explicit = {k: Path(v) for k, v in (roots or {}).items() if v is not None}
-    if not warehouse_path().exists():
+    if not uses_postgres() and not warehouse_path().exists():
         # only raw files can be checked without a warehouse, and only from folders given or in the environment
         resolved = resolve_roots(explicit, variables) if set(layers) == {"raw"} else {}
         if not resolved:
@@ -124,9 +125,10 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
         if "raw" in layers:
             from biasmirror.quality.raw import raw_checks
 
-            resolved = resolve_roots(explicit, variables, con)
+            from_tables = read_from_tables(explicit, variables, con)
+            resolved = {d: r for d, r in resolve_roots(explicit, variables, con).items() if d not in from_tables}
             settings.update({f"{d} folder": f"{r.root} ({r.origin})" for d, r in resolved.items()})
-            found, skip = raw_checks({d: r.root for d, r in resolved.items()})
+            found, skip = raw_checks({d: r.root for d, r in resolved.items()}, from_tables)
             checks += found
             skipped += skip
         if "cohort" in layers:
@@ -155,6 +157,27 @@ def _collect(layers: Sequence[str], roots: Mapping[str, Path] | None, test_fract
             checks += found
             skipped += skip
     return checks, skipped
+
+
+def read_from_tables(explicit: Mapping[str, Path], variables: Mapping[str, Any] | None, con: Any) -> dict[str, str]:
+    """The file-based data sets read from database tables (their tables var, e.g. mimic_source, is 'tables' in
+    `variables`, else in the last successful build of the cohort), each with the reason the raw layer skips it:
+    there is no file to check. A folder given explicitly (--mimic-root) is checked all the same."""
+    from biasmirror.build_record import resolve_var
+    from biasmirror.quality.contracts import raw_contracts
+
+    contracts = raw_contracts()
+    found: dict[str, str] = {}
+    for dataset in contracts.datasets():
+        name = contracts.tables_var(dataset)
+        if not name or dataset in explicit:
+            continue
+        value, origin = resolve_var(name, None, variables, con, built_model="triage_cohort")
+        if str(value).strip().lower() == "tables":
+            found[dataset] = (f"{dataset} is read from the database's tables (var {name}: tables, {origin}), not "
+                              "from files: no raw file to check (the loading database enforces the column types; "
+                              "dbt's tests check the staged rows)")
+    return found
 
 
 def check_test_fraction(value: object, origin: str) -> None:

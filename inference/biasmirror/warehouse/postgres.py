@@ -53,13 +53,13 @@ _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?|%")
 
 
 def _to_pyformat(sql: str) -> str:
+    """DuckDB's `?` markers as psycopg2's `%s`; every literal `%` doubled, inside quotes too (psycopg2 reads
+    `%` everywhere in a statement that has parameters, e.g. `like '%-placebo'`)."""
     def replace(match: re.Match[str]) -> str:
         token = match.group(0)
         if token == "?":
             return "%s"
-        if token == "%":
-            return "%%"
-        return token
+        return token.replace("%", "%%")
 
     return _QUOTED_OR_MARK.sub(replace, sql)
 
@@ -109,6 +109,12 @@ class PostgresConnection:
             cursor.execute(sql)
         self._cursor = cursor
         return self
+
+    @property
+    def rowcount(self) -> int:
+        """Rows the last statement changed (a `delete`, an `update`): DuckDB answers those with a row holding the
+        count, PostgreSQL with none (biasmirror.warehouse.writes.delete_rows reads either)."""
+        return self._cursor.rowcount if self._cursor is not None else -1
 
     def fetchall(self) -> list[tuple]:
         return self._cursor.fetchall() if self._cursor is not None and self._cursor.description else []
@@ -202,6 +208,15 @@ def _frame_type(series: pd.Series) -> str:
     if pd.api.types.is_datetime64_any_dtype(series):
         return "timestamp"
     return "text"
+
+
+def regex_matches(con: Any, expr: str, pattern: str) -> str:
+    """SQL true where the text `expr` matches the RE2 `pattern` (both SQL expressions), on the connection's engine:
+    DuckDB's regexp_matches, or PostgreSQL's `~` with RE2's word boundary \\b written \\y (the dbt macro
+    regex_matches in macros/cross_db/regex.sql, for the few queries Python sends)."""
+    if isinstance(con, PostgresConnection):
+        return f"(({expr}) ~ replace({pattern}, '\\b', '\\y'))"
+    return f"regexp_matches({expr}, {pattern})"
 
 
 def postgres_type(sql_type: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from typing import Any, Sequence
+
 import duckdb
 import pandas as pd
 
@@ -42,3 +44,13 @@ def append_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame)
     finally:
         con.unregister("_biasmirror_rows")
     return len(rows)
+
+
+def delete_rows(con: duckdb.DuckDBPyConnection, table: str, where: str, parameters: Sequence[Any] = ()) -> int:
+    """Delete the rows of inference.<table> that `where` selects (inside the caller's transaction); the number
+    deleted. DuckDB answers a `delete` with one row holding that count, PostgreSQL with no row (the cursor's
+    rowcount holds it)."""
+    result = con.execute(f"delete from {SCHEMA}.{table} where {where}", list(parameters))
+    if isinstance(con, PostgresConnection):
+        return result.rowcount
+    return int(result.fetchone()[0])
