@@ -259,6 +259,21 @@ def test_probability_shifts_against_pandas(pipeline) -> None:
     assert (neutral.estimate.abs() < 1e-12).all()
 
 
+def test_probability_shifts_resample_patients_as_the_paired_metrics_do(pipeline) -> None:
+    """A patient's pairs share one resampling unit (var bootstrap_unit = 'patient', the default), the same key the
+    paired metrics use for the same pair; pairs of different patients never share one."""
+    ws, *_ = pipeline
+    pairs = ws.query("select p.pair_id, p.patient_id, p.unit_key, u.unit_key as paired_metrics_unit_key "
+                     "from intermediate.int_pair_probabilities p join intermediate.int_pairs_unioned u "
+                     "using (dataset, model, generator, setting, pair_id)")
+    assert len(pairs) > 0 and (pairs.unit_key == pairs.paired_metrics_unit_key).all()
+    per_patient = pairs.dropna(subset=["patient_id"]).groupby("patient_id")
+    assert (per_patient.pair_id.nunique() > 1).any()  # some patient has several pairs: the rule is exercised
+    assert (per_patient.unit_key.nunique() == 1).all()
+    owners = pairs.dropna(subset=["patient_id"]).groupby("unit_key").patient_id.nunique()
+    assert (owners == 1).all()
+
+
 def test_noise_floor_against_pandas(pipeline) -> None:
     ws, *_ = pipeline
     repeats = ws.query("select * from inference.prediction_repeats where model = 'lora-a'")

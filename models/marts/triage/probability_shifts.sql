@@ -2,10 +2,11 @@
 -- level (probability-weighted mean level; > 0: the female presentation is scored less severe) and of the
 -- high-acuity probability P(level <= 2) (< 0: the female presentation is less likely to get level 1 or 2).
 -- Means over pairs with percentile bootstrap CIs, per data set, model, generator, setting and stratum (var
--- probability_shift_strata; default overall and documented_level). Each pair gets one Poisson(1) multiplicity per
--- replicate from a hash of its data set and pair id (bootstrap_unit_sums), the same in every group of this mart;
--- these draws are independent of audit.paired_metrics' (drawn per joint cell), so the two marts' replicates must
--- not be differenced, and pairs are resampled alone even where a patient is known (var bootstrap_unit).
+-- probability_shift_strata; default overall and documented_level). Each resampling unit - the pair's patient when
+-- known (var bootstrap_unit = 'patient', the default), else the pair - gets one Poisson(1) multiplicity per
+-- replicate from a hash of its key (bootstrap_unit_sums), the same in every group of this mart, so a patient's
+-- pairs are resampled together; these draws are independent of audit.paired_metrics' (drawn per joint cell), so
+-- the two marts' replicates must not be differenced.
 
 {%- set strata = var('probability_shift_strata', ['overall', 'documented_level']) if execute else ['overall'] %}
 {%- set groups = ['dataset', 'model', 'generator', 'setting', 'stratum_name', 'stratum_value'] %}
