@@ -259,9 +259,10 @@ def test_probability_shifts_against_pandas(pipeline) -> None:
     assert (neutral.estimate.abs() < 1e-12).all()
 
 
-def test_probability_shifts_resample_patients_as_the_paired_metrics_do(pipeline) -> None:
+def test_probability_shifts_and_noise_floor_resample_patients_as_the_paired_metrics_do(pipeline) -> None:
     """A patient's pairs share one resampling unit (var bootstrap_unit = 'patient', the default), the same key the
-    paired metrics use for the same pair; pairs of different patients never share one."""
+    paired metrics use for the same pair; pairs of different patients never share one. The noise floor's records
+    have the key of their pairs."""
     ws, *_ = pipeline
     pairs = ws.query("select p.pair_id, p.patient_id, p.unit_key, u.unit_key as paired_metrics_unit_key "
                      "from intermediate.int_pair_probabilities p join intermediate.int_pairs_unioned u "
@@ -272,6 +273,12 @@ def test_probability_shifts_resample_patients_as_the_paired_metrics_do(pipeline)
     assert (per_patient.unit_key.nunique() == 1).all()
     owners = pairs.dropna(subset=["patient_id"]).groupby("unit_key").patient_id.nunique()
     assert (owners == 1).all()
+    # the noise floor's records: the same unit as their pairs
+    records = ws.query("select distinct f.record_id, f.unit_key, u.unit_key as paired_metrics_unit_key "
+                       "from intermediate.int_self_flip_records f join intermediate.int_pairs_unioned u "
+                       "on u.dataset = f.dataset and u.model = f.model and u.setting = f.setting "
+                       "and u.pair_id = f.record_id")
+    assert len(records) > 0 and (records.unit_key == records.paired_metrics_unit_key).all()
 
 
 def test_noise_floor_against_pandas(pipeline) -> None:

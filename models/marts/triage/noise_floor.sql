@@ -1,8 +1,8 @@
 -- The noise floor beside PDR: how often a model's argmax level changes when the very same test original is
 -- scored again in a different batch composition (self_flip_rate; padding and batched kernels move logits a
--- little, most visibly in bf16 on a GPU), and the mean absolute change of its expected level. Each test record
--- gets one Poisson(1) multiplicity per replicate from a hash of its data set and record id (bootstrap_unit_sums),
--- independent of the draws of audit.paired_metrics (per joint cell): the interval of the self-flip rate and that
+-- little, most visibly in bf16 on a GPU), and the mean absolute change of its expected level. Each resampling unit
+-- (the record's patient when known, var bootstrap_unit; else the record) gets one Poisson(1) multiplicity per
+-- replicate from a hash of its key (bootstrap_unit_sums), independent of the draws of audit.paired_metrics (per joint cell): the interval of the self-flip rate and that
 -- of the PDR beside it come from separate bootstraps. Each row also carries the PDR of the model's sex-swap pairs for
 -- that setting (per generator) and, when placebo copies exist (generator '<generator>-placebo': a same-sex
 -- rewrite through the same generator), their PDR: how much a rewrite alone moves predictions. A PDR is only
