@@ -396,11 +396,11 @@ def run_datasets_config(tmp: Path, project: Path, args) -> dict:
     wh = Warehouse(tmp / "datasets", project, args.threads)
     wh.dbt("build", None, {"bootstrap_resamples": 10})
     rng = np.random.default_rng(args.seed + 7)
+    from biasmirror.paths import scoped_env
+
     t = time.perf_counter()
-    saved = {k: os.environ.get(k) for k in ("BIASMIRROR_WAREHOUSE", "BIASMIRROR_PROJECT_DIR")}
-    os.environ.update(BIASMIRROR_WAREHOUSE=str(wh.path), BIASMIRROR_PROJECT_DIR=str(project))
     deltas, directions, levels = [], [], []
-    try:
+    with scoped_env({"BIASMIRROR_WAREHOUSE": str(wh.path), "BIASMIRROR_PROJECT_DIR": str(project)}):
         for d in range(args.datasets):
             n = args.dataset_pairs
             sex = rng.choice(np.array(["F", "M"]), n)
@@ -417,12 +417,6 @@ def run_datasets_config(tmp: Path, project: Path, args) -> dict:
             deltas.append(counterfactual - original)
             directions.append((sex == "M").astype("int64"))
             levels.append(true_level.astype(str))
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     import_s = time.perf_counter() - t
     wh.parse(args.boot)
     build = wh.build(args.boot, "downstream")

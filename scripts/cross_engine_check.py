@@ -124,18 +124,23 @@ def imported_pairs(n: int = 1500) -> pd.DataFrame:
 
 
 def build_duckdb(work: Path, variables: dict) -> Path:
-    from biasmirror.dbt_runner import run_dbt
-
     env = duckdb_env(work)
     with environment(**env):
-        with_mimic = duckdb_variables(work, variables)
-        log("DuckDB: the cohorts from the files")
-        run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
-                variables=with_mimic)
-        run_python_commands(work, "DuckDB", with_mimic)
-        log("DuckDB: the audit marts")
-        run_dbt("build", variables=with_mimic)
+        build_audit(work, "DuckDB", "the files", duckdb_variables(work, variables))
     return Path(env["BIASMIRROR_WAREHOUSE"])
+
+
+def build_audit(work: Path, engine: str, sources: str, variables: dict) -> None:
+    """The same steps on either engine (the environment names it): the cohorts, the Python commands, the whole
+    project."""
+    from biasmirror.dbt_runner import run_dbt
+
+    log(f"{engine}: the cohorts from {sources}")
+    run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
+            variables=variables)
+    run_python_commands(work, engine, variables)
+    log(f"{engine}: the whole project")
+    run_dbt("build", variables=variables)
 
 
 def run_python_commands(work: Path, engine: str, variables: dict) -> None:
@@ -230,18 +235,10 @@ def load_source_tables(source_name: str, folder: Path) -> None:
 
 
 def build_postgres(work: Path, variables: dict) -> None:
-    from biasmirror.dbt_runner import run_dbt
-
     with environment(**postgres_env(work)):
         load_source_tables("mimic", work / "mimic")
         load_source_tables("bordeaux", work / "bordeaux")
-        tables = postgres_variables(variables)
-        log("PostgreSQL: the cohorts from the mimic-code tables and bordeaux.visits")
-        run_dbt("build", select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+int_record_terms"],
-                variables=tables)
-        run_python_commands(work, "PostgreSQL", tables)
-        log("PostgreSQL: the whole project")
-        run_dbt("build", variables=tables)
+        build_audit(work, "PostgreSQL", "the mimic-code tables and bordeaux.visits", postgres_variables(variables))
 
 
 def compare_written_rows(duckdb_file: Path) -> list[str]:

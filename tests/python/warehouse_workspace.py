@@ -4,7 +4,6 @@ folders in a temporary folder, with helpers to build it with dbt, import pairs a
 from __future__ import annotations
 
 import filecmp
-import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +11,8 @@ from typing import Any, Iterator
 
 import duckdb
 import pandas as pd
+
+from biasmirror.paths import scoped_env
 
 
 @dataclass
@@ -34,16 +35,8 @@ class Workspace:
     def active(self, **extra: str) -> Iterator[None]:
         env = {"BIASMIRROR_WAREHOUSE": str(self.warehouse), "BIASMIRROR_WORKING_COPY": str(self.working),
                "DBT_TARGET_PATH": str(self.root / "target"), "DBT_LOG_PATH": str(self.root / "logs"), **extra}
-        saved = {key: os.environ.get(key) for key in env}
-        os.environ.update(env)
-        try:
+        with scoped_env(env):
             yield
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
 
     def build(self, select: list[str] | None = None, variables: dict[str, Any] | None = None, **env: str) -> None:
         """Run `dbt build`; once it succeeds, the published file must be an exact copy of the working copy (so
