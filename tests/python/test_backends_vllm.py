@@ -16,7 +16,7 @@ from biasmirror.backends.registry import KINDS, make_backend
 
 def test_importing_the_module_does_not_import_vllm() -> None:
     assert "vllm" not in sys.modules or importlib.util.find_spec("vllm") is not None
-    assert KINDS["vllm"] == ("biasmirror.backends.vllm_backend", "VllmBackend")
+    assert KINDS["vllm"] == ("biasmirror.backends.vllm_backend", "make_vllm_backend")
 
 
 def test_engine_kwargs_enable_prefix_caching() -> None:
@@ -47,7 +47,12 @@ def test_generation_from_output_reads_the_first_completion() -> None:
     assert empty.finish_reason == "error" and empty.error
 
 
-def test_missing_vllm_gives_a_clear_error(monkeypatch) -> None:
+def test_without_vllm_anywhere_the_error_says_how_to_install_it(monkeypatch, tmp_path) -> None:
+    """No vLLM in this Python and no vLLM environment: the backend says to run `make vllm`."""
     monkeypatch.setitem(sys.modules, "vllm", None)  # makes `import vllm` fail, installed or not
-    with pytest.raises(RuntimeError, match=r"biasmirror\[vllm\]"):
-        make_backend("vllm", "/models/any")
+    monkeypatch.setenv("BIASMIRROR_VLLM_PYTHON", str(tmp_path / "no-such-python"))
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(RuntimeError, match=r"make vllm"):
+        make_backend("vllm", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="not a model folder"):
+        make_backend("vllm", str(tmp_path / "missing"))

@@ -33,5 +33,5 @@ register("simulated", "biasmirror.implicit.simulated", "SimulatedRespondent")
 # Model backends (issue 4): a local transformers folder, offline vLLM (GPU, optional extra), and any
 # OpenAI-compatible HTTP endpoint (standard library only).
 register("transformers", "biasmirror.backends.transformers_backend", "TransformersBackend")
-register("vllm", "biasmirror.backends.vllm_backend", "VllmBackend")
+register("vllm", "biasmirror.backends.vllm_backend", "make_vllm_backend")
 register("openai", "biasmirror.backends.openai_backend", "OpenAIBackend")

@@ -1,4 +1,5 @@
-"""Offline vLLM (`vllm.LLM`) with prefix caching: the fast path on a GPU. Optional extra (`biasmirror[vllm]`).
+"""Offline vLLM (`vllm.LLM`) with prefix caching, in this process: the fast path on a GPU (`biasmirror[vllm]`); on a
+CPU build the engine gets CPU settings (biasmirror.serving.environment.in_process_engine_options).
 
 The module imports without vLLM; `VllmBackend` imports it when built. Everything that turns our requests into
 vLLM's inputs is a plain function here (`engine_kwargs`, `sampling_kwargs`, `chat_messages`,
@@ -8,6 +9,7 @@ call with one `SamplingParams` per request; prefix caching makes the shared k-sh
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Sequence
 
 from biasmirror.backends.base import Generation, GenerationRequest
@@ -56,15 +58,19 @@ class VllmBackend:
     name = "vllm"
     is_local = True
 
-    def __init__(self, model: str, **options: Any) -> None:
+    def __init__(self, model: str, llm: Any = None, **options: Any) -> None:
+        """model: a local model folder; llm: an engine already made (e.g. shared with a label scorer)."""
         try:
             import vllm
         except ImportError as error:
-            raise RuntimeError("the vllm backend needs vLLM and a GPU: pip install 'biasmirror[vllm]' "
-                               f"({error})") from error
+            raise RuntimeError("the vllm backend runs vLLM's engine in this process and needs vLLM here: pip install "
+                               "'biasmirror[vllm]' on a GPU machine, or use the openai backend against a vLLM server "
+                               f"(`make vllm` installs one for this machine's CPU) ({error})") from error
+        from biasmirror.serving.environment import in_process_engine_options
+
         self.model = model
         self._sampling_params = vllm.SamplingParams
-        self._llm = vllm.LLM(**engine_kwargs(model, **options))
+        self._llm = llm if llm is not None else vllm.LLM(**in_process_engine_options(engine_kwargs(model, **options)))
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         if not requests:
@@ -72,3 +78,43 @@ class VllmBackend:
         params = [self._sampling_params(**sampling_kwargs(r)) for r in requests]
         outputs = self._llm.chat([chat_messages(r) for r in requests], sampling_params=params, use_tqdm=False)
         return [generation_from_output(o) for o in outputs]
+
+
+class VllmServerBackend:
+    """The `vllm` backend where this Python has no vLLM: a local vLLM server started from the vLLM environment
+    (`make vllm`) for this process, answered through the OpenAI-compatible chat API. The server stops when the
+    backend is closed, or when the process exits."""
+
+    name = "vllm"
+    is_local = True
+
+    def __init__(self, model: str, **options: Any) -> None:
+        import atexit
+
+        from biasmirror.backends.openai_backend import OpenAIBackend
+        from biasmirror.progress import console
+        from biasmirror.serving.local_server import LocalVllmServer
+
+        server_options = {key: options.pop(key) for key in ("max_model_len", "startup_timeout") if key in options}
+        self.model = model
+        self.server = LocalVllmServer(Path(model), "model", **server_options)
+        with console.status(f"starting a vLLM server ({self.server.version}) for {Path(model).name}; its log: "
+                            f"{self.server.log_path}"):
+            self.server.start()
+        atexit.register(self.close)
+        self._client = OpenAIBackend("model", base_url=self.server.base_url, **options)
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
+        return self._client.generate(requests)
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+def make_vllm_backend(model: str, **options: Any) -> Any:
+    """vLLM's engine in this process when this Python has vLLM, else a local vLLM server (VllmServerBackend)."""
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        return VllmServerBackend(model, **options)
+    return VllmBackend(model, **options)

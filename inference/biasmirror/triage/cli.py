@@ -166,9 +166,19 @@ def score(
     model: str = typer.Option(..., help="Name to store the predictions under."),
     base: Path = typer.Option(..., help="Base model folder."),
     adapter: Optional[Path] = typer.Option(None, help="LoRA adapter folder (from `biasmirror train`)."),
-    merge: bool = typer.Option(False, help="Merge the adapter into the weights before scoring."),
-    backend: str = typer.Option("transformers", help="transformers (CPU/GPU) or vllm (GPU, optional extra)."),
-    batch_size: int = typer.Option(16, help="Prompts per forward pass."),
+    merge: bool = typer.Option(False, help="Merge the adapter into the weights before scoring (with --backend vllm "
+                               "on a CPU: much faster than serving the adapter)."),
+    backend: str = typer.Option("transformers", help="transformers (this process, CPU or GPU); vllm (vLLM's engine "
+                                "in this process when this Python has it, else a local vLLM server from `make vllm`'s "
+                                "environment); openai (running vLLM servers, --endpoint)."),
+    endpoint: Optional[list[str]] = typer.Option(None, "--endpoint", help="With --backend openai: a vLLM server's "
+                                                 "OpenAI-compatible URL (…/v1); repeat it to spread the batches over "
+                                                 "several servers."),
+    served_model: Optional[str] = typer.Option(None, help="With --backend openai: the name the servers serve the "
+                                               "model under (a LoRA adapter's --lora-modules name; default --model)."),
+    allow_remote: bool = typer.Option(False, help="Allow endpoints on other hosts for credentialed data sets (MIMIC-IV, "
+                                      "Bordeaux): only when your data use agreement allows it."),
+    batch_size: int = typer.Option(16, help="Prompts per forward pass (per request with vllm and openai)."),
     chunk_size: int = typer.Option(512, help="Inputs per committed chunk (a killed run loses at most one chunk)."),
     levels: Optional[str] = typer.Option(None, help="Comma-separated levels, for a model folder without "
                                          "biasmirror_triage.json (e.g. a base model scored zero-shot)."),
@@ -185,58 +195,80 @@ def score(
                                                    "with, when it is not the package's."),
 ) -> None:
     """Score every pending test input with label probabilities (one forward pass per prompt); resumable."""
-    from biasmirror.triage.model_inputs import dataset_language, pending_inputs
-    from biasmirror.triage.model_registry import default_scored_settings
-    from biasmirror.triage.parity_checks import check_parity, parity_sample as draw_sample
-    from biasmirror.triage.prediction_runs import Repeat, limit_pending, score_inputs
+    from contextlib import ExitStack
+
+    from biasmirror.triage.model_inputs import dataset_language
     from biasmirror.triage.prompt import load_template
+
+    from biasmirror.backends.guard import check_patient_data_guard
+    from biasmirror.serving.environment import VllmNotInstalled
+    from biasmirror.triage.scorers import open_scorer
 
     level_list = [int(v) for v in levels.split(",")] if levels else None
     try:
-        template = load_template(prompt_template) if prompt_template else None
-        language = dataset_language(dataset)
-        if backend == "transformers":
-            from biasmirror.triage.causal_lm_scoring import LabelScorer
-
+        stack = ExitStack()
+        with stack:
+            template = load_template(prompt_template) if prompt_template else None
+            language = dataset_language(dataset)
             with console.status(f"loading {base.name}" + (f" with adapter {adapter.name}" if adapter else "")):
-                scorer: Any = LabelScorer.from_folders(base, adapter, merge=merge, levels=level_list, device=device,
-                                                       template=template, language=language)
-            order = "length"
-        elif backend == "vllm":
-            from biasmirror.triage.vllm_scoring import VllmLabelScorer
-
-            scorer = VllmLabelScorer(base, adapter, merged=merge, levels=level_list, template=template,
-                                     language=language)
-            order = "pair"
-        else:
-            raise ValueError(f"Unknown backend {backend!r}: transformers or vllm")
-        training_setting = _training_setting(base, adapter)
-        settings = _parse_settings(setting) if setting else list(default_scored_settings(training_setting))
-        _register_scored_model(dataset, model, base, adapter, scorer, training_setting, settings)
-        sample = None
-        if parity_sample and backend == "transformers":
-            sample = draw_sample(limit_pending(pending_inputs(dataset, model, settings), limit), parity_sample)
-        parameters = {"backend": backend, "base": str(base), "adapter": str(adapter) if adapter else None,
-                      "merge": merge, "levels": list(scorer.levels), "prompt": scorer.prompt.template.label,
-                      "label_tokens": {str(k): v for k, v in scorer.prompt.label_tokens.items()},
-                      "input_transform": scorer.input_transform, "training_setting": training_setting}
-        run = score_inputs(dataset, model, scorer, parameters, settings=settings, batch_size=batch_size,
-                           chunk_size=chunk_size, order=order, limit=limit)
-        console.print(f"Scored {run.n_scored:,} new inputs ({', '.join(settings)}) in {run.seconds:.1f} s "
-                      f"({run.inputs_per_second:,.1f}/s); run {run.run_id}.")
-        if sample is not None and len(sample):
-            report = check_parity(scorer, sample, dataset, model, run.run_id, batch_size=batch_size)
-            console.print(f"Parity with generate-and-parse on {report.n} inputs: {report.agreement:.1%} agree "
-                          f"({report.unparseable} generations did not parse as a level); mean label mass "
-                          f"{sum(report.label_mass) / report.n:.3f}.")
-        if rescore:
-            repeat = score_inputs(dataset, model, scorer, {"noise_floor": True}, settings=settings,
-                                  batch_size=max(1, batch_size // 2 + 1), chunk_size=chunk_size, limit=limit,
-                                  repeat=Repeat())
-            console.print(f"Re-scored {repeat.n_scored:,} originals in another batch composition (noise floor).")
-    except USER_ERRORS as error:
+                choice = open_scorer(stack, backend, base=base, adapter=adapter, merge=merge, model=model,
+                                     levels=level_list, template=template, language=language, device=device,
+                                     endpoints=endpoint or (), served_model=served_model)
+            scorer: Any = choice.scorer
+            guard = check_patient_data_guard(dataset, _GuardView(backend, scorer), allow_remote)
+            _score_with(dataset, model, base, adapter, merge, backend, scorer, choice.order,
+                        {**choice.engine, "patient_data_guard": guard.as_parameters()}, setting=setting, limit=limit,
+                        batch_size=batch_size, chunk_size=chunk_size, parity_sample=parity_sample, rescore=rescore)
+    except (*USER_ERRORS, VllmNotInstalled) as error:
         fail(str(error))
     console.print("Run `biasmirror build` to update the audit marts.")
+
+
+class _GuardView:
+    """What the patient-data guard reads of a scorer: its backend's name and whether it stays on this machine."""
+
+    def __init__(self, backend: str, scorer: Any) -> None:
+        self.name = backend
+        self.is_local = bool(getattr(scorer, "is_local", True))
+        pool = getattr(scorer, "pool", None)
+        self.base_url = ", ".join(e.shown for e in pool.endpoints) if pool is not None else None
+
+
+def _score_with(dataset: str, model: str, base: Path, adapter: Optional[Path], merge: bool, backend: str,
+                scorer: Any, order: str, engine: dict[str, Any], *, setting: Optional[str], limit: Optional[int],
+                batch_size: int, chunk_size: int, parity_sample: int, rescore: bool) -> None:
+    """Score the pending inputs (then the parity sample and the noise floor) and record the run."""
+    from biasmirror.triage.model_inputs import pending_inputs
+    from biasmirror.triage.model_registry import default_scored_settings, registered_entry
+    from biasmirror.triage.parity_checks import check_parity, parity_sample as draw_sample
+    from biasmirror.triage.prediction_runs import Repeat, limit_pending, score_inputs
+
+    training_setting = _training_setting(base, adapter)
+    settings = _parse_settings(setting) if setting else list(default_scored_settings(training_setting))
+    _register_scored_model(dataset, model, base, adapter, scorer, training_setting, settings)
+    sample = None
+    if parity_sample and backend == "transformers":
+        sample = draw_sample(limit_pending(pending_inputs(dataset, model, settings), limit), parity_sample)
+    entry = registered_entry(dataset, model)
+    parameters = {"backend": backend, "base": str(base), "adapter": str(adapter) if adapter else None,
+                  "merge": merge, "levels": list(scorer.levels), "prompt": scorer.prompt.template.label,
+                  "label_tokens": {str(k): v for k, v in scorer.prompt.label_tokens.items()},
+                  "input_transform": scorer.input_transform, "training_setting": training_setting,
+                  "training_run_id": entry.run_id if entry is not None else None, **engine}
+    run = score_inputs(dataset, model, scorer, parameters, settings=settings, batch_size=batch_size,
+                       chunk_size=chunk_size, order=order, limit=limit)
+    console.print(f"Scored {run.n_scored:,} new inputs ({', '.join(settings)}) in {run.seconds:.1f} s "
+                  f"({run.inputs_per_second:,.1f}/s); run {run.run_id}.")
+    if sample is not None and len(sample):
+        report = check_parity(scorer, sample, dataset, model, run.run_id, batch_size=batch_size)
+        console.print(f"Parity with generate-and-parse on {report.n} inputs: {report.agreement:.1%} agree "
+                      f"({report.unparseable} generations did not parse as a level); mean label mass "
+                      f"{sum(report.label_mass) / report.n:.3f}.")
+    if rescore:
+        repeat = score_inputs(dataset, model, scorer, {"noise_floor": True}, settings=settings,
+                              batch_size=max(1, batch_size // 2 + 1), chunk_size=chunk_size, limit=limit,
+                              repeat=Repeat())
+        console.print(f"Re-scored {repeat.n_scored:,} originals in another batch composition (noise floor).")
 
 
 def _training_setting(base: Path, adapter: Optional[Path]) -> Optional[str]:

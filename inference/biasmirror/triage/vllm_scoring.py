@@ -1,4 +1,4 @@
-"""Label-probability scoring on vLLM (GPU): one output token, the label tokens' log-probabilities.
+"""Label-probability scoring on vLLM's engine in this process: one output token, the label tokens' log-probabilities.
 
 Kept thin: the request building and the reading of vLLM's answers are plain functions, unit-tested without
 vllm installed; `VllmLabelScorer` only wires them to `vllm.LLM`.
@@ -18,6 +18,7 @@ vllm installed; `VllmLabelScorer` only wires them to `vllm.LLM`.
 from __future__ import annotations
 
 import math
+import zlib
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -82,16 +83,19 @@ def label_probabilities(first_token_logprobs: Sequence[Mapping[int, Any] | None]
 
 
 class VllmLabelScorer:
-    """Label-probability scoring with vllm.LLM (import deferred: vllm is an optional, GPU-only extra)."""
+    """Label-probability scoring with vllm.LLM (import deferred: vllm is an optional extra or its own environment)."""
 
     def __init__(self, base_dir: Path, adapter_dir: Path | None = None, merged: bool = False,
                  levels: Sequence[int] | None = None, template: PromptTemplate | None = None, language: str = "en",
-                 engine: Mapping[str, Any] | None = None) -> None:
+                 engine: Mapping[str, Any] | None = None, llm: Any = None, lora_name: str = LORA_NAME) -> None:
+        """llm: an engine already made (with LoRA enabled to score an adapter), e.g. shared with a chat backend."""
         try:
             from vllm import LLM
-        except ImportError as error:  # pragma: no cover - needs a GPU machine
-            raise RuntimeError("The vllm backend needs the optional `vllm` package (pip install 'biasmirror[vllm]', "
-                               "GPU only).") from error
+        except ImportError as error:
+            raise RuntimeError("Scoring with vLLM's engine in this process needs the `vllm` package here (pip install "
+                               "'biasmirror[vllm]' on a GPU machine); `biasmirror score --backend vllm` starts a local "
+                               "vLLM server from `make vllm`'s environment instead.") from error
+        from biasmirror.serving.environment import in_process_engine_options
         from biasmirror.triage.model_loading import load_tokenizer
 
         metadata = load_metadata(adapter_dir) if adapter_dir is not None else load_metadata(base_dir)
@@ -104,21 +108,25 @@ class VllmLabelScorer:
         self.levels = self.prompt.levels
         self.label_ids = [self.prompt.label_token_ids[level] for level in self.levels]
         use_adapter = adapter_dir if (adapter_dir is not None and not merged) else None
-        options = engine_options(base_dir, use_adapter, extra=engine)
-        try:
-            self.llm = LLM(**options)
-        except TypeError:  # pragma: no cover - vLLM before logprobs_mode: raw log-probabilities, renormalised here
-            options.pop("logprobs_mode", None)
-            self.llm = LLM(**options)
+        options = in_process_engine_options(engine_options(base_dir, use_adapter, extra=engine))
+        if llm is not None:
+            self.llm = llm
+        else:
+            try:
+                self.llm = LLM(**options)
+            except TypeError:  # pragma: no cover - vLLM before logprobs_mode: raw log-probabilities, renormalised here
+                options.pop("logprobs_mode", None)
+                self.llm = LLM(**options)
         self.lora = None
         if use_adapter is not None:
             from vllm.lora.request import LoRARequest
 
-            self.lora = LoRARequest(LORA_NAME, 1, str(use_adapter))
+            self.lora = LoRARequest(lora_name, zlib.crc32(str(Path(use_adapter).resolve()).encode()) % (2**31 - 1) + 1,
+                                    str(use_adapter))
         self.missing_labels = 0
 
     def score(self, records: Sequence[str], batch_size: int = 256, progress: Callable[[int], None] | None = None,
-              **_: Any) -> np.ndarray:  # pragma: no cover - needs a GPU machine
+              **_: Any) -> np.ndarray:
         from vllm import SamplingParams
 
         texts = transform_inputs(list(records), self.input_transform, self.language)
