@@ -379,6 +379,30 @@ def demo(
                                                       "select * from audit.paired_metrics where stratum_name = 'overall'"])
 
 
+@app.command("demo-llm")
+def demo_llm(
+    out: Path = typer.Option(Path("demo_data/llm"), help="Folder for the synthetic data, the adapter and the demo's own "
+                             "warehouse (OUT/biasmirror.duckdb) and report."),
+    stays: int = typer.Option(2500, help="Synthetic ED stays."),
+    train_records: int = typer.Option(320, help="Train-split records the LoRA adapter is fine-tuned on."),
+    epochs: float = typer.Option(1.0, help="Fine-tuning epochs."),
+    learning_rate: float = typer.Option(1e-3, help="Peak learning rate."),
+    score_records: int = typer.Option(150, help="Test records the LLM scores (x 3 settings x original and copy)."),
+    base: Optional[Path] = typer.Option(None, help="Base model folder (default: the SmolLM2 `make install` converted)."),
+) -> None:
+    """The triage audit of a real LLM on CPU: SmolLM2-135M-Instruct fine-tuned with LoRA, scored through a local vLLM
+    server, beside a TF-IDF + random forest, in its own warehouse OUT/biasmirror.duckdb (needs `make vllm`)."""
+    from biasmirror.demo_llm import DemoLlmPlan, run_demo_llm
+    from biasmirror.serving.environment import VllmNotInstalled
+
+    plan = DemoLlmPlan(stays=stays, train_records=train_records, epochs=epochs, learning_rate=learning_rate,
+                       score_records=score_records)
+    try:
+        run_demo_llm(out, plan, base)
+    except (FileNotFoundError, VllmNotInstalled) as error:
+        fail(str(error))
+
+
 # The implicit-bias study (biasmirror.implicit.cli).
 app.add_typer(implicit_app, name="implicit")
 app.command("import-associations")(import_associations_command)

@@ -113,3 +113,22 @@ def test_pool_fails_when_no_endpoint_is_left_or_a_request_is_wrong() -> None:
 
     with pytest.raises(EndpointError):
         pool.map(wrong, [1, 2, 3])
+
+
+def test_chat_requests_spread_over_two_servers_each_answered_once_in_order() -> None:
+    from local_openai_server import LocalChatServer, completion
+
+    from biasmirror.backends.base import ChatMessage, GenerationRequest
+    from biasmirror.backends.registry import make_backend
+
+    def echo(body: dict, n: int) -> tuple[int, dict, float]:
+        return 200, completion(body["messages"][-1]["content"].upper()), 0.01
+
+    with LocalChatServer(echo) as first, LocalChatServer(echo) as second:
+        backend = make_backend("openai", "m", base_url=[first.url, second.url], concurrency=2, timeout=5)
+        requests = [GenerationRequest((ChatMessage("user", f"record {i}"),)) for i in range(30)]
+        answers = backend.generate(requests)
+        assert [a.text for a in answers] == [f"RECORD {i}" for i in range(30)]
+        assert len(first.bodies) + len(second.bodies) == 30 and first.bodies and second.bodies
+        assert backend.is_local and "127.0.0.1" in backend.base_url
+    assert type(make_backend("openai", "m", base_url=[first.url])).__name__ == "OpenAIBackend"

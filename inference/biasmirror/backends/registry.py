@@ -34,4 +34,4 @@ register("simulated", "biasmirror.implicit.simulated", "SimulatedRespondent")
 # OpenAI-compatible HTTP endpoint (standard library only).
 register("transformers", "biasmirror.backends.transformers_backend", "TransformersBackend")
 register("vllm", "biasmirror.backends.vllm_backend", "make_vllm_backend")
-register("openai", "biasmirror.backends.openai_backend", "OpenAIBackend")
+register("openai", "biasmirror.backends.spread", "make_openai_backend")
