@@ -387,7 +387,7 @@ def demo_llm(
     train_records: int = typer.Option(320, help="Train-split records the LoRA adapter is fine-tuned on."),
     epochs: float = typer.Option(1.0, help="Fine-tuning epochs."),
     learning_rate: float = typer.Option(1e-3, help="Peak learning rate."),
-    score_records: int = typer.Option(150, help="Test records the LLM scores (x 3 settings x original and copy)."),
+    score_records: int = typer.Option(100, help="Test records the LLM scores (x 3 settings x original and copy)."),
     base: Optional[Path] = typer.Option(None, help="Base model folder (default: the SmolLM2 `make install` converted)."),
 ) -> None:
     """The triage audit of a real LLM on CPU: SmolLM2-135M-Instruct fine-tuned with LoRA, scored through a local vLLM

@@ -7,8 +7,10 @@ probabilities on originals and rule-based copies of test records in the three se
 is trained beside it, so its quadratic weighted kappa says what the data allow. Then the audit marts are built and
 the report written, in the demo's own warehouse (default `demo_data/llm/biasmirror.duckdb`).
 
-What fits the CPU budget (benchmarks/README.md, "The LLM demo"): a few hundred training records, one epoch, a
-higher learning rate than the study's GPU runs with a short warm-up; scoring a sample of test records. Everything
+What fits the CPU budget (benchmarks/README.md, "The LLM demo"): a few hundred training records drawn with the same
+number per documented level (with a few hundred examples, the natural mix teaches a small model to answer the most
+common level: kappa 0), one epoch at a higher learning rate than the study's GPU runs; scoring a sample of test
+records. Everything
 is a command the user can run on their own data: the steps print what they run.
 """
 
@@ -32,7 +34,7 @@ class DemoLlmPlan:
     epochs: float = 1.0
     learning_rate: float = 1e-3
     batch_size: int = 8
-    score_records: int = 150  # test records scored by the LLM: x 3 settings x (original + copy)
+    score_records: int = 100  # test records scored by the LLM: x 3 settings x (original + copy)
 
 
 def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None:
@@ -86,7 +88,7 @@ def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None
 def _train(train, base: Path, adapter: Path, plan: DemoLlmPlan) -> None:
     train(dataset="mimic", base=base, out=adapter, model=LLM_NAME, setting="full", epochs=plan.epochs,
           learning_rate=plan.learning_rate, batch_size=plan.batch_size, gradient_accumulation=1, seed=0, seeds=None,
-          neutralize=False, max_train=plan.train_records, max_steps=None,
+          neutralize=False, max_train=plan.train_records, balance_levels=True, max_steps=None,
           target_modules="q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", device="cpu", prompt_template=None)
 
 

@@ -89,6 +89,9 @@ def train(
     seeds: SeedsOption = None,
     neutralize: NeutralizeOption = False,
     max_train: Optional[int] = typer.Option(None, help="Use a random subset of this many training records."),
+    balance_levels: bool = typer.Option(False, help="Draw the subset with the same number of records per documented "
+                                        "level (as far as each level has them): a small budget then cannot be spent "
+                                        "on learning the most common level."),
     max_steps: Optional[int] = typer.Option(None, help="Stop after this many optimizer steps."),
     target_modules: str = typer.Option(
         "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
@@ -102,7 +105,7 @@ def train(
     """Fine-tune a LoRA adapter (r 16, alpha 32, dropout 0.1) to answer the triage prompt, per setting and seed."""
     from biasmirror.progress import progress_bar
     from biasmirror.triage.lora_training import LoraOptions, parse_target_modules, train_lora
-    from biasmirror.triage.model_inputs import dataset_language, training_inputs
+    from biasmirror.triage.model_inputs import dataset_language, training_inputs, training_subset
     from biasmirror.triage.model_registry import ModelEntry, default_scored_settings, register_model
     from biasmirror.triage.prompt import load_template
     from biasmirror.warehouse.runs import recorded_run
@@ -120,12 +123,13 @@ def train(
             train_frame = training_inputs(dataset, current_setting)
             levels = sorted(int(level) for level in train_frame["documented_level"].unique())  # the data set's levels
             if max_train is not None and max_train < len(train_frame):
-                train_frame = train_frame.sample(n=max_train, random_state=seed).sort_values("record_id")
+                train_frame = training_subset(train_frame, max_train, seed, balance_levels)
             folder = _model_folder(out, current_setting, current, several)
             options = LoraOptions(epochs=epochs, learning_rate=learning_rate, batch_size=batch_size,
                                   gradient_accumulation=gradient_accumulation, seed=current, max_steps=max_steps,
                                   target_modules=targets)
             with recorded_run("training", {"base": str(base), "out": str(folder), "seed": current,
+                                           "max_train": max_train, "balance_levels": balance_levels,
                                            "input_transform": _transform(neutralize),
                                            "training_setting": current_setting, "target_modules": list(targets)},
                               dataset=dataset, model=model_name) as run:

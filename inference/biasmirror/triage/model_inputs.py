@@ -88,3 +88,19 @@ def dataset_language(dataset: str) -> str:
     if row[1] > 1:
         raise RuntimeError(f"Data set {dataset!r} mixes languages; cannot pick one prompt language.")
     return str(row[0])
+
+
+def training_subset(frame: pd.DataFrame, n: int, seed: int, balance_levels: bool = False) -> pd.DataFrame:
+    """A random subset of n training records (in record order); with balance_levels, n // levels records of each
+    documented level (all of a level that has fewer), the rest of n filled from the other records at random."""
+    if n >= len(frame):
+        return frame
+    if not balance_levels:
+        return frame.sample(n=n, random_state=seed).sort_values("record_id")
+    per_level = n // frame["documented_level"].nunique()
+    chosen = pd.concat([group.sample(n=min(per_level, len(group)), random_state=seed)
+                        for _, group in frame.groupby("documented_level", sort=True)])
+    rest = frame.drop(chosen.index)
+    if len(chosen) < n:
+        chosen = pd.concat([chosen, rest.sample(n=n - len(chosen), random_state=seed)])
+    return chosen.sort_values("record_id")
