@@ -88,7 +88,7 @@ def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None
 def _train(train, base: Path, adapter: Path, plan: DemoLlmPlan) -> None:
     train(dataset="mimic", base=base, out=adapter, model=LLM_NAME, setting="full", epochs=plan.epochs,
           learning_rate=plan.learning_rate, batch_size=plan.batch_size, gradient_accumulation=1, seed=0, seeds=None,
-          neutralize=False, max_train=plan.train_records, balance_levels=True, max_steps=None,
+          neutralize=False, max_train=plan.train_records, balance_levels=True, group_by_length=True, max_steps=None,
           target_modules="q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", device="cpu", prompt_template=None)
 
 

@@ -38,3 +38,17 @@ def test_plain_subset_follows_the_data_and_a_large_n_keeps_everything() -> None:
     assert len(subset) == 450 and subset.record_id.is_unique
     assert subset.documented_level.value_counts()[3] > 200  # the common level stays common
     assert len(training_subset(data, 5000, seed=2, balance_levels=True)) == len(data)
+
+
+def test_batches_grouped_by_length_hold_every_example_once_with_less_padding() -> None:
+    from biasmirror.triage.lora_training import _batches
+
+    lengths = np.random.default_rng(5).integers(50, 400, size=203)
+
+    def padding(batches: list[np.ndarray]) -> int:
+        return int(sum(lengths[b].max() * len(b) - lengths[b].sum() for b in batches))
+
+    grouped = _batches(203, 8, np.random.default_rng(1), lengths)
+    plain = _batches(203, 8, np.random.default_rng(1))
+    assert sorted(np.concatenate(grouped).tolist()) == list(range(203))
+    assert padding(grouped) < padding(plain) / 3
