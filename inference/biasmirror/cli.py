@@ -384,7 +384,7 @@ def demo_llm(
     out: Path = typer.Option(Path("demo_data/llm"), help="Folder for the synthetic data, the adapter and the demo's own "
                              "warehouse (OUT/biasmirror.duckdb) and report."),
     stays: int = typer.Option(2500, help="Synthetic ED stays."),
-    train_records: int = typer.Option(320, help="Train-split records the LoRA adapter is fine-tuned on."),
+    train_records: int = typer.Option(800, help="Train-split records the LoRA adapter is fine-tuned on."),
     epochs: float = typer.Option(1.0, help="Fine-tuning epochs."),
     learning_rate: float = typer.Option(1e-3, help="Peak learning rate."),
     score_records: int = typer.Option(100, help="Test records the LLM scores (x 3 settings x original and copy)."),

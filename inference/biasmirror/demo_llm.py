@@ -7,10 +7,8 @@ probabilities on originals and rule-based copies of test records in the three se
 is trained beside it, so its quadratic weighted kappa says what the data allow. Then the audit marts are built and
 the report written, in the demo's own warehouse (default `demo_data/llm/biasmirror.duckdb`).
 
-What fits the CPU budget (benchmarks/README.md, "The LLM demo"): a few hundred training records drawn with the same
-number per documented level (with a few hundred examples, the natural mix teaches a small model to answer the most
-common level: kappa 0), one epoch at a higher learning rate than the study's GPU runs; scoring a sample of test
-records. Everything
+What fits the CPU budget (benchmarks/README.md, "The LLM demo"): 800 training records in their natural mix of levels,
+batched by length, one epoch at a higher learning rate than the study's GPU runs; scoring a sample of test records. Everything
 is a command the user can run on their own data: the steps print what they run.
 """
 
@@ -30,7 +28,7 @@ FOREST_NAME = "tfidf-rf"
 class DemoLlmPlan:
     stays: int = 2500
     seed: int = 42
-    train_records: int = 320
+    train_records: int = 800
     epochs: float = 1.0
     learning_rate: float = 1e-3
     batch_size: int = 8
@@ -58,8 +56,7 @@ def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None
         steps = [
             ("1/8 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=plan.stays, seed=plan.seed,
                                                               female_effect=None)),
-            ("2/8 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=["+model_inputs", "+int_pair_strata"],
-                                                     resamples=None, seed=None)),
+            ("2/8 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
             ("3/8 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
             ("4/8 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None,
                                                            seed=None)),
@@ -88,7 +85,7 @@ def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None
 def _train(train, base: Path, adapter: Path, plan: DemoLlmPlan) -> None:
     train(dataset="mimic", base=base, out=adapter, model=LLM_NAME, setting="full", epochs=plan.epochs,
           learning_rate=plan.learning_rate, batch_size=plan.batch_size, gradient_accumulation=1, seed=0, seeds=None,
-          neutralize=False, max_train=plan.train_records, balance_levels=True, group_by_length=True, max_steps=None,
+          neutralize=False, max_train=plan.train_records, balance_levels=False, group_by_length=True, max_steps=None,
           target_modules="q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", device="cpu", prompt_template=None)
 
 
