@@ -91,6 +91,8 @@ def _pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, i
     rest paired in order; what is left over is paired with None."""
     a = [t.lower for t in original]
     b = [t.lower for t in copy]
+    if len(a) == len(b) and a and sum(x == y for x, y in zip(a, b)) >= len(a) / 2:
+        return [(k, k) for k in range(len(a))]      # same length, mostly the same words: word for word
     out: list[tuple[int | None, int | None]] = []
     for _tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         left, right = list(range(i1, i2)), list(range(j1, j2))
