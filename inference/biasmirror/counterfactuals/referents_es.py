@@ -61,8 +61,7 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
               "asociación", "natación", "enfermedad", "cáncer", "tumor", "tumores", "palabras", "frases", "órdenes",
               "ojos", "manos", "espacio", "tiempo", "riesgos", "signos", "alarma", "esputo", "expectoración",
               "defensa", "esclerosis", "leucemia", "insuficiencia", "cardiopatía", "fibrilación", "hepatopatía",
-              "artritis", "deformidad", "marcha", "tendinitis", "obstrucción", "bridas", "visión", "baja",
-              "sobrinos", "nietos", "hijos", "adolescentes", "cuidadores", "personal", "interés"}
+              "artritis", "deformidad", "marcha", "tendinitis", "obstrucción", "bridas", "visión", "sobrinos", "nietos", "hijos", "adolescentes", "cuidadores", "personal", "interés"}
 
 
 def tokens(text: str) -> list[Token]:
