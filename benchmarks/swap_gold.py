@@ -172,7 +172,18 @@ def _residual_check(originals: list[str], copies: list[str], original_sexes: lis
     return [bool(found) for found in residual_words_many(copies, original_sexes, language)]
 
 
-CHECKS = {"residual": _residual_check}
+def _second_opinion(methods: tuple[str, ...]):
+    def check(originals: list[str], copies: list[str], original_sexes: list[str], language: str) -> list[bool]:
+        from biasmirror.counterfactuals.second_opinion import judge_many
+
+        return [bool(flags) for flags in judge_many(originals, copies, original_sexes, language, methods)]
+    return check
+
+
+CHECKS = {"residual": _residual_check,
+          # the second opinion (issue 22): the original's own reading aligned with the copy, and the round trip
+          "reading": _second_opinion(("reading",)), "round_trip": _second_opinion(("round_trip",)),
+          "second_opinion": _second_opinion(("reading", "round_trip"))}
 
 
 def swapper_copy_check(language: str, split: str, check: str = "residual") -> dict[str, object]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from biasmirror.counterfactuals.patterns import trie
+
 __all__ = ["ROLE_PAIRS", "analyse"]
 
 # female -> male
@@ -38,9 +40,7 @@ _KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", 
                   "stepmother", "stepfather"})
 _MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
 def _role_pattern() -> str:
-    from biasmirror.counterfactuals.rules import _trie
-
-    return rf"\b(?:{_trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
+    return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
 
 
 # scanned on the lower-cased text, like the lexicon (a case-insensitive alternation is several times slower)
