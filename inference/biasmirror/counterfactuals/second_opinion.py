@@ -49,7 +49,10 @@ class Flag:
 
 
 def languages() -> tuple[str, ...]:
-    return ("en", "es", "fr")
+    """The languages with a reading (French needs the Lefff: lefff.available())."""
+    from biasmirror.counterfactuals import lefff
+
+    return ("en", "es", "fr") if lefff.available() else ("en", "es")
 
 
 def _reader(language: str) -> Callable[[str, str], tuple[list[Token], Reading]]:
