@@ -42,9 +42,9 @@ def joined_text(hpi: str | None, pmh: str | None) -> str:
 
 
 def record_checks(original_hpi: str | None, original_pmh: str | None, hpi: str | None, pmh: str | None,
-                  counterfactual_sex: str, language: str) -> dict[str, Any]:
+                  counterfactual_sex: str, language: str, placebo: bool = False) -> dict[str, Any]:
     """The stored checks of one copy (see inference.counterfactual_checks)."""
-    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)])[0]
+    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)], [placebo])[0]
 
 
 def _second_opinions(originals: list[str], copies: list[str], original_sexes: list[str],

