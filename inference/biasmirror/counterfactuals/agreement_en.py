@@ -129,5 +129,6 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         gender = "F" if word in ROLE_PAIRS else "M"
         new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
-        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", "role noun"))
+        reason = "sex word" if word in _SEX_WORDS else "role noun"
+        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return found

@@ -190,7 +190,8 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
     if agreeing:
         taken = [(a, b) for a, b, _ in hits]
         for item in agreeing:
-            if not (item.controller == "partner" or item.gender == original_sex):
+            # English "woman"/"man"/"female"/"male" swap both ways, like the lexicon pairs they replace
+            if not (item.controller == "partner" or item.gender == original_sex or item.reason == "sex word"):
                 continue
             if any(item.start < b and a < item.end for a, b in taken) or item.text == item.replacement:
                 continue
