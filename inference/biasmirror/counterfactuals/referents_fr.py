@@ -103,8 +103,8 @@ class _Reader:
         if "-" in w and self.lex.get(w.split("-")[0]) is not None and self.lex.get(w.split("-")[0]).noun:
             return None
         last = w.split("-")[-1]
-        if len(last) < 4 or last.endswith("ment"):
-            return None
+        if len(last) < 4 or last.endswith(("ment", "pnée", "rrhée", "phée", "nnée", "ysée")):
+            return None     # nouns of symptoms: "orthopnée", "diarrhée"
         for ending, gender in _ENDINGS:
             if last.endswith(ending):
                 return gender
@@ -143,6 +143,8 @@ class _Reader:
         if not entry.noun:
             return False
         if not entry.adjective:
+            return True
+        if self.word(i - 1) in PREPOSED and self.word(i - 1) not in ("seul", "seule"):
             return True
         if (self.clause_start(i - 1) or self.word(i - 1) == ",") and self.lex.get(self.word(i + 1)) is not None \
                 and self.lex.get(self.word(i + 1)).adjective and not self.lex.get(self.word(i + 1)).noun:
@@ -433,7 +435,7 @@ class _Reader:
 
     def before(self, k: int, own: str | None) -> str | None:
         """What a word agrees with when k is the last word before it (after skipping)."""
-        while k >= 0 and self.adverb(k):
+        while k >= 0 and (self.adverb(k) or set(self.word(k)) == {"_"}):
             k -= 1
         w = self.word(k)
         if self.clause_start(k):
