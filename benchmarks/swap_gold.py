@@ -36,11 +36,20 @@ LANGUAGES = ("en", "fr", "es")
 _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
+SPLITS = ("gold", "heldout", "heldout2", "heldout3")
+# rounds written to go both ways: each row is also measured from its swap back to its text
+BOTH_WAYS = ("heldout2", "heldout3")
+
+
 def load_gold(language: str, split: str = "gold") -> list[dict]:
     """The gold sentences of a language: split 'gold' (<language>.jsonl, the development set the swapper was
-    tuned on) or 'heldout' (<language>_heldout.jsonl, written after the swapper was frozen)."""
+    tuned on), 'heldout' (<language>_heldout.jsonl, written after the swapper was frozen), 'heldout2' (round
+    2 of issue 22, measured once before the swapper changed) or 'heldout3' (round 3, measured once at the
+    end)."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     rows = []
-    name = f"{language}.jsonl" if split == "gold" else f"{language}_heldout.jsonl"
+    name = f"{language}.jsonl" if split == "gold" else f"{language}_{split}.jsonl"
     with open(GOLD / name, encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
@@ -54,10 +63,28 @@ def other(sex: str) -> str:
     return "M" if sex == "F" else "F"
 
 
+def _equivalents(language: str, text: str) -> list[str]:
+    """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón")."""
+    if language != "es":
+        return [text]
+    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text)]))
+
+
+def directed_rows(language: str, split: str = "gold") -> list[dict]:
+    """The rows of a split, plus (for the rounds written to go both ways) each row read backwards: its first
+    swap as the text, of the other sex, with the original text as the swap. Backward rows get id '<id>/back'."""
+    rows = load_gold(language, split)
+    if split not in BOTH_WAYS:
+        return rows
+    back = [{"id": f"{row['id']}/back", "sex": other(row["sex"]), "text": row["swaps"][0],
+             "swaps": _equivalents(language, row["text"]), "tags": row.get("tags", [])} for row in rows]
+    return rows + back
+
+
 def swap_accuracy(language: str, split: str = "gold") -> tuple[int, int, list[tuple[dict, str]]]:
     from biasmirror.counterfactuals.rules import swap_many
 
-    rows = load_gold(language, split)
+    rows = directed_rows(language, split)
     outputs = [r.text for r in swap_many([row["text"] for row in rows], [other(row["sex"]) for row in rows], language)]
     errors = [(row, out) for row, out in zip(rows, outputs) if out not in row["swaps"]]
     return len(rows) - len(errors), len(rows), errors
@@ -80,7 +107,7 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
 
     lex = _lexicon_for(language)
     out: list[Labelled] = []
-    for row in load_gold(language, split):
+    for row in directed_rows(language, split):
         original, gold = row["text"], row["swaps"][0]
         a, b = _tokens(original), _tokens(gold)
         matcher = difflib.SequenceMatcher(a=[t for t, _ in a], b=[t for t, _ in b], autojunk=False)
@@ -137,14 +164,64 @@ def check_precision_recall(language: str, split: str = "gold") -> dict[str, floa
             "clean_copies_flagged": copy_fp, "clean_copies": copy_fp + copy_tn}
 
 
+def _residual_check(originals: list[str], copies: list[str], original_sexes: list[str], language: str) -> list[bool]:
+    """The check of issue 13 (checks.residual_words_many): a copy is flagged when a word still signals the
+    original sex."""
+    from biasmirror.counterfactuals.checks import residual_words_many
+
+    return [bool(found) for found in residual_words_many(copies, original_sexes, language)]
+
+
+def _second_opinion(methods: tuple[str, ...]):
+    def check(originals: list[str], copies: list[str], original_sexes: list[str], language: str) -> list[bool]:
+        from biasmirror.counterfactuals.second_opinion import judge_many
+
+        return [bool(flags) for flags in judge_many(originals, copies, original_sexes, language, methods)]
+    return check
+
+
+CHECKS = {"residual": _residual_check,
+          # the second opinion (issue 22): the original's own reading aligned with the copy, and the round trip
+          "reading": _second_opinion(("reading",)), "round_trip": _second_opinion(("round_trip",)),
+          "second_opinion": _second_opinion(("reading", "round_trip"))}
+
+
+def swapper_copy_check(language: str, split: str, check: str = "residual") -> dict[str, object]:
+    """The check judged on the swapper's own copies of a split (both directions where the split has them):
+    a copy is wrong when it is none of the gold swaps. Recall: wrong copies flagged / wrong copies; false
+    flags: correct copies flagged / correct copies."""
+    from biasmirror.counterfactuals.rules import swap_many
+
+    rows = directed_rows(language, split)
+    originals = [row["text"] for row in rows]
+    sexes = [row["sex"] for row in rows]
+    copies = [r.text for r in swap_many(originals, [other(s) for s in sexes], language)]
+    flags = CHECKS[check](originals, copies, sexes, language)
+    wrong = [copy not in row["swaps"] for row, copy in zip(rows, copies)]
+    n_wrong = sum(wrong)
+    caught = sum(f and w for f, w in zip(flags, wrong))
+    false_flags = sum(f and not w for f, w in zip(flags, wrong))
+    return {"copies": len(rows), "exact": len(rows) - n_wrong, "wrong": n_wrong, "wrong_flagged": caught,
+            "correct_flagged": false_flags,
+            "recall": caught / n_wrong if n_wrong else 1.0,
+            "false_flag_share": false_flags / (len(rows) - n_wrong) if len(rows) > n_wrong else 0.0,
+            "missed": [row["id"] for row, f, w in zip(rows, flags, wrong) if w and not f],
+            "false_flagged": [row["id"] for row, f, w in zip(rows, flags, wrong) if f and not w]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="print the gold sentences the swapper gets wrong")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--language", action="append", choices=LANGUAGES, help="only these languages")
+    parser.add_argument("--split", action="append", choices=SPLITS,
+                        help="only these splits (default: gold and heldout; the rounds of issue 22 are measured "
+                             "once each, so they are named explicitly)")
+    parser.add_argument("--check", action="append", choices=sorted(CHECKS),
+                        help="also judge these checks on the swapper's own copies of each split")
     args = parser.parse_args(argv)
     results: dict[str, dict] = {}
-    for split in ("gold", "heldout"):
+    for split in args.split or ("gold", "heldout"):
         for language in args.language or LANGUAGES:
             started = time.perf_counter()
             correct, total, errors = swap_accuracy(language, split)
@@ -156,6 +233,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{check['precision']:.3f}, recall {check['recall']:.3f} (copies: precision "
                   f"{check['copy_precision']:.3f}, recall {check['copy_recall']:.3f}; "
                   f"{check['clean_copies_flagged']}/{check['clean_copies']} correct swaps flagged)")
+            for name in args.check or ():
+                judged = swapper_copy_check(language, split, name)
+                results[f"{language}/{split}"][f"check_{name}"] = judged
+                print(f"   check {name} on the swapper's {judged['copies']} copies: {judged['wrong_flagged']}/"
+                      f"{judged['wrong']} wrong copies flagged (recall {judged['recall']:.1%}), "
+                      f"{judged['correct_flagged']}/{judged['exact']} correct copies flagged "
+                      f"({judged['false_flag_share']:.1%})")
             if args.errors:
                 for row, out in errors:
                     print(f"   [{row['id']}] {row['text']}\n      got:  {out}\n      gold: {row['swaps'][0]}")

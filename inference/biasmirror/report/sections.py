@@ -308,7 +308,8 @@ def forest_plot(marts: Marts) -> Section:
 NOISE_TABLE = "noise_floor"
 QUALITY_TABLE = "counterfactual_quality"
 QUALITY_COLUMNS = ("dataset", "language", "generator", "n_copies", "flagged_share", "residual_share",
-                   "residual_agreement_share", "residual_any_share", "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
+                   "residual_agreement_share", "residual_any_share", "second_opinion_residual_share",
+                   "content_change_share", "round_trip_differs_share", "content_preserved_share", "mean_length_ratio", "mean_cosine_similarity", "p05_cosine_similarity")
 
 
 def _noise_floor(marts: Marts) -> pd.DataFrame:
@@ -402,7 +403,13 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
                             "cosine similarity near 1. Effects measured with a poor generator mix the sex change "
                             "with other edits. <b>residual_agreement_share</b>: copies with a word that agrees with "
                             "the patient and still carries the original sex (French \"il est gênée\"; adjectives, "
-                            "participles, role nouns); <b>residual_any_share</b>: either kind of residual."),
+                            "participles, role nouns); <b>residual_any_share</b>: either kind of residual. The second opinion "
+                            "reads each original apart from the swapper and aligns the copy with it: "
+                            "<b>second_opinion_residual_share</b>: copies that leave a word referring to the patient "
+                            "in the original sex; <b>content_change_share</b>: copies that change a word not about "
+                            "the patient (a relative's or a clinician's word, an adjective agreeing with an organ or "
+                            "a disease); <b>round_trip_differs_share</b>: copies that, swapped back, do not give the "
+                            "original."),
                             numeric=tuple(c for c in shown.columns if c not in ("dataset", "language", "generator"))))
     blocks.append(_review_block(marts))
     return blocks

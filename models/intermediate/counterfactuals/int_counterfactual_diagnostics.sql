@@ -36,6 +36,10 @@ joined as (
         checks.wrong_sex_terms,
         checks.wrong_sex_agreement,
         checks.agreement_reasons,
+        checks.second_opinion_residual,
+        checks.content_changes,
+        checks.content_change_reasons,
+        checks.round_trip_differs,
         checks.original_numbers = checks.copy_numbers as numbers_preserved,
         checks.original_drugs = checks.copy_drugs as drugs_preserved,
         checks.original_negations = checks.copy_negations as negations_preserved,
@@ -63,6 +67,8 @@ select
     -- any residual signal of the wrong sex: a lexicon word or an agreeing word (null until both are checked)
     wrong_sex_terms > 0 or wrong_sex_agreement > 0 as has_residual_signal,
     numbers_preserved and drugs_preserved and negations_preserved as content_preserved,
+    second_opinion_residual > 0 as has_second_opinion_residual,
+    content_changes > 0 as has_content_change,
     -- mean over the fields the record has
     case
         when cosine_hpi is not null and cosine_pmh is not null then (cosine_hpi + cosine_pmh) / 2

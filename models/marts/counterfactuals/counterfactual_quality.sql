@@ -1,7 +1,9 @@
 -- Validity of the counterfactual copies per data set, language and generator (placebo generators included):
 -- how many were flagged, and over the copies that enter the pairs (status ok): residual words of the wrong sex
 -- (lexicon words, and words that still agree with the wrong sex: the morphology-aware check),
--- clinical content preserved, length ratio, and semantic similarity (when computed). Shares are over the copies
+-- clinical content preserved, length ratio, and semantic similarity (when computed); and the second opinion
+-- (counterfactuals/second_opinion.py): residual patient words it finds, content changes (words changed that do
+-- not refer to the patient), and copies whose swap back differs from the original. Shares are over the copies
 -- that have the check (a copy without checks, or a language without a rule lexicon, is left out of a share).
 
 with diagnostics as (
@@ -22,7 +24,13 @@ residuals as (
         count(wrong_sex_agreement) as n_agreement_checked,
         cast(avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as {{ biasmirror.type_double() }}) as residual_agreement_share,
         cast(avg(wrong_sex_agreement) as {{ biasmirror.type_double() }}) as mean_wrong_sex_agreement,
-        cast(avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as {{ biasmirror.type_double() }}) as residual_any_share
+        cast(avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as {{ biasmirror.type_double() }}) as residual_any_share,
+        -- the second opinion (a reading of the original apart from the swapper, aligned with the copy)
+        count(content_changes) as n_second_opinion_checked,
+        cast(avg(case when has_second_opinion_residual then 1.0 when not has_second_opinion_residual then 0.0 end) as {{ biasmirror.type_double() }}) as second_opinion_residual_share,
+        cast(avg(case when has_content_change then 1.0 when not has_content_change then 0.0 end) as {{ biasmirror.type_double() }}) as content_change_share,
+        cast(avg(content_changes) as {{ biasmirror.type_double() }}) as mean_content_changes,
+        cast(avg(case when round_trip_differs then 1.0 when not round_trip_differs then 0.0 end) as {{ biasmirror.type_double() }}) as round_trip_differs_share
     from diagnostics
     group by dataset, language, generator
 ),
@@ -80,6 +88,11 @@ select
     residuals.residual_agreement_share,
     residuals.mean_wrong_sex_agreement,
     residuals.residual_any_share,
+    coalesce(residuals.n_second_opinion_checked, 0) as n_second_opinion_checked,
+    residuals.second_opinion_residual_share,
+    residuals.content_change_share,
+    residuals.mean_content_changes,
+    residuals.round_trip_differs_share,
     quality.numbers_preserved_share,
     quality.drugs_preserved_share,
     quality.negations_preserved_share,

@@ -12,6 +12,10 @@ select
     coalesce(copy_drugs, '') as copy_drugs,
     coalesce(original_negations, '') as original_negations,
     coalesce(copy_negations, '') as copy_negations,
+    second_opinion_residual,
+    content_changes,
+    content_change_reasons,
+    round_trip_differs,
     run_id,
     created_at
 from {{ source('inference', 'counterfactual_checks') }}

@@ -1,0 +1,230 @@
+"""Which gendered words of an English original refer to the patient: the second opinion's own reading.
+
+Written apart from the swapper (not its lexicon file, not agreement_en.py): word lists and surface rules over
+the ORIGINAL text. A pronoun refers to the patient unless it sits in another person's phrase ("a woman in her
+30s"); "man", "woman", "male", "female" refer to the patient only where they name the patient (after an age,
+as the patient's predicate, at the head of a note's fragment, before "patient"); a role noun (actress,
+grandmother, widow, ...) only as the patient's predicate, after an age, or coordinated with such a noun.
+"""
+
+from __future__ import annotations
+
+import re
+
+from biasmirror.counterfactuals.second_opinion_base import Reading, Token
+
+TOKEN = re.compile(r"(?:Mr|Mrs|Ms|Dr)\.|[yY]/[oO]|[yY]\.[oO]\.|_+|\d+(?:\.\d+)?[A-Za-z]*|[^\W\d_]+(?:['’-][^\W\d_]+)*|\S")
+
+PRONOUNS = {"she": "F", "her": "F", "hers": "F", "herself": "F", "he": "M", "him": "M", "his": "M",
+            "himself": "M"}
+HONORIFICS = {"ms.": "F", "mrs.": "F", "miss": "F", "ms": "F", "mrs": "F", "mr.": "M", "mr": "M"}
+PERSON_WORDS = {"woman": "F", "women": "F", "lady": "F", "female": "F", "girl": "F", "man": "M", "men": "M",
+                "gentleman": "M", "male": "M", "boy": "M"}
+_ROLE_PAIRS = [("actress", "actor"), ("waitress", "waiter"), ("policewoman", "policeman"),
+               ("grandmother", "grandfather"), ("great-grandmother", "great-grandfather"), ("mother", "father"),
+               ("stepmother", "stepfather"), ("mom", "dad"), ("mum", "dad"), ("mommy", "daddy"),
+               ("widow", "widower"), ("housewife", "househusband"), ("businesswoman", "businessman"),
+               ("chairwoman", "chairman"), ("headmistress", "headmaster"), ("seamstress", "tailor"),
+               ("landlady", "landlord"), ("stewardess", "steward"), ("hostess", "host"), ("barmaid", "barman"),
+               ("fisherwoman", "fisherman"), ("saleswoman", "salesman"), ("firewoman", "fireman"),
+               ("handywoman", "handyman"), ("postwoman", "postman"), ("repairwoman", "repairman"),
+               ("camerawoman", "cameraman"), ("doorwoman", "doorman"), ("nun", "monk"), ("sister", "brother"),
+               ("daughter", "son"), ("aunt", "uncle"), ("niece", "nephew"), ("granddaughter", "grandson"),
+               ("girl", "boy"), ("madam", "sir"), ("heroine", "hero"), ("duchess", "duke"), ("queen", "king"),
+               ("congresswoman", "congressman"), ("sportswoman", "sportsman"), ("craftswoman", "craftsman"),
+               ("horsewoman", "horseman"), ("laundress", "launderer"), ("mistress", "master"),
+               ("godmother", "godfather"), ("stepdaughter", "stepson"), ("mother-in-law", "father-in-law"),
+               ("daughter-in-law", "son-in-law"), ("sister-in-law", "brother-in-law"), ("bride", "groom")]
+ROLES = {f: "F" for f, _ in _ROLE_PAIRS} | {m: "M" for _, m in _ROLE_PAIRS}
+KINSHIP = {"sister", "brother", "daughter", "son", "aunt", "uncle", "niece", "nephew", "granddaughter", "grandson",
+           "stepdaughter", "stepson", "mother-in-law", "father-in-law", "daughter-in-law", "son-in-law",
+           "sister-in-law", "brother-in-law", "mother", "father", "grandmother", "grandfather", "stepmother",
+           "stepfather", "godmother", "godfather", "great-grandmother", "great-grandfather"}
+# kinship nouns that name the patient in "mother of three", "grandmother of five", "mom" said by a child
+PARENT_ROLES = {"mother", "father", "grandmother", "grandfather", "great-grandmother", "great-grandfather",
+                "stepmother", "stepfather", "mom", "dad", "mum", "mommy", "daddy", "godmother", "godfather"}
+PARTNERS = {"husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée",
+            "ex-husband", "ex-wife", "ex-boyfriend", "ex-girlfriend", "husbands", "wives"}
+OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", "co-worker", "roommate", "boss",
+                "supervisor", "neighbor", "neighbour", "officer", "interpreter", "chaperone", "resident", "attending",
+                "tech", "technician", "provider", "caregiver", "housekeeper", "motorist", "cyclist", "landlord",
+                "landlady", "oncologist", "urologist", "surgeon", "paramedic", "pharmacist", "medic", "aide",
+                "person", "passenger", "pedestrian", "stranger", "partner"} | KINSHIP | PARTNERS
+PATIENT_NAMES = {"pt", "patient", "she", "he", "___", "pt.", "this"}
+AGE_UNITS = {"yo", "y/o", "y.o.", "year", "years", "yr", "yrs", "year-old", "years-old", "month-old"}
+COPULA = {"is", "was", "'s", "as", "became", "becomes", "remains"}
+ADJECTIVE_LIKE = {"retired", "former", "single", "part-time", "full-time", "young", "elderly", "old", "older",
+                  "thin", "obese", "pleasant", "anxious", "homeless", "disheveled", "stay-at-home", "widowed",
+                  "divorced", "married", "unemployed", "proud", "working", "new", "first-time", "great", "very",
+                  "frail", "healthy", "active", "avid", "local", "unknown", "busy", "lovely", "nice", "tearful"}
+CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
+
+
+class _Reader:
+    def __init__(self, toks: list[Token], sex: str) -> None:
+        self.t = toks
+        self.sex = sex
+
+    def word(self, i: int) -> str:
+        return self.t[i].lower if 0 <= i < len(self.t) else ""
+
+    def clause_start(self, i: int) -> bool:
+        return i < 0 or self.word(i) in CLAUSE_ENDS
+
+    def start_of_phrase(self, i: int) -> int:
+        """The index of the first word of the noun phrase ending at i (articles, ages and adjectives)."""
+        j = i - 1
+        while j >= 0:
+            w = self.word(j)
+            if w in ("a", "an") or w in ADJECTIVE_LIKE or w in AGE_UNITS or w in ("old", "-") \
+                    or re.fullmatch(r"\d+(?:\.\d+)?", w) or (w.endswith("ed") and w not in ("used", "married")) \
+                    or w in ("non-smoker", "nonsmoker"):
+                j -= 1
+                continue
+            if w.isalpha() and w.islower() and w not in COPULA and w not in ("and", "or", "who", "that", "with",
+                                                                          "of", "to", "in", "by", "for", "from"):
+                article = next((k for k in range(j - 1, max(j - 3, -1), -1) if self.word(k) in ("a", "an")), None)
+                if article is not None and all(self.word(k).isalpha() for k in range(article, j)):
+                    j = article - 1
+                    continue
+            break
+        return j + 1
+
+    def has_age(self, first: int, i: int) -> bool:
+        return any(self.word(k) in AGE_UNITS or re.fullmatch(r"\d+", self.word(k)) for k in range(first, i))
+
+    def apposed_to_other(self, first: int) -> bool:
+        """"her son, a 50 year old man": the phrase starting at first follows a comma after another person."""
+        if self.word(first - 1) != ",":
+            return False
+        k = first - 2
+        w = self.word(k)
+        if w in OTHER_PEOPLE and self.word(k - 1) not in ("a", "an"):
+            return True
+        return w in ("partner",)
+
+    def subject_is_patient(self, verb: int) -> bool:
+        """Whether the subject before the copula at verb is the patient."""
+        k = verb - 1
+        w = self.word(k)
+        if w in ("she", "he", "pt", "patient", "___", "this", "who"):
+            if w == "who":
+                return self.subject_is_patient(k) if False else self.word(k - 1) in ("patient", "pt")
+            return True
+        if w in ("___",) or self.word(k - 1) in HONORIFICS:
+            return True
+        return False
+
+    def names_patient(self, i: int) -> str | None:
+        """How the person noun at i (man, woman, a role noun, "smoker") names the patient: 'predicate', 'age',
+        'coordinated', 'start', 'modifier'; None when it names someone else."""
+        if self.word(i) in ("female", "male") and self.word(i + 1) in ("patient", "pt", "patients"):
+            return "modifier"
+        first = self.start_of_phrase(i)
+        before = self.word(first - 1)
+        if self.word(i - 1) in ("her", "his", "their", "my", "pt's", "patient's"):
+            return None
+        if self.word(first) == "the" or self.word(i - 1) == "the":
+            the = first if self.word(first) == "the" else i - 1
+            if not (self.word(the - 1) in COPULA and self.subject_is_patient(the - 1)):
+                return None
+            return "predicate"
+        if before == "," and self.word(first - 2) in ("pt", "patient"):
+            return "apposed"
+        if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE:
+            return None
+        if self.apposed_to_other(first):
+            return None
+        if before == "(" and self.word(first - 2) in OTHER_PEOPLE:
+            return None
+        if self.has_age(first, i):
+            return "age"
+        if before in COPULA:
+            if before == "as":
+                return "predicate"
+            return "predicate" if self.subject_is_patient(first - 1) else None
+        if before in ("and", ","):
+            # coordinated with a noun that names the patient: "a retired policewoman and a grandmother"
+            k = first - 2
+            while k >= 0 and not (self.word(k) in PERSON_WORDS or self.word(k) in ROLES or
+                                  self.word(k) in ("smoker", "nonsmoker", "non-smoker", "veteran", "teacher",
+                                                   "nurse", "student", "schoolteacher", "historian", "user",
+                                                   "housekeeper", "homemaker", "boxer", "roofer", "caregiver")):
+                if self.clause_start(k) or self.word(k) in ("who", "that", "which"):
+                    return None
+                k -= 1
+            if k < 0:
+                return None
+            return "coordinated" if self.names_patient(k) else None
+        if self.clause_start(first - 1) or (before == "," and self.clause_start(first - 2)):
+            if self.word(first) in ("a", "an") and self.word(i + 1) != ",":
+                return None
+            return "start"
+        if before in ("triage",) or (before == ":" and self.word(first - 2) == "triage"):
+            return "start"
+        return None
+
+    def read(self) -> Reading:
+        patient: dict[int, str] = {}
+        partner: set[int] = set()
+        reasons: dict[int, str] = {}
+        has_partner = any(re.sub(r"['’]s$", "", t.lower) in PARTNERS for t in self.t)
+        mostly_upper = sum(t.text.isupper() for t in self.t if t.text.isalpha()) > 0.6 * max(
+            1, sum(t.text.isalpha() for t in self.t))
+        for i, tok in enumerate(self.t):
+            w = re.sub(r"['’]s$", "", tok.lower)
+            if tok.text.isupper() and len(tok.text) > 1 and not mostly_upper and tok.text not in ("MR", "MS", "MRS") \
+                    and not re.fullmatch(r"\d+[FM]", tok.text):
+                continue                                # HE, HER2, MS: clinical abbreviations
+            if tok.text in ("MR", "MS", "MRS") and self.word(i + 1) not in ("___",) and not mostly_upper:
+                continue
+            if w in PRONOUNS:
+                if PRONOUNS[w] != self.sex:
+                    if has_partner:
+                        partner.add(i)          # the partner's pronoun follows the partner
+                    continue
+                if self.word(i - 1) == "in" and re.fullmatch(r"\d0s", self.word(i + 1)):
+                    reasons[i] = "other person"      # "a woman in her 30s"
+                    continue
+                if self.word(i - 1) == "and" and self.word(i + 1) in PARTNERS and self.word(i - 2) in KINSHIP:
+                    reasons[i] = "other person"      # "his niece and her husband"
+                    continue
+                patient[i] = "pronoun"
+                continue
+            if w in HONORIFICS or tok.text in ("Mr.", "Ms.", "Mrs.", "Mr", "Ms", "Mrs"):
+                if HONORIFICS.get(w) == self.sex:
+                    patient[i] = "honorific"
+                continue
+            if re.fullmatch(r"\d+[fm]", w) or (w in ("f", "m") and tok.text in ("F", "M") and (
+                    self.word(i - 1) in AGE_UNITS or self.word(i - 1) in (":",) or re.fullmatch(r"\d+", self.word(i - 1)))):
+                if w[-1].upper() == self.sex:
+                    patient[i] = "sex code"
+                continue
+            if w in PARTNERS:
+                partner.add(i)
+                continue
+            if w in PERSON_WORDS or w in ROLES:
+                gender = PERSON_WORDS.get(w) or ROLES.get(w)
+                if w in ("mom", "dad", "mum", "mommy", "daddy") and self.word(i - 1) not in (
+                        "her", "his", "their", "my", "your", "a", "the", "pt's", "patient's"):
+                    named = self.word(i + 1) != "of" or True
+                elif w in KINSHIP:
+                    how = self.names_patient(i)
+                    named = w in PARENT_ROLES and how is not None and (how != "start" or self.word(i + 1) == "of")
+                else:
+                    named = self.names_patient(i) is not None
+                if named and gender == self.sex:
+                    patient[i] = "patient noun" if w in PERSON_WORDS else "role noun"
+                elif not named:
+                    reasons[i] = "other person"
+        return Reading(patient, frozenset(partner), reasons)
+
+
+def read(text: str, sex: str) -> tuple[list[Token], Reading]:
+    """The tokens of an English original and which of them refer to the patient (of sex 'F' or 'M')."""
+    toks = tokens(text)
+    return toks, _Reader(toks, sex).read()

