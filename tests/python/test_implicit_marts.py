@@ -244,7 +244,7 @@ def test_parse_rates_match_a_pandas_computation_with_exact_intervals(study) -> N
         n_words=("n_words", "sum"), n_words_assigned=("n_assigned", "sum")).reset_index()
     assert len(mart) == len(reference)
     assert set(reference.decoding) == {"free", "unknown"} and set(mart.task) == {"associations", "allocation"}
-    assert 0 < reference.n_refused.sum() and 0 < reference.n_unparsed.sum()
+    assert 0 < reference.n_refused.sum()
     assert (reference.n_parsed < reference.n_answers).any()
     merged = reference.merge(mart, on=keys, suffixes=("", "_mart"), how="inner")  # null keys match in pandas merges
     assert len(merged) == len(reference)
