@@ -78,12 +78,12 @@ class VllmBackend:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         if not requests:
             return []
-        from vllm.sampling_params import StructuredOutputsParams
-
         params = []
         for request in requests:
             kwargs = sampling_kwargs(request)
-            if "structured_outputs" in kwargs:
+            if "structured_outputs" in kwargs:  # recent vLLM (older releases called it guided decoding)
+                from vllm.sampling_params import StructuredOutputsParams
+
                 kwargs["structured_outputs"] = StructuredOutputsParams(**kwargs["structured_outputs"])
             params.append(self._sampling_params(**kwargs))
         outputs = self._llm.chat([chat_messages(r) for r in requests], sampling_params=params, use_tqdm=False)
