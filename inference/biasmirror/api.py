@@ -548,6 +548,11 @@ class Warehouse:
         candidate, order effect and p-values."""
         return self.mart("allocation_selection_rates", model=model, language=language)
 
+    def implicit_parse_rates(self, *, model: Filter = None, task: Filter = None) -> pd.DataFrame:
+        """``audit.implicit_parse_rates``: the share of the implicit-bias study's answers that could be read, per
+        model, language, task, condition and decoding, with exact intervals."""
+        return self.mart("implicit_parse_rates", model=model, task=task)
+
     def table(self, name: str, *, schema: str = "audit") -> ir.Table:
         """A table of the published warehouse as a lazy ibis table (filter, group and join in the database,
         then ``.to_pandas()``).

@@ -190,6 +190,7 @@ def counterfactuals(
     similarity: Annotated[bool, typer.Option("--similarity", help="Also compute the semantic similarity of each copy (sentence embeddings; slow on CPU).")] = False,
     retry_flagged: Annotated[bool, typer.Option("--retry-flagged", help="LLM: ask again for the records an earlier run flagged, bypassing the answer cache for them (their flagged copies are replaced).")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="LLM: send every request again instead of reusing stored answers (new answers replace them).")] = False,
+    constrained: Annotated[bool, typer.Option("--constrained", help="LLM: hold answers to their JSON shape with vLLM's structured outputs (vllm backend, or openai against a vLLM server); the checks still judge the content.")] = False,
 ) -> None:
     """Write a sex-swapped copy of every test record, then its validity checks (resumable: done records are
     skipped). The settings full, text_only and tabular_only are derived from this one copy in SQL."""
@@ -203,7 +204,8 @@ def counterfactuals(
         if not backend or not model:
             fail("--generator llm needs --backend (transformers, vllm or openai) and --model")
         llm = LlmSpec(backend=backend, model=model, options=backend_options(option), k_shots=k_shots,
-                      max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name)
+                      max_tokens=max_tokens, prompt_template=prompt_template, examples_dir=examples_dir, name=name,
+                      constrained=constrained)
     try:
         run = generate_counterfactuals(dataset, generator, batch_size, llm=llm, placebo=placebo, language=language,
                                        allow_remote=allow_remote, limit=limit, similarity=similarity,

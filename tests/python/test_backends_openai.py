@@ -180,3 +180,22 @@ def test_credentials_in_the_url_never_reach_a_message() -> None:
     (answer,) = backend.generate([request(PROMPT)])
     assert answer.failure is not None and "s3cret" not in answer.error and "user:" not in answer.error
     assert backend.shown_url == "http://127.0.0.1:9/v1"
+
+
+def test_a_constrained_request_carries_vllm_structured_outputs_and_its_own_cache_key() -> None:
+    import hashlib
+    import json
+    from dataclasses import asdict, replace
+
+    from biasmirror.backends.base import request_key
+
+    free = request("pick one")
+    constrained = replace(free, constraint=json.dumps({"choice": ["<person>A</person>", "<person>B</person>"]}))
+    assert "structured_outputs" not in request_payload("m", free)
+    assert request_payload("m", constrained)["structured_outputs"] == {"choice": ["<person>A</person>", "<person>B</person>"]}
+    # a request without a constraint keeps the key it had before the field existed (stored answers stay found)
+    old_fields = {k: v for k, v in asdict(free).items() if k != "constraint"}
+    old_key = hashlib.sha256(json.dumps({"backend": "openai", "model": "m", "request": old_fields}, sort_keys=True,
+                                        ensure_ascii=False).encode("utf-8")).hexdigest()
+    assert request_key("openai", "m", free) == old_key != request_key("openai", "m", constrained)
+    assert OpenAIBackend("m").structured_outputs

@@ -56,3 +56,9 @@ def test_without_vllm_anywhere_the_error_says_how_to_install_it(monkeypatch, tmp
         make_backend("vllm", str(tmp_path))
     with pytest.raises(FileNotFoundError, match="not a model folder"):
         make_backend("vllm", str(tmp_path / "missing"))
+
+
+def test_a_constraint_becomes_the_engines_structured_outputs() -> None:
+    request = GenerationRequest((ChatMessage("user", "u"),), constraint='{"regex": "a|b"}')
+    assert vllm_backend.sampling_kwargs(request)["structured_outputs"] == {"regex": "a|b"}
+    assert vllm_backend.VllmBackend.structured_outputs and vllm_backend.VllmServerBackend.structured_outputs

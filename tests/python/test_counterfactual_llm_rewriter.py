@@ -188,3 +188,43 @@ def test_placebo_rewrite_keeps_the_sex_and_rejects_a_swap() -> None:
     assert rewriter.name == "llm-m-placebo"
     assert result.status == "ok" and result.hpi == RECORD.hpi and result.n_replacements == 0
     assert all(last_record(b)[0] == "F" for b in server.bodies)
+
+
+def test_the_constrained_answer_schema_accepts_exactly_the_answers_the_parser_takes() -> None:
+    import jsonschema
+
+    from biasmirror.backends.base import GenerationRequest
+    from biasmirror.counterfactuals.llm_rewriter import answer_schema
+
+    item = RewriteInput("She has chest pain.", None, "F", "en")
+    schema = answer_schema(item, placebo=False)
+    valid = [{"sex": "M", "hpi": "He has chest pain.", "pmh": None}, {"cannot_swap": "pregnancy"}]
+    invalid = [{"sex": "F", "hpi": "x", "pmh": None}, {"sex": "M", "hpi": None, "pmh": None},
+               {"sex": "M", "hpi": "x", "pmh": "y"}, {"sex": "M", "hpi": "x", "pmh": None, "note": "z"},
+               {"cannot_swap": ""}]
+    for answer in valid:
+        jsonschema.validate(answer, schema)
+        parse_answer(json.dumps(answer))
+    for answer in invalid:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(answer, schema)
+    with pytest.raises(jsonschema.ValidationError):  # a same-sex rewrite is always possible
+        jsonschema.validate({"cannot_swap": "pregnancy"}, answer_schema(item, placebo=True))
+    jsonschema.validate({"sex": "F", "hpi": "She has chest pain.", "pmh": None}, answer_schema(item, placebo=True))
+
+    class Plain:  # a backend without structured outputs (e.g. transformers)
+        name, model, is_local = "plain", "m", True
+
+        def generate(self, requests):
+            return []
+
+    with pytest.raises(ValueError, match="cannot constrain decoding"):
+        LlmRewriter(Plain(), "llm-m", constrained=True)
+
+    class Vllm(Plain):
+        name, structured_outputs = "openai", True
+
+    rewriter = LlmRewriter(Vllm(), "llm-m", constrained=True)
+    request = rewriter._request(rewriter.prompts.messages(item), item)
+    assert isinstance(request, GenerationRequest) and json.loads(request.constraint) == {"json": schema}
+    assert rewriter.manifest()["constrained_decoding"] is True

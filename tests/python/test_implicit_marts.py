@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from biasmirror.backends.registry import make_backend
 from biasmirror.implicit.imports import import_allocations
 from biasmirror.implicit.prompts import BUILTIN, load_prompt_set
-from biasmirror.implicit.runs import RunConfigurationError, run_allocation, run_associations, run_explicit
+from biasmirror.implicit.runs import (Decoding, RunConfigurationError, run_allocation, run_associations, run_explicit,
+                                     trial_seed)
 from warehouse_workspace import Workspace
 
 # slow (make test-fast leaves it out): its tests build warehouses with dbt
@@ -220,6 +221,46 @@ def test_explicit_answers_are_a_view_with_their_stance(study) -> None:
     assert set(answers.stance) == {"no"} and answers.answer.str.startswith("No.").all()
 
 
+def test_parse_rates_match_a_pandas_computation_with_exact_intervals(study) -> None:
+    """audit.implicit_parse_rates against counts of the raw inference tables and scipy's beta quantiles
+    (Clopper-Pearson): the simulated respondent's refusals and sloppy formatting give every status."""
+    ws, _, _ = study
+    mart = ws.query("select * from audit.implicit_parse_rates")
+    associations = ws.query("select model, prompt_set, language, source, constrained, parse_status, finish_reason, "
+                            "n_words, n_assigned from inference.implicit_association_responses")
+    allocations = ws.query("select model, prompt_set, language, explanation, symptoms, source, constrained, "
+                           "parse_status, finish_reason from inference.implicit_allocation_responses")
+    associations["task"], allocations["task"] = "associations", "allocation"
+    associations["parsed"] = associations.parse_status.isin(["ok", "partial"])
+    allocations["parsed"] = allocations.parse_status.isin(["ok", "untagged"])
+    answers = pd.concat([associations, allocations], ignore_index=True)
+    answers["decoding"] = np.where(answers.source == "imported", "unknown",
+                                   np.where(answers.constrained.fillna(False).astype(bool), "constrained", "free"))
+    keys = ["model", "prompt_set", "language", "task", "explanation", "symptoms", "decoding"]
+    reference = answers.groupby(keys, dropna=False).agg(
+        n_answers=("parsed", "size"), n_parsed=("parsed", "sum"),
+        n_refused=("parse_status", lambda s: (s == "refused").sum()),
+        n_unparsed=("parse_status", lambda s: (s == "unparsed").sum()),
+        n_words=("n_words", "sum"), n_words_assigned=("n_assigned", "sum")).reset_index()
+    assert len(mart) == len(reference)
+    assert set(reference.decoding) == {"free", "unknown"} and set(mart.task) == {"associations", "allocation"}
+    assert 0 < reference.n_refused.sum()
+    assert (reference.n_parsed < reference.n_answers).any()
+    merged = reference.merge(mart, on=keys, suffixes=("", "_mart"), how="inner")  # null keys match in pandas merges
+    assert len(merged) == len(reference)
+    for column in ("n_answers", "n_parsed", "n_refused", "n_unparsed"):
+        assert (merged[column] == merged[f"{column}_mart"]).all(), column
+    words = merged[merged.task == "associations"]
+    assert (words.n_words == words.n_words_mart).all() and (words.n_words_assigned == words.n_words_assigned_mart).all()
+    assert merged[merged.task == "allocation"].n_words_mart.isna().all()
+    np.testing.assert_allclose(merged.parsed_share, merged.n_parsed / merged.n_answers, atol=1e-12)
+    n, k = merged.n_answers.to_numpy(), merged.n_parsed.to_numpy()
+    low = np.where(k == 0, 0.0, stats.beta.ppf(0.025, np.maximum(k, 1), n - k + 1))
+    high = np.where(k == n, 1.0, stats.beta.ppf(0.975, k + 1, np.maximum(n - k, 1)))
+    np.testing.assert_allclose(merged.ci_low, low, atol=1e-8)
+    np.testing.assert_allclose(merged.ci_high, high, atol=1e-8)
+
+
 def test_runs_resume_use_the_cache_and_refuse_to_mix_designs(study, tmp_path) -> None:
     ws, runs, backend = study
     with ws.active():
@@ -280,3 +321,23 @@ def app_():
     from biasmirror.cli import app
 
     return app
+
+
+def test_allocation_limit_takes_whole_pairs_and_sampling_seeds_each_trial(study) -> None:
+    ws, _, _ = study
+    with ws.active():
+        backend = make_backend("simulated", "limited", **PLANTED)
+        first = run_allocation(backend, languages=["en"], disciplines=["sti"], limit=7, decoding=Decoding(0.7, 5))
+        second = run_allocation(backend, languages=["en"], disciplines=["sti"], limit=7, decoding=Decoding(0.7, 5))
+        with pytest.raises(RunConfigurationError, match="cannot constrain decoding"):
+            run_allocation(backend, languages=["en"], disciplines=["sti"], limit=2, decoding=Decoding(constrained=True))
+    assert (first.written, first.left_by_limit) == (6, 800 - 6)  # 3 whole pairs: 7 would split the fourth
+    assert (second.written, second.skipped_existing, second.left_by_limit) == (6, 6, 800 - 12)
+    rows = ws.query("select pair_id, presentation_order, seed, temperature, constrained from "
+                    "inference.implicit_allocation_responses where model = 'limited' order by pair_id, presentation_order")
+    assert len(rows) == 12 and rows.groupby("pair_id").size().eq(2).all()
+    assert rows.seed.nunique() == 12 and (rows.temperature == 0.7).all() and not rows.constrained.any()
+    keys = [f"allocation/en/sti/explanation=False/symptoms=False/{p}/order={o}"
+            for p, o in zip(rows.pair_id, rows.presentation_order)]
+    expected = [trial_seed(5, key) for key in keys]
+    assert rows.seed.tolist() == expected

@@ -27,6 +27,13 @@ class GenerationRequest:
     temperature: float = 0.0
     seed: int | None = None
     stop: tuple[str, ...] = field(default_factory=tuple)
+    # structured-output constraint (vLLM's `structured_outputs`: one of {"choice": [...]}, {"regex": "..."},
+    # {"json": schema}), as a JSON text so that the request stays hashable; None: free decoding
+    constraint: str | None = None
+
+    def constraint_params(self) -> dict | None:
+        """The constraint as vLLM's structured-outputs parameters, or None."""
+        return json.loads(self.constraint) if self.constraint else None
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,8 @@ class ChatBackend(Protocol):
 
 def request_key(backend: str, model: str, request: GenerationRequest) -> str:
     """Content hash identifying a request to a model: equal keys get the cached answer."""
-    payload = json.dumps({"backend": backend, "model": model, "request": asdict(request)}, sort_keys=True,
-                         ensure_ascii=False)
+    fields = asdict(request)
+    if fields.get("constraint") is None:  # requests without a constraint keep the keys they had before it existed
+        fields.pop("constraint", None)
+    payload = json.dumps({"backend": backend, "model": model, "request": fields}, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()

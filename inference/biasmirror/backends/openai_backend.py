@@ -60,6 +60,8 @@ def request_payload(model: str, request: GenerationRequest) -> dict[str, Any]:
         payload["seed"] = request.seed
     if request.stop:
         payload["stop"] = list(request.stop)
+    if request.constraint:  # vLLM's structured outputs (other servers may ignore or refuse the field)
+        payload["structured_outputs"] = request.constraint_params()
     return payload
 
 
@@ -67,6 +69,7 @@ class OpenAIBackend:
     """Chat completions from an OpenAI-compatible server."""
 
     name = "openai"
+    structured_outputs = True  # constrained requests carry vLLM's `structured_outputs` field
 
     def __init__(self, model: str, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None,
                  api_key_env: str = API_KEY_ENV, timeout: float = 120.0, max_retries: int = 3,

@@ -37,6 +37,8 @@ def sampling_kwargs(request: GenerationRequest) -> dict[str, Any]:
         kwargs["seed"] = request.seed
     if request.stop:
         kwargs["stop"] = list(request.stop)
+    if request.constraint:  # made a vllm.sampling_params.StructuredOutputsParams by the backend
+        kwargs["structured_outputs"] = request.constraint_params()
     return kwargs
 
 
@@ -57,6 +59,7 @@ def generation_from_output(output: Any) -> Generation:
 class VllmBackend:
     name = "vllm"
     is_local = True
+    structured_outputs = True
 
     def __init__(self, model: str, llm: Any = None, **options: Any) -> None:
         """model: a local model folder; llm: an engine already made (e.g. shared with a label scorer)."""
@@ -75,7 +78,14 @@ class VllmBackend:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Generation]:
         if not requests:
             return []
-        params = [self._sampling_params(**sampling_kwargs(r)) for r in requests]
+        params = []
+        for request in requests:
+            kwargs = sampling_kwargs(request)
+            if "structured_outputs" in kwargs:  # recent vLLM (older releases called it guided decoding)
+                from vllm.sampling_params import StructuredOutputsParams
+
+                kwargs["structured_outputs"] = StructuredOutputsParams(**kwargs["structured_outputs"])
+            params.append(self._sampling_params(**kwargs))
         outputs = self._llm.chat([chat_messages(r) for r in requests], sampling_params=params, use_tqdm=False)
         return [generation_from_output(o) for o in outputs]
 
@@ -87,6 +97,7 @@ class VllmServerBackend:
 
     name = "vllm"
     is_local = True
+    structured_outputs = True
 
     def __init__(self, model: str, **options: Any) -> None:
         import atexit

@@ -60,6 +60,7 @@ class LlmSpec:
     prompt_template: Path | None = None
     examples_dir: Path | None = None
     name: str | None = None  # generator name; default llm-<model>
+    constrained: bool = False  # vLLM structured outputs hold the answer to its JSON shape
 
 
 class BackendFailed(RuntimeError):
@@ -140,6 +141,9 @@ def _build_rewriter(dataset: str, generator: str, llm: LlmSpec | None, placebo: 
         backend = make_backend(llm.backend, llm.model, **llm.options)
     except TypeError as error:
         raise ValueError(f"bad option for the {llm.backend} backend: {error}") from None
+    if llm.constrained and not getattr(backend, "structured_outputs", False):
+        raise ValueError(f"the {backend.name} backend cannot constrain decoding; --constrained needs vLLM (the vllm "
+                         "backend, or the openai backend against a vLLM server)")
     decision = check_patient_data_guard(dataset, backend, allow_remote)
     parameters = {"backend": backend.name, "model": backend.model, "backend_options": _public(llm.options),
                   "backend_is_local": backend.is_local, "allow_remote": allow_remote,
@@ -187,7 +191,7 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
     written = flagged = pending = 0
     if rewriter is None:
         manifest = {"max_tokens": llm.max_tokens, "temperature": llm.temperature, "seed": llm.seed,
-                    **prompts.manifest()}
+                    "constrained_decoding": llm.constrained, **prompts.manifest()}
     else:
         manifest = rewriter.manifest()
     with connect() as con:
@@ -205,7 +209,8 @@ def generate_counterfactuals(dataset: str, generator: str = "rules", batch_size:
 
                 # answers are stored as they arrive, with the run that received them
                 rewriter = LlmRewriter(CachedBackend(backend, con, run_id, refresh=no_cache), name, prompts,
-                                       max_tokens=llm.max_tokens, temperature=llm.temperature, seed=llm.seed)
+                                       max_tokens=llm.max_tokens, temperature=llm.temperature, seed=llm.seed,
+                                       constrained=llm.constrained)
             from biasmirror.backends.failures import FailureTally
 
             tally = FailureTally()

@@ -13,6 +13,10 @@ return the same answer); if that fails too, the record is flagged with the reaso
 `cannot_swap` answer flags the record at once. A backend failure (network, server error) leaves the record for
 the next run.
 
+Constrained decoding (`constrained=True`, vLLM only): the answer is held to the answer's JSON shape by vLLM's
+structured outputs (`answer_schema`: the target sex, a string for each field the record has and null for the
+others, or cannot_swap); the checks still judge the content.
+
 Placebo: the same prompt with the record's own sex as target, and the examples shown with their own sex as
 target and themselves as answer; the copies measure what the rewriting alone changes.
 
@@ -228,11 +232,32 @@ class RewriterCounts:
     backend_errors: int = 0
 
 
+def answer_schema(item: RewriteInput, placebo: bool) -> dict[str, Any]:
+    """The JSON schema of a usable answer for this record (constrained decoding): the target sex, a string for each
+    field the record has and null for the others; or, unless placebo, only cannot_swap with a reason."""
+    rewrite = {
+        "type": "object",
+        "properties": {"sex": {"enum": [target_sex(item.original_sex, placebo)]},
+                       **{name: {"type": "string"} if getattr(item, name) else {"type": "null"} for name in FIELDS}},
+        "required": ["sex", *FIELDS], "additionalProperties": False,
+    }
+    if placebo:
+        return rewrite
+    refusal = {"type": "object", "properties": {"cannot_swap": {"type": "string", "minLength": 1}},
+               "required": ["cannot_swap"], "additionalProperties": False}
+    return {"anyOf": [rewrite, refusal]}
+
+
 class LlmRewriter:
     """Rewrites records with a chat backend (wrap it in CachedBackend to reuse stored answers)."""
 
     def __init__(self, backend: ChatBackend, name: str, prompts: PromptBuilder | None = None,
-                 max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None) -> None:
+                 max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None,
+                 constrained: bool = False) -> None:
+        if constrained and not getattr(getattr(backend, "backend", backend), "structured_outputs", False):
+            raise ValueError(f"the {backend.name} backend cannot constrain decoding; constrained rewriting needs vLLM "
+                             "(the vllm backend, or the openai backend against a vLLM server)")
+        self.constrained = constrained
         self.backend = backend
         self.prompts = prompts or PromptBuilder()
         self.placebo = self.prompts.placebo
@@ -246,14 +271,17 @@ class LlmRewriter:
 
     def manifest(self) -> dict[str, Any]:
         return {"generator": self.name, "placebo": self.placebo, "max_tokens": self.max_tokens,
-                "temperature": self.temperature, "seed": self.seed, **self.prompts.manifest()}
+                "temperature": self.temperature, "seed": self.seed, "constrained_decoding": self.constrained,
+                **self.prompts.manifest()}
 
     def _request(self, messages: list[ChatMessage], item: RewriteInput) -> GenerationRequest:
         if self.max_tokens is not None:
             budget = self.max_tokens
         else:  # room for the rewritten fields as JSON: about a token per 2 characters, plus slack
             budget = min(8192, 64 + (len(item.hpi or "") + len(item.pmh or "")) // 2)
-        return GenerationRequest(tuple(messages), max_tokens=budget, temperature=self.temperature, seed=self.seed)
+        constraint = json.dumps({"json": answer_schema(item, self.placebo)}) if self.constrained else None
+        return GenerationRequest(tuple(messages), max_tokens=budget, temperature=self.temperature, seed=self.seed,
+                                 constraint=constraint)
 
     def rewrite_batch(self, items: Sequence[RewriteInput]) -> list[Rewrite | None]:
         prompts = [self.prompts.messages(item) for item in items]

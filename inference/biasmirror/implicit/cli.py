@@ -30,8 +30,10 @@ class StudyRun:
     prompts: Annotated[Optional[Path], typer.Option(
         help="Prompt set file (YAML or JSON); default: biasmirror's own wording.")] = None
     label: Annotated[Optional[str], typer.Option(help="Name to store the results under (default: --model).")] = None
-    temperature: Annotated[float, typer.Option(help="Sampling temperature (recorded).")] = 0.0
-    seed: Annotated[int, typer.Option(help="Generation seed passed to the backend (recorded).")] = 0
+    temperature: Annotated[float, typer.Option(
+        help="Sampling temperature (recorded); 0 = greedy, the default.")] = 0.0
+    seed: Annotated[int, typer.Option(
+        help="Generation seed (recorded); when sampling, each prompt gets its own seed derived from it.")] = 0
     max_tokens: Annotated[int, typer.Option(help="Answer length limit.")] = 400
     option: Annotated[Optional[list[str]], typer.Option(help=OPTION_HELP)] = None
     no_cache: Annotated[bool, typer.Option("--no-cache", help=NO_CACHE_HELP)] = False
@@ -40,10 +42,12 @@ class StudyRun:
     def languages(self) -> tuple[str, ...]:
         return tuple(self.language or ("en", "es"))
 
-    def decoding(self):
+    def decoding(self, constrained: bool = False):
         from biasmirror.implicit.runs import Decoding
 
-        return Decoding(self.temperature, self.seed, self.max_tokens)
+        if self.temperature < 0:
+            fail("--temperature must not be negative")
+        return Decoding(self.temperature, self.seed, self.max_tokens, constrained)
 
     def start_backend(self):
         """The chat backend, or an error exit that names the backend and why it cannot start."""
@@ -69,6 +73,9 @@ class StudyRun:
 
 
 BatchSizeOption = Annotated[int, typer.Option(help="Prompts per backend call and per committed batch.")]
+ConstrainedOption = Annotated[bool, typer.Option(
+    "--constrained", help="Constrain decoding to the answer format with vLLM's structured outputs (vllm backend, or "
+    "openai against a vLLM server); the model can then neither refuse nor leave the format. Recorded per answer.")]
 
 
 def _design_seed(seed: Optional[int]) -> int:
@@ -97,6 +104,7 @@ def associations(
         help="Only these categories (repeatable; default all 8).")] = None,
     design_seed: Annotated[Optional[int], typer.Option(help="Seed of the word/order/template draws.")] = None,
     batch_size: BatchSizeOption = 16,
+    constrained: ConstrainedOption = False,
 ) -> None:
     """Word-association test: which words does the model give to "cisgender" and which to "transgender"?"""
     from biasmirror.implicit.runs import RunConfigurationError, run_associations
@@ -105,7 +113,7 @@ def associations(
     try:
         summary = run_associations(
             chosen, label=run.label, prompt_set=run.prompt_set(), languages=run.languages, categories=category,
-            iterations=iterations, decoding=run.decoding(), design_seed=_design_seed(design_seed),
+            iterations=iterations, decoding=run.decoding(constrained), design_seed=_design_seed(design_seed),
             batch_size=batch_size, no_cache=run.no_cache)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
@@ -124,6 +132,9 @@ def allocation(
         help="Only these disciplines (repeatable; default all 8).")] = None,
     design_seed: Annotated[Optional[int], typer.Option(help="Seed of the symptom draws.")] = None,
     batch_size: BatchSizeOption = 16,
+    constrained: ConstrainedOption = False,
+    limit: Annotated[Optional[int], typer.Option(
+        help="At most this many of the pending prompts, in the design's order, whole pairs only (a trial run).")] = None,
 ) -> None:
     """Appointment allocation: 100 cisgender-transgender pairs per discipline, each shown in both orders."""
     from biasmirror.implicit.runs import RunConfigurationError, run_allocation
@@ -132,8 +143,9 @@ def allocation(
     try:
         summary = run_allocation(
             chosen, label=run.label, prompt_set=run.prompt_set(), languages=run.languages, disciplines=discipline,
-            explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms), decoding=run.decoding(),
-            design_seed=_design_seed(design_seed), batch_size=batch_size, no_cache=run.no_cache)
+            explanations=_conditions(explanation), symptom_conditions=_conditions(symptoms),
+            decoding=run.decoding(constrained), design_seed=_design_seed(design_seed), batch_size=batch_size,
+            no_cache=run.no_cache, limit=limit)
     except (RunConfigurationError, RuntimeError) as error:
         fail(str(error))
     _report(summary)

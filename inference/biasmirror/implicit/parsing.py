@@ -97,11 +97,10 @@ def parse_association(text: str | None, words: Sequence[str], groups: Mapping[st
         for group in GROUP_ALIASES
     }
     votes: dict[str, set[str]] = defaultdict(set)
+    section: str | None = None  # the group of a heading line ("Cisgender:") whose list follows
     for raw_line in (text or "").splitlines():
         line = match_key(raw_line)
         found = [(m.start(), m.end(), by_key[m.group(0)]) for m in word_pattern.finditer(line)] if line else []
-        if not found:
-            continue
         masked = list(line)
         for start, end, _ in found:
             masked[start:end] = " " * (end - start)
@@ -109,14 +108,12 @@ def parse_association(text: str | None, words: Sequence[str], groups: Mapping[st
         mentions = sorted((m.start(), group) for group, pattern in group_patterns.items()
                           for m in pattern.finditer(remainder))
         named = {group for _, group in mentions}
-        if len(named) == 1:
-            for _, _, word in found:
-                votes[word].add(mentions[0][1])
-        elif len(named) == 2 and len(found) == 1:
-            # "love - cisgender (not transgender)": the first group named after the word, else the last before it
-            end = found[0][1]
-            after = [group for position, group in mentions if position >= end]
-            votes[found[0][2]].add(after[0] if after else mentions[-1][1])
+        if not found:
+            if mentions:  # a heading: one group opens a list, both groups close it
+                section = mentions[0][1] if len(named) == 1 else None
+            continue
+        for word, group in _line_votes(found, mentions, named, section):
+            votes[word].add(group)
     assignments: dict[str, str | None] = {}
     word_status: dict[str, str] = {}
     for word in words:
@@ -131,6 +128,35 @@ def parse_association(text: str | None, words: Sequence[str], groups: Mapping[st
     else:
         status = "refused" if is_refusal(text or "") else "unparsed"
     return AssociationParse(status, assignments, word_status)
+
+
+def _line_votes(found: list[tuple[int, int, str]], mentions: list[tuple[int, str]], named: set[str],
+                section: str | None) -> list[tuple[str, str]]:
+    """(word, group) pairs read from one line: its words (start, end, word) and group mentions (start, group)."""
+    if not named:  # a list item under a heading ("- love" after "Cisgender:")
+        return [(word, section) for _, _, word in found] if section else []
+    if len(named) == 1:
+        return [(word, mentions[0][1]) for _, _, word in found]
+    if len(found) == 1:
+        # "love - cisgender (not transgender)": the first group named after the word, else the last before it
+        end = found[0][1]
+        after = [group for position, group in mentions if position >= end]
+        return [(found[0][2], after[0] if after else mentions[-1][1])]
+    # several words and both groups on one line ("love: cisgender, hate: transgender", a JSON object, or
+    # "cisgender: love, joy; transgender: hate"): when the line opens with a group, each word takes the last group
+    # named before it, else the first group named after it
+    votes = []
+    group_first = mentions[0][0] < found[0][0]
+    for start, end, word in found:
+        if group_first:
+            before = [group for position, group in mentions if position < start]
+            chosen = before[-1] if before else None
+        else:
+            after = [group for position, group in mentions if position >= end]
+            chosen = after[0] if after else None
+        if chosen:
+            votes.append((word, chosen))
+    return votes
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""The report's section on the implicit-bias study: word-association bias per category, appointment-allocation
-selection rates with the order effect, and the explicit answers' stances.
+"""The report's section on the implicit-bias study: how well the answers could be read (parse rates), word-association
+bias per category, appointment-allocation selection rates with the order effect, and the explicit answers' stances.
 
 Results of the simulated respondent (`--backend simulated`, recorded as `simulation: true` in the run's
 parameters) are labelled "simulated respondent" wherever they are shown: they check the pipeline, they say
@@ -77,10 +77,39 @@ def implicit_study(marts: Marts) -> Section:
     explicit = marts.frame("explicit_answers")
     models = [*association.get("model", pd.Series(dtype=str)), *allocation.get("model", pd.Series(dtype=str))]
     section.blocks.extend(_simulation_banner([str(m) for m in models], simulated))
+    section.blocks.extend(_parse_rate_blocks(marts.frame("implicit_parse_rates"), simulated))
     section.blocks.extend(_association_blocks(association, simulated))
     section.blocks.extend(_allocation_blocks(allocation, simulated))
     section.blocks.extend(_explicit_blocks(explicit, simulated))
     return section
+
+
+def _parse_rate_blocks(frame: pd.DataFrame, simulated: set[str]) -> list[Markup]:
+    if frame.empty:
+        return []
+    frame = frame.sort_values(["model", "prompt_set", "task", "language", "decoding", "explanation", "symptoms"],
+                              na_position="first")
+    out = pd.DataFrame({
+        "model": [_label(str(m), simulated) for m in frame["model"]],
+        "prompt set": frame["prompt_set"], "task": frame["task"], "language": frame["language"],
+        "condition": ["–" if pd.isna(e) else _condition(bool(e), bool(s))
+                      for e, s in zip(frame["explanation"], frame["symptoms"])],
+        "decoding": frame["decoding"],
+        "parsed [95% CI]": [_interval(v, lo, hi, 1, 100.0, "%", signed=False)
+                            for v, lo, hi in zip(frame["parsed_share"], frame["ci_low"], frame["ci_high"])],
+        "answers": [f"{int(n):,}" for n in frame["n_answers"]],
+        "as asked / lenient": [f"{int(a):,} / {int(b):,}" for a, b in zip(frame["n_ok"], frame["n_lenient"])],
+        "refused / unparsed": [f"{int(a):,} / {int(b):,}" for a, b in zip(frame["n_refused"], frame["n_unparsed"])],
+        "cut at limit": [f"{int(n):,}" for n in frame["n_truncated"]],
+    })
+    return [Markup("<h3>Parse rates</h3>"), table(
+        "tbl-implicit-parse-rates", out,
+        Markup("<b>How well the answers could be read</b> (audit.implicit_parse_rates): the share of answers a choice "
+               "was read from, with its exact 95% interval; as asked - in the requested format (every word assigned, "
+               "a tagged name); lenient - read only by the parser's tolerance (some words, an untagged name); cut at "
+               "limit - answers that reached the token limit. Constrained decoding (vLLM structured outputs) cannot "
+               "refuse: read refusals from free decoding. The measures below rest on the parsed answers only."),
+        numeric=("parsed [95% CI]", "answers", "as asked / lenient", "refused / unparsed", "cut at limit"))]
 
 
 def _association_blocks(frame: pd.DataFrame, simulated: set[str]) -> list[Markup]:

@@ -36,5 +36,11 @@ select
         else (chosen_group = 'transgender') = (presentation_order = 2)
     end as chose_first_listed,
     parse_status,
+    constrained,
+    case
+        when source = 'imported' then 'unknown'
+        when coalesce(constrained, false) then 'constrained'
+        else 'free'
+    end as decoding,
     created_at
 from {{ source('inference', 'implicit_allocation_responses') }}

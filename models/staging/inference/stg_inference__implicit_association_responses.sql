@@ -20,6 +20,12 @@ select
     response_text,
     finish_reason,
     parse_status,
+    constrained,
+    case
+        when source = 'imported' then 'unknown'
+        when coalesce(constrained, false) then 'constrained'
+        else 'free'
+    end as decoding,
     n_words,
     n_assigned,
     created_at
