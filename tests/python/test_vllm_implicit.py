@@ -104,8 +104,9 @@ def test_constrained_answers_follow_the_format(answered: Workspace) -> None:
 
 
 def test_sampling_seeds_each_trial_and_repeats_with_the_same_seed(server, answered: Workspace, tmp_path: Path) -> None:
+    # one request at a time: each answer is drawn alone in its batch, so the same seed meets the same logits
     arguments = ["associations", "--category", CATEGORY, "--iterations", str(ITERATIONS), "--language", "en",
-                 "--temperature", "1.0", "--seed", "7", "--no-cache"]
+                 "--temperature", "1.0", "--seed", "7", "--no-cache", "--option", "concurrency=1"]
     invoke(answered, server, *arguments, "--label", "smol-sampled-a")
     invoke(answered, server, *arguments, "--label", "smol-sampled-b")
     sampled = answered.query("select model, iteration, seed, temperature, response_text from "
