@@ -39,7 +39,7 @@ import metric_marts as mm  # noqa: E402  (the data generator and warehouse helpe
 SCHEDULED = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
 STATEMENT = r"\n\s*{}\s*\n(?:.*\n)*?.*SQL status: OK in ([0-9.]+) seconds"
 HOOK = re.compile(r"OK hook: biasmirror\.on-run-end\.0 .*?in ([0-9.]+)s")
-PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB in ([0-9.]+) s\)")
+PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB (?:copied|compacted) in ([0-9.]+) s\)")
 
 
 def scheduled_build(wh: mm.Warehouse, boot: int, publish: bool) -> dict:

@@ -406,6 +406,9 @@ def main() -> None:
         # not standalone: typer would end a Ctrl-C with a bare exit code 130 and no word
         code = app(standalone_mode=False)
     except KeyboardInterrupt:
+        # already stopping: a second Ctrl-C or SIGTERM must not break the closing message with a traceback
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         code = 130
     except typer.Abort:
         code = 1
@@ -420,7 +423,8 @@ def main() -> None:
 def _report_interrupted() -> None:
     from biasmirror.warehouse.runs import interrupted_runs
 
-    console.print("[bold yellow]interrupted.[/bold yellow]")
+    console.print("[bold yellow]interrupted[/bold yellow] (Ctrl-C or SIGTERM): nothing more was written; the "
+                  "published warehouse is unchanged unless a build had already published.")
     for run in interrupted_runs:
         console.print(f"  run {run.run_id} ({run.kind}) is marked interrupted in inference.runs; "
                       f"{run.n_items:,} item(s) written in committed batches are kept.")

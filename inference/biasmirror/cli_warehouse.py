@@ -4,6 +4,7 @@ missing or held by another program."""
 
 from __future__ import annotations
 
+import math
 import shlex
 from contextlib import contextmanager
 from datetime import datetime
@@ -74,8 +75,8 @@ def command_session(warehouse: Optional[Path], lock_timeout: Optional[float]) ->
     if warehouse is not None:
         values[WAREHOUSE_ENV] = str(warehouse.expanduser().resolve())
     if lock_timeout is not None:
-        if lock_timeout < 0:
-            raise typer.BadParameter("must be a number of seconds >= 0", param_hint="--lock-timeout")
+        if not math.isfinite(lock_timeout) or lock_timeout < 0:
+            raise typer.BadParameter("must be a finite number of seconds >= 0", param_hint="--lock-timeout")
         values[LOCK_TIMEOUT_ENV] = repr(float(lock_timeout))
     with scoped_env(values), command_scope(on_acquire=_announce_writer):
         yield

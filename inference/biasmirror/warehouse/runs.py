@@ -188,7 +188,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         yield
         return
 
+    received: list[int] = []
+
     def interrupt(signum: int, frame: Any) -> None:
+        if received:  # a second SIGTERM while the first is being handled: already stopping
+            return
+        received.append(signum)
         raise KeyboardInterrupt(f"signal {signum}")
 
     previous = signal.signal(signal.SIGTERM, interrupt)

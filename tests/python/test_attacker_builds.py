@@ -1,0 +1,107 @@
+"""The holes an attacker found (issue 25) that need real dbt builds: `forget` then `build` leaves no byte of the
+forgotten rows in the published file; a build is recorded as successful only when it published; only `build`
+publishes; the working copy can never be the published file. Each test failed before the fix."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from biasmirror.cli import app
+from biasmirror.warehouse.connection import connect
+from biasmirror.warehouse.contract import ensure_inference_tables
+from biasmirror.warehouse.writes import append_rows, utc_now
+from pair_references import random_pairs
+from warehouse_workspace import Workspace
+
+pytestmark = pytest.mark.slow
+
+# a sentence planted in one patient's note: it must not survive `forget` in any byte a reader can open
+PLANTED = "Zanzibar-Quillfeather overdose disclosed by the patient's employer at 03:17 on the night shift"
+BUILD = ["stg_inference__counterfactuals", "stg_inference__imported_pairs"]  # small: what matters is the publish
+
+
+def plant_notes(workspace: Workspace, dataset: str, n: int = 40, planted: bool = True) -> None:
+    """Counterfactual copies of `n` records of `dataset` as the rewriter writes them (inference.counterfactuals),
+    the first one's history of present illness holding the planted sentence (with `planted`)."""
+    rows = [{"dataset": dataset, "record_id": f"{dataset}-{i:04d}", "generator": "rules", "original_sex": "F",
+             "counterfactual_sex": "M", "hpi": (PLANTED if i == 0 and planted else f"Record {i}: abdominal pain for two days."),
+             "pmh": "hypertension", "status": "ok", "flag_reason": None, "n_replacements": 2, "run_id": "r",
+             "created_at": utc_now()} for i in range(n)]
+    with workspace.active(), connect() as con:
+        ensure_inference_tables(con)
+        append_rows(con, "counterfactuals", pd.DataFrame(rows))
+
+
+def holds_planted(path) -> bool:
+    """`grep -a`: whether the file's bytes hold the planted sentence (or a long piece of it) anywhere."""
+    data = path.read_bytes()
+    return PLANTED.encode() in data or PLANTED[:40].encode() in data
+
+
+def test_forget_then_build_leaves_no_byte_of_the_forgotten_rows_in_the_published_file(workspace: Workspace) -> None:
+    plant_notes(workspace, "victims")
+    plant_notes(workspace, "kept", planted=False)
+    workspace.build(select=BUILD)
+    assert holds_planted(workspace.warehouse), "the planted note was never published: the test proves nothing"
+    with workspace.active():
+        result = CliRunner().invoke(app, ["forget", "--dataset", "victims", "--yes"])
+    assert result.exit_code == 0, result.output
+    workspace.build(select=BUILD)
+    assert workspace.query_published("select count(*) as n from inference.counterfactuals "
+                                     "where dataset = 'victims'").n[0] == 0
+    assert workspace.query_published("select count(*) as n from inference.counterfactuals "
+                                     "where dataset = 'kept'").n[0] == 40
+    assert not holds_planted(workspace.warehouse), "the published file still holds the forgotten note's bytes"
+    # the next build, with nothing forgotten since, is a plain byte copy again
+    workspace.build(select=BUILD)
+    assert filecmp.cmp(workspace.working, workspace.warehouse, shallow=False)
+
+
+def test_a_build_whose_publish_failed_is_not_recorded_as_successful(workspace: Workspace) -> None:
+    from biasmirror.build_record import last_build_vars
+    from biasmirror.dbt_runner import DbtFailed
+
+    workspace.warehouse.mkdir()  # the rename over the published file fails (as a full disk or a kill would stop it)
+    (workspace.warehouse / "in-the-way").write_text("x")
+    with pytest.raises(DbtFailed):
+        workspace.build(select=BUILD, variables={"bootstrap_seed": 111})
+    shutil.rmtree(workspace.warehouse)
+    workspace.build(select=BUILD, variables={"bootstrap_seed": 222})
+    builds = workspace.query_published("select invocation_id, published from inference.dbt_builds order by finished_at")
+    assert len(builds) == 2
+    assert builds.published.tolist() == [False, True], "the build that never published is recorded as successful"
+    with workspace.active(), connect(read_only=True) as con:
+        variables, _ = last_build_vars(con)
+    assert variables["bootstrap_seed"] == 222
+
+
+def test_only_build_publishes(workspace: Workspace) -> None:
+    workspace.build(select=BUILD)
+    before = workspace.warehouse.read_bytes()
+    workspace.import_pairs(random_pairs(np.random.default_rng(3), 50, shift_probability=0.3), "late", "m1")
+    from biasmirror.dbt_runner import run_dbt
+
+    with workspace.active():
+        run_dbt("test", select=["stg_inference__imported_pairs"])
+        run_dbt("run", select=["stg_inference__imported_pairs"])
+    assert workspace.warehouse.read_bytes() == before, "`dbt test` or `dbt run` published the working copy"
+    assert workspace.query_published("select count(*) as n from inference.imported_pairs").n[0] == 0
+    workspace.build(select=BUILD)
+    assert workspace.query_published("select count(*) as n from inference.imported_pairs").n[0] == 50
+
+
+def test_the_working_copy_may_not_be_the_published_file(workspace: Workspace, tmp_path) -> None:
+    frame = random_pairs(np.random.default_rng(4), 20, shift_probability=0.3)
+    path = tmp_path / "pairs.csv"
+    frame.to_csv(path, index=False)
+    with workspace.active(BIASMIRROR_WORKING_COPY=str(workspace.warehouse)):
+        result = CliRunner().invoke(app, ["import-pairs", str(path), "--dataset", "d", "--model", "m"])
+    assert result.exit_code == 1, result.output
+    assert "is the published warehouse itself" in " ".join(result.output.split())
+    assert "Traceback" not in result.output and not workspace.warehouse.exists()
