@@ -13,8 +13,9 @@ At the scale of benchmarks/metric_marts.py (150,000 pairs x 3 settings, two stra
 3. Times `biasmirror.warehouse.publish.publish()` on the built working copy directly, 5 times, against the
    baseline of a bare `shutil.copyfile` of the same file in the same run (what any copy must cost), and splits
    the publish into copy + fsync, the DuckDB open check, and the rename.
-4. The alternative design, measured on the same file: ATTACH a new file, `COPY FROM DATABASE`, DETACH, then
-   rename; its time, its size, and whether it keeps every table, view and comment.
+4. The compacted publish (what a build after `forget` runs: ATTACH a new file, `COPY FROM DATABASE`, DETACH,
+   then publish it), on the same file, against the byte-copy publish in the same run: its time, its size, and
+   whether it keeps every table, view and comment.
 
 Usage:  .venv/bin/python benchmarks/publish.py [--json benchmarks/results/publish.json]
         .venv/bin/python benchmarks/publish.py --quick      # N = 20,000, B = 200
@@ -108,24 +109,37 @@ def inventory(con, catalog: str) -> dict:
 
 
 def copy_from_database(working: Path, folder: Path, repeats: int) -> dict:
+    """The compacted publish as a build after a `forget` runs it (macro duckdb__publish_working_copy): ATTACH the
+    file `compaction_target` names, COPY FROM DATABASE, DETACH, then `publish(..., compacted=...)` (fsync, open
+    check, rename). Timed whole, against the byte-copy publish of the same file in the same run."""
     import duckdb
 
-    times, result = [], {}
+    from biasmirror.warehouse import publish as pub
+
+    target = folder / "compacted" / working.name
+    target.parent.mkdir(exist_ok=True)
+    times, byte_copy, result = [], [], {}
     for _ in range(repeats):
-        target = folder / "copied.duckdb"
-        target.unlink(missing_ok=True)
-        with duckdb.connect() as con:
-            con.execute(f"attach '{working}' as src (read_only)")
-            start = time.perf_counter()
-            con.execute(f"attach '{target}' as dst")
-            con.execute("copy from database src to dst")
-            con.execute("detach dst")
-            times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        pub.publish(working, target)
+        byte_copy.append(time.perf_counter() - start)
+        copied_bytes = target.stat().st_size
+        start = time.perf_counter()
+        temp = pub.compaction_target(target)
+        with duckdb.connect(str(working), read_only=True) as con:
+            catalog = con.execute("select current_database()").fetchone()[0]
+            con.execute(f"attach '{temp}' as biasmirror_compacted")
+            con.execute(f'copy from database "{catalog}" to biasmirror_compacted')
+            con.execute("detach biasmirror_compacted")
+        pub.publish(working, target, compacted=temp)
+        times.append(time.perf_counter() - start)
+        with duckdb.connect(str(working), read_only=True) as con:
             con.execute(f"attach '{target}' as dst (read_only)")
-            result = {"source": inventory(con, "src"), "copy": inventory(con, "dst")}
+            result = {"source": inventory(con, catalog), "copy": inventory(con, "dst")}
     return {"repeats": repeats, "seconds": statistics.median(times), "all_s": times,
-            "bytes": (folder / "copied.duckdb").stat().st_size, **result,
-            "keeps_everything": result["source"] == result["copy"]}
+            "byte_copy_publish_s": statistics.median(byte_copy), "byte_copy_bytes": copied_bytes,
+            "compacted_over_byte_copy": statistics.median(times) / statistics.median(byte_copy),
+            "bytes": target.stat().st_size, **result, "keeps_everything": result["source"] == result["copy"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,9 +184,10 @@ def main(argv: list[str] | None = None) -> int:
                f"{direct['bare_copy_s']:.3f} s; copy+fsync {direct['copy_fsync_s']:.3f} s, open check "
                f"{direct['open_check_s']:.3f} s, rename {direct['rename_fsync_dir_s']:.4f} s)")
         alternative = copy_from_database(working, folder, repeats=3)
-        mm.log(f"COPY FROM DATABASE alternative: median {alternative['seconds']:.2f} s, "
-               f"{alternative['bytes'] / 1e6:.1f} MB; keeps every table, view and comment: {alternative['keeps_everything']} "
-               f"({alternative['source']} -> {alternative['copy']})")
+        mm.log(f"compacted publish (COPY FROM DATABASE): median {alternative['seconds']:.2f} s, "
+               f"{alternative['bytes'] / 1e6:.1f} MB, against the byte-copy publish {alternative['byte_copy_publish_s']:.2f} s, "
+               f"{alternative['byte_copy_bytes'] / 1e6:.1f} MB ({alternative['compacted_over_byte_copy']:.1f}x); keeps every "
+               f"table, view and comment: {alternative['keeps_everything']} ({alternative['source']} -> {alternative['copy']})")
         median = statistics.median
         summary = {
             "machine": info, "pairs_per_setting": args.pairs, "boot": args.boot, "setup": setup, "full_build_s": full_s,

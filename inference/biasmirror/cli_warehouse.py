@@ -15,11 +15,11 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from biasmirror.cli_options import fail
+from biasmirror.cli_options import SafeConsole, fail
 from biasmirror.paths import LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path
 
 # Notes about the warehouse go to stderr, so that a command's own output (tables, JSON) stays clean on stdout.
-notes = Console(stderr=True, soft_wrap=True, highlight=False)
+notes = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
 
 class WarehouseAwareGroup(TyperGroup):

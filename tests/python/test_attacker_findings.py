@@ -180,3 +180,109 @@ def test_the_counterfactual_manifest_masks_key_options_but_keeps_max_tokens() ->
     options = {"base_url": "http://u:p@127.0.0.1:1/v1", "api_key": "sk", "max_tokens": 64, "access_token": "t"}
     assert public_options(options) == {"base_url": "http://127.0.0.1:1/v1", "api_key": "***", "max_tokens": 64,
                                        "access_token": "***"}
+
+
+# -- the environment and the files a user gives ----------------------------------------------------------------
+
+def pairs_csv(path, rows: int = 12, sexes: tuple[str, ...] = ("F", "M"), separator: str = ",",
+              extra: dict[str, list[str]] | None = None):
+    import pandas as pd
+
+    frame = pd.DataFrame({"pair_id": [f"p{i}" for i in range(rows)],
+                          "original_sex": [sexes[i % len(sexes)] for i in range(rows)],
+                          "original_level": [1 + i % 4 for i in range(rows)],
+                          "counterfactual_level": [1 + (i + i % 2) % 4 for i in range(rows)],
+                          **(extra or {})})
+    frame.to_csv(path, index=False, sep=separator)
+    return path
+
+
+def cli(workspace, *args: str, **env: str):
+    from typer.testing import CliRunner
+
+    from biasmirror.cli import app
+
+    with workspace.active(**env):
+        result = CliRunner().invoke(app, list(args))
+    return result, " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "soon"])
+def test_a_lock_timeout_that_is_not_a_finite_number_is_refused(workspace, tmp_path, value: str) -> None:
+    path = pairs_csv(tmp_path / "pairs.csv")
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m",
+                         BIASMIRROR_LOCK_TIMEOUT=value)
+    assert result.exit_code == 1, output
+    assert "BIASMIRROR_LOCK_TIMEOUT" in output and "finite number" in output and "Traceback" not in output
+    flag, flag_output = cli(workspace, "--lock-timeout", value, "import-pairs", str(path), "--dataset", "d",
+                            "--model", "m")
+    assert flag.exit_code == 2 and "--lock-timeout" in flag_output, flag_output
+
+
+def test_a_huge_header_field_is_a_clear_error(workspace, tmp_path) -> None:
+    path = tmp_path / "huge.csv"
+    path.write_text("pair_id,original_sex,original_level," + "x" * 200_000 + "\np1,F,1,2\n")
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m")
+    assert result.exit_code == 1, output
+    assert "a field longer than 131,072 characters" in output and "Traceback" not in output
+    assert "x" * 50 not in output
+
+
+# -- the import, forget and hint messages (issue 25, item 6) ---------------------------------------------------
+
+def test_female_and_male_are_read_as_f_and_m(workspace, tmp_path) -> None:
+    path = pairs_csv(tmp_path / "words.csv", sexes=("female", "Male", " FEMALE ", "m"))
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m")
+    assert result.exit_code == 0, output
+    sexes = workspace.query("select original_sex, count(*) as n from inference.imported_pairs group by all")
+    assert dict(zip(sexes.original_sex, sexes.n)) == {"F": 6, "M": 6}
+
+
+def test_an_unknown_sex_code_is_refused_saying_what_is_accepted_and_what_was_found(workspace, tmp_path) -> None:
+    path = pairs_csv(tmp_path / "codes.csv", sexes=("F", "W", "X"))
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m")
+    assert result.exit_code == 1
+    assert "F, M, female, male" in output and "'W', 'X'" in output
+
+
+def test_a_semicolon_separated_file_gets_a_separator_hint(workspace, tmp_path) -> None:
+    path = pairs_csv(tmp_path / "excel.csv", separator=";")
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m")
+    assert result.exit_code == 1
+    assert "separates its columns with semicolons" in output and "header row" not in output
+
+
+def test_a_capitalised_stratum_column_is_a_stratum(workspace, tmp_path) -> None:
+    path = pairs_csv(tmp_path / "strata.csv", extra={"Stratum_Site": ["a", "b"] * 6, "Pair_ID_note": ["x"] * 12})
+    result, output = cli(workspace, "import-pairs", str(path), "--dataset", "d", "--model", "m")
+    assert result.exit_code == 0, output
+    assert "strata: Site" in output and "Ignored column(s): Pair_ID_note" in output
+    strata = workspace.query("select stratum_name, count(*) as n from inference.imported_pair_strata group by all")
+    assert strata.stratum_name.tolist() == ["Site"] and strata.n.tolist() == [12]
+
+
+def test_a_second_forget_does_not_list_the_forgotten_model(workspace, tmp_path) -> None:
+    cli(workspace, "import-pairs", str(pairs_csv(tmp_path / "a.csv")), "--dataset", "d", "--model", "gone")
+    cli(workspace, "import-pairs", str(pairs_csv(tmp_path / "b.csv")), "--dataset", "d", "--model", "stays")
+    first, output = cli(workspace, "forget", "--dataset", "d", "--model", "gone", "--yes")
+    assert first.exit_code == 0, output
+    second, output = cli(workspace, "forget", "--dataset", "d", "--model", "gone", "--yes")
+    assert second.exit_code == 1
+    assert "models of 'd' there: 'stays'." in output
+
+
+def test_summary_points_at_the_demo_warehouse_when_the_default_is_missing(tmp_path, monkeypatch) -> None:
+    import duckdb
+    from typer.testing import CliRunner
+
+    from biasmirror.cli import app
+
+    (tmp_path / "demo_data").mkdir()
+    duckdb.connect(str(tmp_path / "demo_data" / "biasmirror.duckdb")).close()
+    monkeypatch.chdir(tmp_path)
+    for name in ("BIASMIRROR_WAREHOUSE", "BIASMIRROR_WORKING_COPY"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, ["summary"])
+    output = " ".join(result.output.split())
+    assert result.exit_code == 1
+    assert "--warehouse demo_data/biasmirror.duckdb" in output and str(tmp_path / "demo_data") in output
