@@ -105,3 +105,48 @@ def test_the_working_copy_may_not_be_the_published_file(workspace: Workspace, tm
     assert result.exit_code == 1, result.output
     assert "is the published warehouse itself" in " ".join(result.output.split())
     assert "Traceback" not in result.output and not workspace.warehouse.exists()
+
+
+# a model name an attacker chose: clears the screen, sets the terminal title, reverses what follows, forges a line
+EVIL = "m\x1b[2J\x1b]0;pwned\x07\u202eledom\nFORGED: pooled_rate +0.00%"
+
+
+def test_control_and_bidi_characters_in_names_never_reach_the_terminal_or_the_report(workspace: Workspace,
+                                                                                      tmp_path) -> None:
+    workspace.import_pairs(random_pairs(np.random.default_rng(5), 300, shift_probability=0.3,
+                                        strata={"site": ["a", "b"]}), "d\u202e", EVIL)
+    workspace.build(variables={"bootstrap_resamples": 50})
+    with workspace.active():
+        summary = CliRunner().invoke(app, ["summary"])
+        report = CliRunner().invoke(app, ["report", "--out", str(tmp_path / "report")])
+    assert summary.exit_code == 0, summary.output
+    assert report.exit_code == 0, report.output
+    for output in (summary.output, report.output):
+        assert "\x1b" not in output and "\u202e" not in output and "\x07" not in output
+        assert not any(line.lstrip(" │|").startswith("FORGED") for line in output.splitlines())
+    assert "\\x1b[2J" in summary.output and "\\u202e" in summary.output  # shown, recognisably
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "\u202e" not in page and "\x1b" not in page and "\x07" not in page
+    assert "\\u202eledom" in page
+
+
+def test_ctrl_c_of_a_build_is_one_line_and_exit_130(workspace: Workspace) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(workspace.warehouse),
+           "BIASMIRROR_WORKING_COPY": str(workspace.working), "DBT_TARGET_PATH": str(workspace.root / "target"),
+           "DBT_LOG_PATH": str(workspace.root / "logs")}
+    command = [sys.executable, "-c", "from biasmirror.cli import main; main()", "build"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(15)  # past dbt's parse, into the models
+    assert process.poll() is None, "the build ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 130, output[-3000:]
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-3000:]
+    assert output.rstrip().splitlines()[-1].startswith("interrupted")
+    assert not workspace.warehouse.exists()  # nothing was published
