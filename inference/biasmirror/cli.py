@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -401,17 +402,25 @@ def main() -> None:
     """The console script: the app, with Ctrl-C (or SIGTERM) ending in a message that says what was kept."""
     import signal
 
+    stopping: list[int] = []
+
     def terminate(signum: int, frame: object) -> None:
+        if stopping:  # a second signal (its Python handler can run late, after the first one's): already stopping
+            return
+        stopping.append(signum)
         raise KeyboardInterrupt(f"signal {signum}")
 
     signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     try:
         # not standalone: typer would end a Ctrl-C with a bare exit code 130 and no word
         code = app(standalone_mode=False)
     except KeyboardInterrupt:
-        # already stopping: a second Ctrl-C or SIGTERM must not break the closing message with a traceback
+        # already stopping: a second Ctrl-C or SIGTERM must neither break the closing message with a traceback nor
+        # kill the process during its exit (Python restores the default handlers then): held until it exits
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopping.append(signal.SIGINT)
         code = 130
     except typer.Abort:
         code = 1
@@ -420,14 +429,18 @@ def main() -> None:
         code = error.exit_code
     if code == 130:
         _report_interrupted()
+        # end now: during a normal exit Python restores the default signal handlers, and a second signal arriving
+        # then would kill the process (status -15, not 130). Every connection and lock is already released.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 
 
 def _report_interrupted() -> None:
     from biasmirror.warehouse.runs import interrupted_runs
 
-    console.print("[bold yellow]interrupted[/bold yellow] (Ctrl-C or SIGTERM): nothing more was written; the "
-                  "published warehouse is unchanged unless a build had already published.")
+    console.print("[bold yellow]interrupted.[/bold yellow]")
     for run in interrupted_runs:
         console.print(f"  run {run.run_id} ({run.kind}) is marked interrupted in inference.runs; "
                       f"{run.n_items:,} item(s) written in committed batches are kept.")

@@ -286,3 +286,36 @@ def test_summary_points_at_the_demo_warehouse_when_the_default_is_missing(tmp_pa
     output = " ".join(result.output.split())
     assert result.exit_code == 1
     assert "--warehouse demo_data/biasmirror.duckdb" in output and str(tmp_path / "demo_data") in output
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.05])
+def test_a_second_sigterm_while_stopping_is_not_a_traceback(workspace, tmp_path, gap: float) -> None:
+    """A command waiting for the writer lock gets SIGTERM twice (a scheduler that insists): one `interrupted`
+    line and exit 130, no KeyboardInterrupt traceback."""
+    import subprocess
+    import sys
+
+    from biasmirror.warehouse.lock import acquire, release
+
+    path = pairs_csv(tmp_path / "pairs.csv")
+    env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(workspace.warehouse),
+           "BIASMIRROR_WORKING_COPY": str(workspace.working), "BIASMIRROR_LOCK_TIMEOUT": "60"}
+    acquire(workspace.working, command="test holder", timeout=0)
+    try:
+        process = subprocess.Popen([sys.executable, "-c", "from biasmirror.cli import main; main()", "import-pairs",
+                                    str(path), "--dataset", "d", "--model", "m"], env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+            if (workspace.working.parent / "writer.lock").exists() and time.monotonic() > deadline - 52:
+                break  # the command had time to start and wait
+        process.send_signal(signal.SIGTERM)
+        time.sleep(gap)
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        release(workspace.working)
+    assert process.returncode == 130, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert output.rstrip().splitlines()[-1].startswith("interrupted"), output
