@@ -85,9 +85,13 @@ def reconcile_build_records(working: Path, published: Path) -> list[str]:
             return []
         held: set[str] = set()
         if published.is_file():
-            with duckdb.connect(str(published), read_only=True) as reader:
-                if _has_builds(reader):
-                    held = {row[0] for row in reader.execute("select invocation_id from inference.dbt_builds").fetchall()}
+            try:
+                with duckdb.connect(str(published), read_only=True) as reader:
+                    if _has_builds(reader):
+                        held = {row[0] for row in
+                                reader.execute("select invocation_id from inference.dbt_builds").fetchall()}
+            except duckdb.Error:  # held for writing by another program: leave the records for the next command
+                return []
         missing = sorted(claimed - held)
         if missing:
             con.execute("update inference.dbt_builds set published = false where invocation_id in "

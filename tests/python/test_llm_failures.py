@@ -101,7 +101,8 @@ def test_each_failed_record_says_why_and_the_run_counts_the_reasons(cohort: Work
     assert counts == {reason: list(failed.values()).count(reason) for reason in set(failed.values())}
     for reason, n in counts.items():
         assert f"{reason} x {n:,}" in output
-    assert "the answer began with '<!DOCTYPE html>" in output
+    # the error page is described (content type, length), never quoted
+    assert f"the answer was text/html, {len(HTML_PAGE):,} bytes" in output and "DOCTYPE" not in output
     written = cohort.query("select count(*) as n from inference.counterfactuals where generator = 'llm-faulty'").n[0]
     assert written == len(expected) - len(failed)
 
