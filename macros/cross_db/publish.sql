@@ -55,7 +55,7 @@
       (select free_blocks / greatest(total_blocks, 1) from pragma_database_size() where database_name = current_database())
   {%- endcall -%}
   {%- set row = load_result('publish_compacts').table.rows[0] -%}
-  {%- set limit = var('publish_compact_free_share', 0.5) | float -%}
+  {%- set limit = var('publish_compact_free_share', 0.75) | float -%}
   {%- if row[0] | int > 0 -%}
     {{ return(row[0] ~ " forget run(s) since the last published build") }}
   {%- elif row[1] is not none and row[1] | float > limit -%}
