@@ -150,26 +150,3 @@ def test_ctrl_c_of_a_build_is_one_line_and_exit_130(workspace: Workspace) -> Non
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-3000:]
     assert output.rstrip().splitlines()[-1].startswith("interrupted")
     assert not workspace.warehouse.exists()  # nothing was published
-
-
-def test_dead_space_over_the_limit_is_compacted_away(workspace: Workspace) -> None:
-    import duckdb
-
-    plant_notes(workspace, "kept", planted=False)
-    workspace.build(select=BUILD)
-    with workspace.active(), connect() as con:  # dead space: rows written then dropped, as a killed build leaves
-        con.execute("create table inference.scratch as select range as i, repeat('x', 200) as filler "
-                    "from range(200000)")
-        con.execute("checkpoint")
-        con.execute("create table inference.after_scratch as select 1 as i")  # keeps the freed blocks inside the file
-        con.execute("checkpoint")
-        con.execute("drop table inference.scratch")
-        con.execute("checkpoint")
-        total, free = con.execute("select total_blocks, free_blocks from pragma_database_size() "
-                                  "where database_name = current_database()").fetchone()
-    assert free > total / 2
-    workspace.build(select=BUILD, variables={"publish_compact_free_share": 0.5})
-    with duckdb.connect(str(workspace.warehouse), read_only=True) as con:
-        (published_free,) = con.execute("select free_blocks from pragma_database_size()").fetchone()
-    assert published_free == 0
-    assert workspace.warehouse.stat().st_size < workspace.working.stat().st_size / 2
