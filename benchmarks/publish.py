@@ -13,8 +13,9 @@ At the scale of benchmarks/metric_marts.py (150,000 pairs x 3 settings, two stra
 3. Times `biasmirror.warehouse.publish.publish()` on the built working copy directly, 5 times, against the
    baseline of a bare `shutil.copyfile` of the same file in the same run (what any copy must cost), and splits
    the publish into copy + fsync, the DuckDB open check, and the rename.
-4. The alternative design, measured on the same file: ATTACH a new file, `COPY FROM DATABASE`, DETACH, then
-   rename; its time, its size, and whether it keeps every table, view and comment.
+4. The compacted publish (what a build after `forget` runs: ATTACH a new file, `COPY FROM DATABASE`, DETACH,
+   then publish it), on the same file, against the byte-copy publish in the same run: its time, its size, and
+   whether it keeps every table, view and comment.
 
 Usage:  .venv/bin/python benchmarks/publish.py [--json benchmarks/results/publish.json]
         .venv/bin/python benchmarks/publish.py --quick      # N = 20,000, B = 200
@@ -39,7 +40,7 @@ import metric_marts as mm  # noqa: E402  (the data generator and warehouse helpe
 SCHEDULED = ["stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+"]
 STATEMENT = r"\n\s*{}\s*\n(?:.*\n)*?.*SQL status: OK in ([0-9.]+) seconds"
 HOOK = re.compile(r"OK hook: biasmirror\.on-run-end\.0 .*?in ([0-9.]+)s")
-PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB in ([0-9.]+) s\)")
+PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB (?:copied|compacted) in ([0-9.]+) s\)")
 
 
 def scheduled_build(wh: mm.Warehouse, boot: int, publish: bool) -> dict:
@@ -60,7 +61,7 @@ def scheduled_build(wh: mm.Warehouse, boot: int, publish: bool) -> dict:
     if publish:
         # the hook's two statements, as dbt's debug log times them (the log accumulates: take the last ones)
         text = (wh.logs / "dbt.log").read_text(errors="replace")
-        for key, statement in (("checkpoint_s", "checkpoint"), ("publish_query_s", r"select biasmirror_publish\(\)")):
+        for key, statement in (("checkpoint_s", "checkpoint"), ("publish_query_s", r"select biasmirror_publish\([^)]*\)")):
             found = re.findall(STATEMENT.format(statement), text)
             result[key] = float(found[-1]) if found else None
     return result
@@ -108,24 +109,39 @@ def inventory(con, catalog: str) -> dict:
 
 
 def copy_from_database(working: Path, folder: Path, repeats: int) -> dict:
+    """The compacted publish as a build after a `forget` runs it (macro duckdb__publish_working_copy): ATTACH the
+    file `compaction_target` names, COPY FROM DATABASE, DETACH, then `publish(..., compacted=...)` (fsync, open
+    check, rename). Timed whole, against the byte-copy publish of the same file in the same run."""
     import duckdb
 
-    times, result = [], {}
+    from biasmirror.warehouse import publish as pub
+
+    target = folder / "compacted" / working.name
+    target.parent.mkdir(exist_ok=True)
+    times, byte_copy, result = [], [], {}
     for _ in range(repeats):
-        target = folder / "copied.duckdb"
-        target.unlink(missing_ok=True)
+        start = time.perf_counter()
+        pub.publish(working, target)
+        byte_copy.append(time.perf_counter() - start)
+        copied_bytes = target.stat().st_size
+        start = time.perf_counter()
+        temp = pub.compaction_target(target)
+        catalog = working.name.rsplit(".", 1)[0]  # the catalog a build sees the working copy as
         with duckdb.connect() as con:
-            con.execute(f"attach '{working}' as src (read_only)")
-            start = time.perf_counter()
-            con.execute(f"attach '{target}' as dst")
-            con.execute("copy from database src to dst")
-            con.execute("detach dst")
-            times.append(time.perf_counter() - start)
+            con.execute(f"attach '{working}' as \"{catalog}\" (read_only)")
+            con.execute(f"attach '{temp}' as biasmirror_compacted")
+            con.execute(f'copy from database "{catalog}" to biasmirror_compacted')
+            con.execute("detach biasmirror_compacted")
+        pub.publish(working, target, compacted=temp)
+        times.append(time.perf_counter() - start)
+        with duckdb.connect() as con:
+            con.execute(f"attach '{working}' as \"{catalog}\" (read_only)")
             con.execute(f"attach '{target}' as dst (read_only)")
-            result = {"source": inventory(con, "src"), "copy": inventory(con, "dst")}
+            result = {"source": inventory(con, catalog), "copy": inventory(con, "dst")}
     return {"repeats": repeats, "seconds": statistics.median(times), "all_s": times,
-            "bytes": (folder / "copied.duckdb").stat().st_size, **result,
-            "keeps_everything": result["source"] == result["copy"]}
+            "byte_copy_publish_s": statistics.median(byte_copy), "byte_copy_bytes": copied_bytes,
+            "compacted_over_byte_copy": statistics.median(times) / statistics.median(byte_copy),
+            "bytes": target.stat().st_size, **result, "keeps_everything": result["source"] == result["copy"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="Scheduled builds timed (median reported). Default 3.")
     parser.add_argument("--seed", type=int, default=20261129, help="numpy seed of the data (metric_marts' default).")
     parser.add_argument("--quick", action="store_true", help="Smoke run: N = 20,000 per setting, B = 200, 1 build.")
+    parser.add_argument("--publish-only", action="store_true",
+                        help="Skip the timed scheduled builds (step 2): only the direct and compacted publishes.")
     parser.add_argument("--keep", action="store_true", help="Keep the temporary folder.")
     parser.add_argument("--json", type=Path, default=None, help="Also write the results as JSON to this path.")
     args = parser.parse_args(argv)
@@ -153,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         full_s, _ = wh.dbt("build", None, {"bootstrap_resamples": args.boot}, ["--exclude-resource-type", "unit_test"])
         mm.log(f"full build at this scale: {full_s:.1f} s; the published file is {wh.path.stat().st_size / 1e6:.1f} MB")
         builds = []
-        for i in range(args.repeats + 1):  # round 0 absorbs each mode's parse of the project
+        for i in range(0 if args.publish_only else args.repeats + 1):  # round 0 absorbs each mode's parse
             for publish in (False, True):
                 result = scheduled_build(wh, args.boot, publish)
                 mm.log(f"round {i}, {'publishing' if publish else 'baseline, not publishing'}: {result['wall_s']:.2f} s "
@@ -170,10 +188,18 @@ def main(argv: list[str] | None = None) -> int:
                f"{direct['bare_copy_s']:.3f} s; copy+fsync {direct['copy_fsync_s']:.3f} s, open check "
                f"{direct['open_check_s']:.3f} s, rename {direct['rename_fsync_dir_s']:.4f} s)")
         alternative = copy_from_database(working, folder, repeats=3)
-        mm.log(f"COPY FROM DATABASE alternative: median {alternative['seconds']:.2f} s, "
-               f"{alternative['bytes'] / 1e6:.1f} MB; keeps every table, view and comment: {alternative['keeps_everything']} "
-               f"({alternative['source']} -> {alternative['copy']})")
+        mm.log(f"compacted publish (COPY FROM DATABASE): median {alternative['seconds']:.2f} s, "
+               f"{alternative['bytes'] / 1e6:.1f} MB, against the byte-copy publish {alternative['byte_copy_publish_s']:.2f} s, "
+               f"{alternative['byte_copy_bytes'] / 1e6:.1f} MB ({alternative['compacted_over_byte_copy']:.1f}x); keeps every "
+               f"table, view and comment: {alternative['keeps_everything']} ({alternative['source']} -> {alternative['copy']})")
         median = statistics.median
+        if args.publish_only:
+            summary = {"machine": info, "pairs_per_setting": args.pairs, "boot": args.boot, "setup": setup,
+                       "full_build_s": full_s, "direct_publish": direct, "copy_from_database": alternative}
+            if args.json:
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                args.json.write_text(json.dumps(summary, indent=2, default=str) + "\n")
+            return 0
         summary = {
             "machine": info, "pairs_per_setting": args.pairs, "boot": args.boot, "setup": setup, "full_build_s": full_s,
             "scheduled_builds": builds, "scheduled_wall_median_s": median(b["wall_s"] for b in timed),

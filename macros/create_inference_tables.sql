@@ -1,7 +1,9 @@
 {#- Creates the `inference` schema and its tables from the column types declared in
     models/staging/inference/_inference__sources.yml (the single contract Python also reads), so that a fresh
     warehouse builds with no data loaded. A table made by an older version gets the columns the contract has
-    added since (appended at its end, null in existing rows); nothing is dropped or retyped. The Python writers
+    added since (appended at its end, null in existing rows) and loses the columns the contract retires (a table's
+    `meta: retired_columns`, e.g. llm_failures.body_excerpt, which quoted answer bodies); nothing else is dropped
+    or retyped. The Python writers
     apply the same rules (biasmirror.warehouse.contract.ensure_inference_tables). -#}
 {% macro create_inference_tables() %}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
@@ -21,6 +23,9 @@
     {%- else -%}
       {%- for col in src.columns.values() if col.name not in existing[src.identifier] -%}
         {%- do statements.append('alter table ' ~ src.schema ~ '.' ~ src.identifier ~ ' add column if not exists ' ~ adapter.quote(col.name) ~ ' ' ~ biasmirror.contract_type(col.data_type)) -%}
+      {%- endfor -%}
+      {%- for name in (src.meta.retired_columns or []) if name in existing[src.identifier] -%}
+        {%- do statements.append('alter table ' ~ src.schema ~ '.' ~ src.identifier ~ ' drop column if exists ' ~ adapter.quote(name)) -%}
       {%- endfor -%}
     {%- endif -%}
   {%- endfor -%}

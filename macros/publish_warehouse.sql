@@ -2,8 +2,10 @@
 
     A run with an error, a failed test or a skipped node publishes nothing: readers keep the last published
     build (a failed audit gate is the exception: the marts are sound and the model crossed a line, so they are
-    published for the report to show it, and dbt still exits with the failure; macro is_failed_audit_gate), and the working copy keeps what was built so a rerun can finish it. With var publish_warehouse
-    false, a successful build stays in the working copy too. Before publishing, the data-set
+    published for the report to show it, and dbt still exits with the failure; macro is_failed_audit_gate), and the working copy keeps what was built so a rerun can finish it. Only `dbt build` publishes:
+    `dbt run`, `dbt test`, `dbt seed` leave their work in the working copy (a `dbt test` after an import would
+    otherwise publish new pairs with no marts built for them). With var publish_warehouse false, a successful
+    build stays in the working copy too. Before publishing, the data-set
     folders this build was asked to remember (var remember_dataset_roots, set by `biasmirror build --mimic-root
     / --bordeaux-root`) are recorded in inference.dataset_roots, so a folder is only ever recorded by a build
     that read it successfully. -#}
@@ -20,9 +22,12 @@
     {{ return('') }}
   {%- endif -%}
   {%- do biasmirror.remember_dataset_roots() -%}
-  {%- set publish = var('publish_warehouse', true) -%}
-  {%- if publish is string -%}{%- set publish = publish | lower not in ('false', '0', 'no', 'off') -%}{%- endif -%}
-  {%- if not publish -%}
+  {%- if flags.WHICH != 'build' -%}
+    {{ log("biasmirror: `dbt " ~ flags.WHICH ~ "` wrote the working copy only; only `dbt build` (or `biasmirror build`) "
+           ~ "publishes it, once every model and test succeeded", info=True) }}
+    {{ return('') }}
+  {%- endif -%}
+  {%- if not biasmirror.publishes_build() -%}
     {{ log("biasmirror: built in the working copy, not published (var publish_warehouse is false)", info=True) }}
     {{ return('') }}
   {%- endif -%}
@@ -61,4 +66,12 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return('') }}
+{% endmacro %}
+
+{#- True when this invocation publishes the working copy if every node succeeds: a `dbt build` with var
+    publish_warehouse true (the default). record_build stores it in inference.dbt_builds.published. -#}
+{% macro publishes_build() %}
+  {%- set publish = var('publish_warehouse', true) -%}
+  {%- if publish is string -%}{%- set publish = publish | lower not in ('false', '0', 'no', 'off') -%}{%- endif -%}
+  {{ return(flags.WHICH == 'build' and publish) }}
 {% endmacro %}

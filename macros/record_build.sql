@@ -2,7 +2,10 @@
     the effective value of every project var (var_rules) and the models it built - which also confirms the raw
     row counts its pre-build check recorded (inference.raw_source_counts, the baseline of the next build's
     guard), and the report's provenance footer reads B, seed and ci level from it. A build with any error, failed test (other than an audit gate: is_failed_audit_gate) or skipped node records nothing and removes those counts. Other
-    commands (test, seed, compile, ...) record nothing. Returns the statements to run. -#}
+    commands (test, seed, compile, ...) record nothing. Column published says whether the build is about to
+    publish (biasmirror.publishes_build); a build whose publish then never completes is marked not published
+    by the next dbt command (biasmirror.build_record.reconcile_build_records, run by the dbt plugin).
+    Returns the statements to run. -#}
 {% macro record_build(results) %}
   {%- if not execute or flags.WHICH not in ('build', 'run') -%}{{ return('select 1 as build_not_recorded') }}{%- endif -%}
   {%- set failed = [] -%}
@@ -25,8 +28,9 @@
   {%- endfor -%}
   {%- set started = run_started_at.strftime('%Y-%m-%d %H:%M:%S') -%}
   {%- set finished = modules.datetime.datetime.now(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S.%f') -%}
-  {{ return("insert into inference.dbt_builds (invocation_id, command, dbt_version, started_at, finished_at, vars, models) values ("
+  {{ return("insert into inference.dbt_builds (invocation_id, command, dbt_version, started_at, finished_at, vars, models, published) values ("
       ~ biasmirror.sql_string(invocation_id) ~ ", " ~ biasmirror.sql_string(flags.WHICH) ~ ", " ~ biasmirror.sql_string(dbt_version) ~ ", "
       ~ "cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), cast(" ~ biasmirror.sql_string(finished) ~ " as timestamp), "
-      ~ biasmirror.sql_string(effective | tojson) ~ ", " ~ biasmirror.sql_string(models | sort | tojson) ~ ")") }}
+      ~ biasmirror.sql_string(effective | tojson) ~ ", " ~ biasmirror.sql_string(models | sort | tojson) ~ ", "
+      ~ ('true' if biasmirror.publishes_build() else 'false') ~ ")") }}
 {% endmacro %}

@@ -59,6 +59,8 @@
     'remember_dataset_roots': {'type': 'text list', 'values': ['mimic', 'bordeaux'], 'allow_empty': true,
                                'what': 'the data sets whose folder a successful build records'},
     'publish_warehouse': {'type': 'boolean', 'what': 'publish the working copy when the build succeeds'},
+    'publish_compact_free_share': {'type': 'number', 'min': 0, 'max': 1,
+                                   'what': 'the share of free blocks in the working copy above which a publish is compacted'},
   }) }}
 {% endmacro %}
 

@@ -1,11 +1,18 @@
 """What the last successful dbt build used, as recorded by its on-run-end hook (macro record_build): the
 effective value of every project var (inference.dbt_builds.vars) and the models it built, so that a command run
-later (`biasmirror check`) expects what the warehouse was built with rather than the project's defaults."""
+later (`biasmirror check`) expects what the warehouse was built with rather than the project's defaults.
+
+A build records itself just before it publishes (the record must be in the copy it publishes), as published.
+When that publish never completes (the process killed during the copy, a full disk at the final checkpoint),
+the working copy holds a record the published file does not: `reconcile_build_records`, which the dbt plugin
+runs at the start of every dbt command, marks such records not published, so that no later publish shows them
+as successful builds."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -29,7 +36,9 @@ def last_build_vars(con: duckdb.DuckDBPyConnection, built_model: str | None = No
                          "and table_name = 'dbt_builds'").fetchone()[0]
     if not exists:
         return None
-    rows = con.execute("select vars, models, finished_at from inference.dbt_builds order by finished_at desc").fetchall()
+    published = _published_filter(con)
+    rows = con.execute(f"select vars, models, finished_at from inference.dbt_builds {published} "
+                       "order by finished_at desc").fetchall()
     for variables, models, finished_at in rows:
         if built_model is not None and built_model not in json.loads(models or "[]"):
             continue
@@ -50,3 +59,46 @@ def resolve_var(name: str, explicit: Any, variables: Mapping[str, Any] | None,
         if found is not None and name in found[0]:
             return found[0][name], f"the build of {found[1]}"
     return project_var_default(name), "dbt_project.yml"
+
+
+def _published_filter(con: duckdb.DuckDBPyConnection) -> str:
+    """The where clause that keeps the builds that published (rows of older versions, without the column or with
+    null, did: they recorded only builds that were about to publish)."""
+    columns = {row[0] for row in con.execute(
+        "select column_name from information_schema.columns where table_schema = 'inference' "
+        "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchall()}
+    return "where coalesce(published, true)" if "published" in columns else ""
+
+
+def reconcile_build_records(working: Path, published: Path) -> list[str]:
+    """Mark not published the builds the working copy records as published but the published file does not hold
+    (their publish was killed or failed). Returns their invocation ids. The caller holds the writer lock and has
+    not opened the working copy yet."""
+    if not working.is_file():
+        return []
+    with duckdb.connect(str(working)) as con:
+        if "where" not in _published_filter(con):
+            return []
+        claimed = {row[0] for row in con.execute(
+            "select invocation_id from inference.dbt_builds where coalesce(published, true)").fetchall()}
+        if not claimed:
+            return []
+        held: set[str] = set()
+        if published.is_file():
+            try:
+                with duckdb.connect(str(published), read_only=True) as reader:
+                    if _has_builds(reader):
+                        held = {row[0] for row in
+                                reader.execute("select invocation_id from inference.dbt_builds").fetchall()}
+            except duckdb.Error:  # held for writing by another program: leave the records for the next command
+                return []
+        missing = sorted(claimed - held)
+        if missing:
+            con.execute("update inference.dbt_builds set published = false where invocation_id in "
+                        f"({', '.join('?' for _ in missing)})", missing)
+        return missing
+
+
+def _has_builds(con: duckdb.DuckDBPyConnection) -> bool:
+    return bool(con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
+                            "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchone()[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -10,9 +11,11 @@ from typing import Annotated, Optional
 import typer
 
 from biasmirror.cli_options import backend_options, console, fail
+from biasmirror.display import shown
 from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
                                       print_command)
 from biasmirror.paths import warehouse_path, working_path
+from biasmirror.warehouse.connection import DEMO_WAREHOUSE
 from biasmirror.warehouse.postgres import uses_postgres
 from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
@@ -161,11 +164,12 @@ def import_pairs_command(
         result = import_pairs(path, dataset, model, setting)
     except ImportValidationError as error:
         fail(str(error))
-    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {dataset}/{model} into "
-                  f"{working_path()}, the working copy of {warehouse_path()}; "
-                  f"strata: {', '.join(result.strata) or 'none'}.", soft_wrap=True)
+    console.print(f"Imported {result.n_pairs:,} pairs ({', '.join(result.settings)}) as {shown(dataset)}/{shown(model)} "
+                  f"into {working_path()}, the working copy of {warehouse_path()}; "
+                  f"strata: {', '.join(shown(s) for s in result.strata) or 'none'}.", soft_wrap=True, markup=False)
     if result.ignored_columns:
-        console.print(f"[yellow]Ignored column(s): {', '.join(result.ignored_columns)}[/yellow]")
+        console.print(f"Ignored column(s): {', '.join(shown(c) for c in result.ignored_columns)}", style="yellow",
+                      markup=False)
     console.print("Readers see them after the next successful build: `biasmirror build` (or the scheduled "
                   "`dbt build`) updates the audit marts and publishes the warehouse.", soft_wrap=True)
 
@@ -344,7 +348,7 @@ def _parse_vars(text: Optional[str]) -> dict:
 
 @app.command()
 def demo(
-    out: Path = typer.Option(Path("demo_data"), help="Folder for the synthetic MIMIC-IV files, the demo's own "
+    out: Path = typer.Option(Path(DEMO_WAREHOUSE).parent, help="Folder for the synthetic MIMIC-IV files, the demo's own "
                              "warehouse (OUT/biasmirror.duckdb), its Data Docs and report."),
     stays: int = typer.Option(20000, help="Synthetic ED stays."),
     seed: int = typer.Option(42, help="Seed of the synthetic data."),
@@ -424,14 +428,25 @@ def main() -> None:
     """The console script: the app, with Ctrl-C (or SIGTERM) ending in a message that says what was kept."""
     import signal
 
+    stopping: list[int] = []
+
     def terminate(signum: int, frame: object) -> None:
+        if stopping:  # a second signal (its Python handler can run late, after the first one's): already stopping
+            return
+        stopping.append(signum)
         raise KeyboardInterrupt(f"signal {signum}")
 
     signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     try:
         # not standalone: typer would end a Ctrl-C with a bare exit code 130 and no word
         code = app(standalone_mode=False)
     except KeyboardInterrupt:
+        # already stopping: a second Ctrl-C or SIGTERM must neither break the closing message with a traceback nor
+        # kill the process during its exit (Python restores the default handlers then): held until it exits
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stopping.append(signal.SIGINT)
         code = 130
     except typer.Abort:
         code = 1
@@ -440,6 +455,11 @@ def main() -> None:
         code = error.exit_code
     if code == 130:
         _report_interrupted()
+        # end now: during a normal exit Python restores the default signal handlers, and a second signal arriving
+        # then would kill the process (status -15, not 130). Every connection and lock is already released.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -14,11 +14,23 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from biasmirror.display import shown
+
+class SafeConsole(Console):
+    """A rich console that prints text with its control and bidirectional-formatting characters made visible
+    (biasmirror.display.shown; a message's own line breaks kept): a name read from data cannot send an escape
+    sequence to the terminal or reverse a line. Messages that put a name inside a line call `shown` on the
+    name itself, so that a newline in it cannot forge a line either."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # noqa: A003 - rich's API
+        super().print(*(shown(o, keep="\n") if isinstance(o, str) else o for o in objects), **kwargs)
+
+
 # Wide enough for the metrics table when the output goes to a file or a pipe (CI logs, `make demo | tee`);
 # soft_wrap: messages are never broken with newlines (a path or command copied from them pastes whole).
-console = Console(width=None if Console().is_terminal else 130, soft_wrap=True)
+console = SafeConsole(width=None if Console().is_terminal else 130, soft_wrap=True)
 # For commands whose standard output is their result (e.g. `biasmirror swap`): messages go to standard error.
-error_console = Console(stderr=True, soft_wrap=True, highlight=False)
+error_console = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

@@ -4,6 +4,7 @@ missing or held by another program."""
 
 from __future__ import annotations
 
+import math
 import shlex
 from contextlib import contextmanager
 from datetime import datetime
@@ -14,11 +15,11 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from biasmirror.cli_options import fail
+from biasmirror.cli_options import SafeConsole, fail
 from biasmirror.paths import LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path
 
 # Notes about the warehouse go to stderr, so that a command's own output (tables, JSON) stays clean on stdout.
-notes = Console(stderr=True, soft_wrap=True, highlight=False)
+notes = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
 
 class WarehouseAwareGroup(TyperGroup):
@@ -74,8 +75,8 @@ def command_session(warehouse: Optional[Path], lock_timeout: Optional[float]) ->
     if warehouse is not None:
         values[WAREHOUSE_ENV] = str(warehouse.expanduser().resolve())
     if lock_timeout is not None:
-        if lock_timeout < 0:
-            raise typer.BadParameter("must be a number of seconds >= 0", param_hint="--lock-timeout")
+        if not math.isfinite(lock_timeout) or lock_timeout < 0:
+            raise typer.BadParameter("must be a finite number of seconds >= 0", param_hint="--lock-timeout")
         values[LOCK_TIMEOUT_ENV] = repr(float(lock_timeout))
     with scoped_env(values), command_scope(on_acquire=_announce_writer):
         yield

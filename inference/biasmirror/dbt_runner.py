@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import nullcontext
+import signal
+import threading
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from biasmirror.paths import (WAREHOUSE_ENV, WORKING_COPY_ENV, dbt_artifact_dirs, project_dir, scoped_env,
                               warehouse_path, working_path)
@@ -59,11 +61,14 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
         environment[USAGE_STATS_ENV] = "false"
     # BIASMIRROR_TARGET=postgres: profiles.yml's postgres output, a server database with no file to lock
     lock = nullcontext() if uses_postgres() else writer_lock(working, published=published)
-    with lock, scoped_env(environment):
+    with lock, scoped_env(environment), _interruptible():
         try:
             result = dbtRunner().invoke(args)
         finally:
             _release_warehouse()
+    if isinstance(result.exception, KeyboardInterrupt):
+        # Ctrl-C or SIGTERM during the build: an interruption (exit 130), not a failed build; nothing was published
+        raise KeyboardInterrupt(f"dbt {command} interrupted") from result.exception
     if not result.success:
         gates = _failed_audit_gates(result)
         if gates is not None:
@@ -101,6 +106,49 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
         merged["remember_dataset_roots"] = remembered
     merged.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
     run_dbt("build", select=select, variables=merged, extra=["--quiet"] if quiet else None)
+# dbt's console events for an exception that ended the invocation: "Encountered an error" and its stack trace.
+_CRASH_EVENTS = frozenset({"MainEncounteredError", "MainStackTrace"})
+
+
+def _hide_crash_report() -> None:
+    """Stop dbt's console (not dbt.log) from printing the error and stack trace of the invocation's end: after
+    Ctrl-C or SIGTERM the command line says "interrupted" in one line instead of 45 lines of traceback."""
+    try:
+        from dbt_common.events.event_manager_client import get_event_manager
+    except ImportError:  # pragma: no cover - dbt-common comes with dbt-core
+        return
+    for logger in list(getattr(get_event_manager(), "loggers", [])):
+        if getattr(logger, "name", "") != "stdout_log" or getattr(logger, "_biasmirror_quiet", False):
+            continue
+        shown = logger.filter
+        logger.filter = lambda msg, shown=shown: shown(msg) and msg.info.name not in _CRASH_EVENTS
+        logger._biasmirror_quiet = True
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """During a dbt invocation, Ctrl-C and SIGTERM stop dbt as a KeyboardInterrupt (dbt saves what it ran and
+    closes its connections), without dbt's traceback on the console; a second signal while it stops is ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def interrupt(signum: int, frame: Any) -> None:
+        if received:
+            return
+        received.append(signum)
+        _hide_crash_report()
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def _failed_audit_gates(result: Any) -> list[str] | None:
     """The names of the failed audit-gate tests when they are the run's only failures; None otherwise (an error,
     another failed test, a skipped node, or no per-node results)."""

@@ -155,7 +155,9 @@ def _held(con: duckdb.DuckDBPyConnection, selection: Selection) -> str:
     existing = _existing_tables(con)
 
     def distinct(column: str, tables: tuple[str, ...], dataset: str | None = None) -> list[str]:
-        parts = [f"select {column} as v from {SCHEMA}.{t}" + (" where dataset = ?" if dataset is not None else "")
+        # the forget runs themselves name what was forgotten: they are not rows the warehouse holds
+        parts = [f"select {column} as v from {SCHEMA}.{t} where "
+                 + ("kind <> 'forget'" if t == "runs" else "true") + (" and dataset = ?" if dataset is not None else "")
                  for t in tables if t in existing]
         if not parts:
             return []

@@ -14,6 +14,7 @@ profiles.yml computes the same two paths from the same variables, so dbt and Pyt
 
 from __future__ import annotations
 
+import math
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -98,12 +99,29 @@ def default_working_path(published: Path) -> Path:
     return published.parent / f"{stem}.work" / published.name
 
 
+class WarehouseSettingError(ValueError):
+    """An environment variable that places or paces the warehouse holds a value biasmirror cannot use."""
+
+
+class WorkingCopyIsPublished(WarehouseSettingError):
+    """BIASMIRROR_WORKING_COPY names the published file itself: writers would change what readers have open."""
+
+
 def working_path(published: Path | None = None) -> Path:
-    """The working copy writers use: BIASMIRROR_WORKING_COPY, else `default_working_path(published)`."""
+    """The working copy writers use: BIASMIRROR_WORKING_COPY, else `default_working_path(published)`. The one
+    check that the working copy is not the published file (every writer, dbt's plugin included, gets its path
+    here): WorkingCopyIsPublished otherwise."""
+    published = published or warehouse_path()
     configured = os.environ.get(WORKING_COPY_ENV)
-    if configured:
-        return checked_warehouse_name(Path(configured).expanduser().resolve())
-    return default_working_path(published or warehouse_path())
+    if not configured:
+        return default_working_path(published)
+    working = checked_warehouse_name(Path(configured).expanduser().resolve())
+    if working == published.expanduser().resolve():
+        raise WorkingCopyIsPublished(
+            f"{WORKING_COPY_ENV}={configured} is the published warehouse itself ({published}): writers must work on a "
+            f"separate file that a successful build publishes. Unset {WORKING_COPY_ENV} (the default is "
+            f"{default_working_path(published)}) or point it at another file.")
+    return working
 
 
 def lock_timeout() -> float:
@@ -114,9 +132,11 @@ def lock_timeout() -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError(f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds (use e.g. 300, or 0 to fail at once)") from None
-    if value < 0:
-        raise ValueError(f"{LOCK_TIMEOUT_ENV}={raw!r} is negative (use a number of seconds >= 0)")
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        shown = raw if len(raw) <= 40 and raw.isprintable() else f"a text of {len(raw)} characters"
+        raise WarehouseSettingError(f"{LOCK_TIMEOUT_ENV}={shown} is not a number of seconds: use a finite number >= 0 (e.g. 300; "
+                         "0 fails at once if another writer holds the lock)")
     return value
 
 

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from biasmirror.display import shown
 from biasmirror.settings import SETTINGS
 from biasmirror.warehouse import connect
 
@@ -29,8 +30,9 @@ def _check_selection(con, dataset: str | None, model: str | None) -> None:
         known = [row[0] for row in con.execute(
             f"select distinct {column} from audit.paired_metrics order by 1").fetchall()]
         if value not in known:
-            listed = ", ".join(known) if known else "none yet (import pairs or build a cohort, then `biasmirror build`)"
-            raise UnknownSelection(f"No {column} {value!r} in the published warehouse's audit.paired_metrics; "
+            listed = (", ".join(shown(name) for name in known) if known
+                      else "none yet (import pairs or build a cohort, then `biasmirror build`)")
+            raise UnknownSelection(f"No {column} {shown(value)!r} in the published warehouse's audit.paired_metrics; "
                                    f"{column}s there: {listed}.")
 
 
@@ -68,12 +70,14 @@ def print_overall(console: Console, dataset: str | None = None, model: str | Non
         return
     any_sparse = False
     for (ds, mdl, gen), group in frame.groupby(["dataset", "model", "generator"], sort=False):
-        table = Table(title=escape(f"{ds} / model {mdl} / counterfactuals {gen}: overall paired metrics, 95% bootstrap CI"))
+        # names come from data: shown (no escape sequence, no forged line) and never read as markup
+        table = Table(title=escape(f"{shown(ds)} / model {shown(mdl)} / counterfactuals {shown(gen)}: overall paired "
+                                   "metrics, 95% bootstrap CI"))
         table.add_column("metric")
         settings = [s for s in SETTINGS if s in set(group["setting"])]
         for setting in settings:
             n_pairs = int(group.loc[group["setting"] == setting, "n_pairs"].iloc[0])
-            table.add_column(escape(f"{setting} (n={n_pairs:,})"), justify="right")
+            table.add_column(escape(f"{shown(setting)} (n={n_pairs:,})"), justify="right")
         for metric in HEADLINE:
             cells = []
             for setting in settings:

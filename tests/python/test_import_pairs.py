@@ -37,7 +37,7 @@ def good(workspace: Workspace) -> pd.DataFrame:
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda f: f.drop(columns=["original_level"]), "missing required column(s) original_level"),
-    (lambda f: f.assign(original_sex=["X"] + list(f.original_sex[1:])), "1 row(s) have an original_sex that is not F or M: row 1 (pair_id=p000000)"),
+    (lambda f: f.assign(original_sex=["X"] + list(f.original_sex[1:])), "1 row(s) have an original_sex that is not F or M (accepted, in any case: F, M, female, male): row 1 (pair_id=p000000)"),
     (lambda f: f.assign(counterfactual_level=[9] + list(f.counterfactual_level[1:])), "have a counterfactual_level outside 1-5: row 1"),
     (lambda f: f.assign(original_level=["2.5"] + list(f.original_level[1:].astype(str))), "have a original_level that is not an integer: row 1"),
     (lambda f: f.assign(original_level=[None] + list(f.original_level[1:])), "have no original_level: row 1"),

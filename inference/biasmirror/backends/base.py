@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Protocol, Sequence
 
@@ -38,30 +39,30 @@ class GenerationRequest:
 
 @dataclass(frozen=True)
 class Failure:
-    """Why a request failed for good (after the backend's own retries). Never holds the prompt.
+    """Why a request failed for good (after the backend's own retries). Never holds the prompt, nor any part of
+    an answer: an answer body may be the model's text about a patient (a truncated 200 answer), or an error page
+    that echoes the request.
 
     reason: a short label that failures are counted by (HTTP 429, timeout, connection refused, non-JSON answer,
-    malformed response, backend error); http_status: the server's status code when it answered; error_type: the
-    exception or error class; body_excerpt: the first BODY_EXCERPT characters of an answer body that was not
-    JSON (a proxy's HTML error page), whitespace collapsed; attempts: how many times the request was sent."""
+    malformed response, redirect to another host, backend error); http_status: the server's status code when it
+    answered; error_type: the exception or error class; content_type: the answer's declared Content-Type (its
+    media type only, e.g. text/html); body_chars: the length of an answer body that could not be read as a chat
+    completion; attempts: how many times the request was sent."""
 
     reason: str
     http_status: int | None = None
     error_type: str | None = None
-    body_excerpt: str | None = None
+    content_type: str | None = None
+    body_chars: int | None = None
     attempts: int = 1
 
 
-BODY_EXCERPT = 200
-
-
-def body_excerpt(raw: bytes | str | None) -> str | None:
-    """The start of an answer body for a failure record: decoded leniently, whitespace collapsed, cut."""
-    if raw is None:
+def media_type(header: str | None) -> str | None:
+    """The media type of a Content-Type header (`text/html; charset=...` -> `text/html`), when it looks like one."""
+    if not header:
         return None
-    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-    text = " ".join(text.split())
-    return text[:BODY_EXCERPT] or None
+    value = header.split(";", 1)[0].strip().lower()
+    return value if re.fullmatch(r"[a-z0-9.+-]{1,40}/[a-z0-9.+-]{1,60}", value) else None
 
 
 @dataclass(frozen=True)

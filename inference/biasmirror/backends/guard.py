@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from biasmirror.backends.base import ChatBackend
+from biasmirror.url_secrets import public_url
 
 CREDENTIALED_DATASETS: frozenset[str] = frozenset({"mimic", "bordeaux"})
 
@@ -37,7 +38,8 @@ def check_patient_data_guard(dataset: str, backend: ChatBackend, allow_remote: b
     credentialed = dataset.lower() in CREDENTIALED_DATASETS
     is_local = bool(getattr(backend, "is_local", False))
     if credentialed and not is_local and not allow_remote:
-        where = getattr(backend, "base_url", None) or "a host other than this machine"
+        url = getattr(backend, "shown_url", None) or getattr(backend, "base_url", None)
+        where = public_url(url) if url else "a host other than this machine"
         raise RemoteBackendRefused(
             f"Refusing to send {dataset} records to the {backend.name} backend at {where}: {dataset} is "
             "credentialed patient data and may only be processed on this machine. Use a local backend "

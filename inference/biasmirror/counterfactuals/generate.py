@@ -43,9 +43,6 @@ __all__ = ["GENERATORS", "OTHER_SEX", "Rewrite", "RuleRewriter", "LlmSpec", "Cou
 
 GENERATORS = ("rules", "llm")
 DEFAULT_BATCH = {"rules": 2000, "llm": 16}
-_SECRET = re.compile(r"key|token|secret|password", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class LlmSpec:
     """How to run the LLM rewriter: a backend kind and model, backend options, and prompt settings."""
@@ -119,8 +116,10 @@ def pending_records(dataset: str, generator: str, language: str | None = None,
 
 
 def _public(options: dict[str, Any]) -> dict[str, Any]:
-    """Backend options as recorded in the manifest: secrets are replaced by '***'."""
-    return {k: ("***" if _SECRET.search(k) else v) for k, v in options.items()}
+    """Backend options as recorded in the manifest: secrets are replaced by '***' (biasmirror.url_secrets)."""
+    from biasmirror.url_secrets import public_options
+
+    return public_options(options)
 
 
 def _build_rewriter(dataset: str, generator: str, llm: LlmSpec | None, placebo: bool,

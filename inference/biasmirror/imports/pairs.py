@@ -1,8 +1,9 @@
 """`biasmirror import-pairs`: audit predictions made by any other system.
 
-The file holds one row per pair: pair_id, original_sex (F or M), original_level, counterfactual_level, and
-optionally setting (full | text_only | tabular_only), true_level, patient_id (the patient the pair's record belongs to:
-the bootstrap then resamples patients with all their pairs) and any number of stratum_<name> columns.
+The file holds one row per pair: pair_id, original_sex (F or M; female and male, in any case, are read as F and
+M), original_level, counterfactual_level, and optionally setting (full | text_only | tabular_only), true_level,
+patient_id (the patient the pair's record belongs to: the bootstrap then resamples patients with all their pairs)
+and any number of stratum_<name> columns. Column names are matched whatever their case (Pair_ID, Stratum_Site).
 Everything is validated before anything is written; importing the same dataset/model/setting again replaces
 the earlier rows.
 """
@@ -14,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasmirror.imports.tables import (ImportValidationError, describe_columns, describe_rows, read_table,
-                                      text_columns)
+from biasmirror.imports.tables import (ImportValidationError, describe_columns, describe_rows, is_short_code,
+                                      read_table, text_columns)
 from biasmirror.settings import LEVELS, SETTINGS
 from biasmirror.warehouse import connect
 from biasmirror.warehouse.runs import recorded_run
@@ -24,6 +25,10 @@ from biasmirror.warehouse.writes import append_rows, utc_now
 REQUIRED = ("pair_id", "original_sex", "original_level", "counterfactual_level")
 OPTIONAL = ("setting", "true_level", "patient_id")
 STRATUM_PREFIX = "stratum_"
+# what original_sex may hold (after trimming, any case), and the code each value is stored as
+SEX_CODES = {"F": "F", "M": "M", "FEMALE": "F", "MALE": "M"}
+# separators a CSV exported with another convention uses (a spreadsheet in a French or German locale: ';')
+OTHER_SEPARATORS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 
 
 @dataclass(frozen=True)
@@ -52,15 +57,34 @@ def _parse_levels(frame: pd.DataFrame, column: str, required: bool, errors: list
     return numbers  # cast to integers once every check has passed
 
 
+def _column_name(name: object) -> str:
+    """A header as matched: trimmed; a required or optional column's name in lower case whatever its case."""
+    text = str(name).strip()
+    return text.lower() if text.lower() in REQUIRED + OPTIONAL else text
+
+
+def _separator_hint(columns: list[str]) -> str | None:
+    """When the whole header was read as one column holding another separator: say so (not 'no header row')."""
+    if len(columns) != 1:
+        return None
+    for separator, name in OTHER_SEPARATORS.items():
+        parts = [part.strip().lower() for part in columns[0].split(separator)]
+        if len(parts) > 1 and any(part in REQUIRED for part in parts):
+            return (f"the header was read as one column: the file separates its columns with {name}, and a .csv file "
+                    "must use commas (a .tsv file tabs). Save it as comma-separated CSV (or as Parquet) and import it "
+                    "again")
+    return None
+
+
 def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """(pairs, long-format strata, ignored columns), or ImportValidationError listing every problem."""
     errors: list[str] = []
-    columns = [str(c).strip() for c in frame.columns]
+    columns = [_column_name(c) for c in frame.columns]
     frame = frame.set_axis(columns, axis=1)
     missing = [c for c in REQUIRED if c not in columns]
     if missing:
-        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; found: "
-                                    f"{describe_columns(columns)}")
+        raise ImportValidationError(f"{source}: missing required column(s) {', '.join(missing)}; "
+                                    + (_separator_hint(columns) or f"found: {describe_columns(columns)}"))
     if frame.empty:
         raise ImportValidationError(f"{source}: no rows")
     duplicated_columns = sorted({c for c in columns if columns.count(c) > 1})
@@ -90,10 +114,13 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     if duplicated.any():
         errors.append(describe_rows(frame, duplicated, "repeat a pair_id within a setting", "pair_id"))
 
-    sexes = frame["original_sex"].str.strip().str.upper()
-    bad_sex = ~sexes.isin(["F", "M"])
+    sexes = frame["original_sex"].str.strip().str.upper().map(SEX_CODES)
+    bad_sex = sexes.isna()
     if bad_sex.any():
-        errors.append(describe_rows(frame, bad_sex, "have an original_sex that is not F or M", "pair_id"))
+        seen = [v for v in dict.fromkeys(frame.loc[bad_sex, "original_sex"].dropna().str.strip()) if is_short_code(v)]
+        errors.append(describe_rows(frame, bad_sex, "have an original_sex that is not F or M (accepted, in any case: "
+                                    "F, M, female, male)", "pair_id")
+                      + (f"; value(s) found: {', '.join(map(repr, seen[:5]))}" if seen else ""))
 
     original = _parse_levels(frame, "original_level", True, errors)
     counterfactual = _parse_levels(frame, "counterfactual_level", True, errors)
@@ -110,8 +137,8 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
         if conflicting:
             errors.append(describe_rows(frame, pair_ids.isin(conflicting), "give one pair_id two patient_ids", "pair_id"))
 
-    stratum_columns = [c for c in columns if c.startswith(STRATUM_PREFIX)]
-    empty_names = [c for c in stratum_columns if c == STRATUM_PREFIX]
+    stratum_columns = [c for c in columns if c.lower().startswith(STRATUM_PREFIX)]
+    empty_names = [c for c in stratum_columns if c.lower() == STRATUM_PREFIX]
     if empty_names:
         errors.append(f"a column is named just {STRATUM_PREFIX!r}; name the stratum, e.g. stratum_age_band")
     ignored = [c for c in columns if c not in REQUIRED + OPTIONAL and c not in stratum_columns]
@@ -127,7 +154,7 @@ def validate_pairs(frame: pd.DataFrame, setting: str | None, source: str) -> tup
     strata = [
         pd.DataFrame({"setting": settings, "pair_id": pair_ids, "stratum_name": column[len(STRATUM_PREFIX):],
                       "stratum_value": frame[column]}).dropna(subset=["stratum_value"])
-        for column in stratum_columns if column != STRATUM_PREFIX
+        for column in stratum_columns if column.lower() != STRATUM_PREFIX
     ]
     long_strata = pd.concat(strata, ignore_index=True) if strata else pd.DataFrame(
         columns=["setting", "pair_id", "stratum_name", "stratum_value"])

@@ -119,6 +119,11 @@ def read_table(path: Path) -> pd.DataFrame:
         return frame.astype(object).where(frame.notna(), None)
     except ImportValidationError:
         raise
+    except csv.Error as error:  # a field past the csv module's limit, a NUL byte, ...
+        what = (f"a field longer than {csv.field_size_limit():,} characters" if "field limit" in str(error)
+                else "malformed CSV")
+        raise ImportValidationError(f"{path}: cannot be read as {suffixes} ({what}; is it a table with a header "
+                                    "row and one record per line?); nothing was imported") from None
     except (UnicodeDecodeError, ValueError, OSError) as error:
         raise ImportValidationError(f"{path}: cannot be read as {suffixes or 'a table'} ({type(error).__name__}; "
                                     "is it UTF-8 text with a header row, or a Parquet file?)") from error

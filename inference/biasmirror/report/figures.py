@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
 
+from biasmirror.display import shown
+
 SETTING_COLORS = {"full": "#1b6ca8", "text_only": "#c0392b", "tabular_only": "#d68910"}
 EXTRA_COLORS = ("#117a65", "#6c3483", "#5d6d7e", "#a04000", "#1e8449")
 POSITIVE = "#c0392b"   # female presentation less severe / copy less severe
@@ -47,12 +49,14 @@ def to_svg(figure, name: str) -> Markup:
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": name}):
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
-    text = text[text.index("<svg"):]
+    # names drawn as text: no control or bidirectional-formatting character reaches the page (the SVG's own
+    # line breaks stay)
+    text = shown(text[text.index("<svg"):], keep="\n\r\t")
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)  # creator RDF: not needed inline
     # matplotlib writes width/height in pt; keep the viewBox, let CSS size the element.
     text = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1', text, count=1)
     width = round(figure.get_figwidth() * 100)
-    opening = f'<svg class="bm-svg" style="max-width: {width}px" role="img" aria-label="{escape(name)}"'
+    opening = f'<svg class="bm-svg" style="max-width: {width}px" role="img" aria-label="{escape(shown(name))}"'
     return Markup(text.replace("<svg", opening, 1))
 
 

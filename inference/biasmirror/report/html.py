@@ -5,7 +5,9 @@ only `Markup` is inserted as HTML. Markup is written by the report's own code, a
 (`Markup("<b>Cohort flow.</b> ...")`) or a template whose arguments are escaped as they are filled in
 (`Markup("<b>{}</b>").format(model_name)`, `html("<b>{}</b>", model_name)`). A string read from the warehouse
 (a data set, model or generator name, a stratum value, a term) is a `str`, so it can only ever arrive in the
-page escaped, wherever a section puts it. Never build Markup from a string that holds data (`Markup(f"...")`).
+page escaped, wherever a section puts it, its control and bidirectional-formatting characters made visible
+(biasmirror.display.shown: a U+202E in a model name cannot reverse a cell). Never build Markup from a string
+that holds data (`Markup(f"...")`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any, Sequence, Union
 
 import pandas as pd
 from markupsafe import Markup, escape
+
+from biasmirror.display import shown
 
 Html = Union[str, Markup]  # str: escaped on output; Markup: the report's own HTML
 
@@ -29,14 +33,21 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'none'; object-src 'n
                            "frame-src 'none'; worker-src 'none'; style-src 'unsafe-inline'; img-src data:")
 
 
+def _text(value: Any) -> Any:
+    """A plain string with its control and bidirectional-formatting characters made visible
+    (biasmirror.display.shown), before it is escaped; Markup and other values as they are."""
+    return value if isinstance(value, Markup) or not isinstance(value, str) else shown(value)
+
+
 def html(template: str, *args: Any, **kwargs: Any) -> Markup:
-    """`template` (the report's own HTML) with every argument escaped: html("<b>{}</b>", name)."""
-    return Markup(template).format(*args, **kwargs)
+    """`template` (the report's own HTML) with every argument escaped (and control or bidirectional-formatting
+    characters in it made visible): html("<b>{}</b>", name)."""
+    return Markup(template).format(*(_text(a) for a in args), **{k: _text(v) for k, v in kwargs.items()})
 
 
 def join(blocks: Sequence[Html], separator: str = "") -> Markup:
     """Blocks joined: Markup as is, plain strings escaped."""
-    return Markup(separator).join(blocks)
+    return Markup(separator).join(_text(block) for block in blocks)
 
 
 def slug(*parts: str) -> str:
@@ -54,7 +65,7 @@ def figure(figure_id: str, svg: Markup, caption: Html) -> Markup:
 def _cell(value: Any) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return ""
-    return value if isinstance(value, Markup) else str(value)
+    return value if isinstance(value, Markup) else shown(value)
 
 
 def table(table_id: str, frame: pd.DataFrame, caption: Html, numeric: Sequence[str] = ()) -> Markup:

@@ -90,9 +90,11 @@ def git_sha(folder: Path | None = None) -> str | None:
 
 
 def _latest_build(builds: pd.DataFrame, mart: str) -> dict | None:
-    """The vars and time of the last recorded build that built `mart` (models and vars are JSON)."""
+    """The vars and time of the last published build that built `mart` (models and vars are JSON)."""
     if builds.empty or "models" not in builds.columns:
         return None
+    if "published" in builds.columns:  # a build whose publish never completed is not a build readers see
+        builds = builds[builds["published"].map(lambda value: value is None or pd.isna(value) or bool(value))]
     hits = builds[builds["models"].fillna("[]").map(lambda models: mart in json.loads(models))]
     if hits.empty:
         return None

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import duckdb
 
-from biasmirror.paths import warehouse_path, working_path
+from biasmirror.paths import WAREHOUSE_ENV, warehouse_path, working_path
 from biasmirror.warehouse.lock import acquire, release
 from biasmirror.warehouse.postgres import PostgresConnection, describe, uses_postgres
 from biasmirror.warehouse.publish import seed_working_copy
+
+
+# Where `biasmirror demo` (and `make demo`) builds its own warehouse, relative to the folder it ran in.
+DEMO_WAREHOUSE = "demo_data/biasmirror.duckdb"
 
 
 class WarehouseMissing(FileNotFoundError):
@@ -32,6 +37,12 @@ def require_published(published: Path | None = None) -> Path:
         raise WarehouseMissing(
             f"No published warehouse at {target} yet: its working copy {working} holds data that no build has "
             "published. Run `biasmirror build` (or the scheduled `dbt build`); a successful build publishes it.")
+    demo = Path(DEMO_WAREHOUSE)
+    if published is None and not os.environ.get(WAREHOUSE_ENV) and demo.is_file():
+        raise WarehouseMissing(
+            f"No warehouse at {target}, the default. The demo (`make demo`, `biasmirror demo`) built its own: "
+            f"{demo.resolve()}. Read it with `biasmirror --warehouse {DEMO_WAREHOUSE} <command>` (e.g. summary, "
+            f"report), or export {WAREHOUSE_ENV}={demo.resolve()}.")
     raise WarehouseMissing(
         f"No warehouse at {target}. Check the path (--warehouse or BIASMIRROR_WAREHOUSE), or create it with "
         "`biasmirror import-pairs ...` then `biasmirror build` (or `make demo`).")

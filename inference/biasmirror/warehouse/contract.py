@@ -27,6 +27,16 @@ def _tables() -> dict[str, dict[str, str]]:
     }
 
 
+@lru_cache(maxsize=1)
+def retired_columns() -> dict[str, tuple[str, ...]]:
+    """table -> columns an older version wrote and this one drops (the table's `meta: retired_columns`): columns
+    that held what must not be kept, e.g. llm_failures.body_excerpt, which quoted answer bodies."""
+    document = yaml.safe_load((project_dir() / CONTRACT_FILE).read_text(encoding="utf-8"))
+    (source,) = [s for s in document["sources"] if s["name"] == SCHEMA]
+    return {table["name"]: tuple((table.get("meta") or {}).get("retired_columns") or ())
+            for table in source["tables"] if (table.get("meta") or {}).get("retired_columns")}
+
+
 def inference_columns(table: str) -> dict[str, str]:
     """Column name -> SQL type of one inference table, in declared order."""
     tables = _tables()
@@ -37,8 +47,9 @@ def inference_columns(table: str) -> dict[str, str]:
 
 def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
     """Create the inference schema and any missing table, and add the columns a newer contract declares to a
-    table made by an older version (appended at the end; existing rows get null). Nothing is dropped or retyped.
-    The dbt hook `create_inference_tables` applies the same rules."""
+    table made by an older version (appended at the end; existing rows get null), and drop the columns the
+    contract retires (`retired_columns`). Nothing else is dropped or retyped. The dbt hook
+    `create_inference_tables` applies the same rules."""
     from biasmirror.warehouse.postgres import PostgresConnection, postgres_type
 
     typed = postgres_type if isinstance(con, PostgresConnection) else str
@@ -57,3 +68,6 @@ def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
         for name, sql_type in columns.items():
             if name not in existing[table]:
                 con.execute(f'alter table {SCHEMA}.{table} add column if not exists "{name}" {typed(sql_type)}')
+        for name in retired_columns().get(table, ()):
+            if name in existing[table]:
+                con.execute(f'alter table {SCHEMA}.{table} drop column if exists "{name}"')

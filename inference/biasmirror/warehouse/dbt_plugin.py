@@ -8,8 +8,12 @@ plugin before DuckDB opens the profile's `path` (the working copy). The plugin
 - takes the writer lock (waiting for another writer as BIASMIRROR_LOCK_TIMEOUT says, with a message naming it),
   unless this process already holds it (the CLI does); a lock taken here is held until the process exits;
 - seeds the working copy from the published file when only the latter exists;
-- registers the SQL function `biasmirror_publish()`, which the on-run-end hook (macro `publish_warehouse`) calls
-  after a checkpoint when every node of the run succeeded: it replaces the published file atomically.
+- marks not published the builds that the working copy records as publishing but that the published file does
+  not hold (their publish was killed or failed: biasmirror.build_record.reconcile_build_records);
+- registers the SQL functions `biasmirror_publish(path)`, which the on-run-end hook (macro `publish_warehouse`)
+  calls after a checkpoint when every node of a `dbt build` succeeded: it replaces the published file atomically
+  with a byte copy of the working copy ('') or with the compacted copy at `path`; and
+  `biasmirror_publish_target()`, the path where the hook writes a compacted copy (COPY FROM DATABASE).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from dbt.adapters.duckdb.plugins import BasePlugin
 
 from biasmirror.paths import DEFAULT_WAREHOUSE, WAREHOUSE_ENV, WORKING_COPY_ENV, working_path
 from biasmirror.warehouse.lock import acquire, current_command, holds
-from biasmirror.warehouse.publish import publish, seed_working_copy
+from biasmirror.build_record import reconcile_build_records
+from biasmirror.warehouse.publish import compaction_target, publish, seed_working_copy
 
 
 class WarehouseConfigError(RuntimeError):
@@ -34,20 +39,18 @@ class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         published = Path(str(plugin_config.get("published") or DEFAULT_WAREHOUSE)).expanduser().resolve()
         working = Path(str(self.creds.path)).expanduser().resolve()
-        expected = working_path(published)
+        expected = working_path(published)  # refuses a working copy that is the published file
         if working != expected:
             raise WarehouseConfigError(
                 f"profiles.yml makes dbt write {working}, but the working copy of the published warehouse "
                 f"{published} is {expected}. Set {WAREHOUSE_ENV} (and {WORKING_COPY_ENV} if you moved the working "
                 "copy) the same way for dbt and for biasmirror, and keep the profile's path and the biasmirror "
                 "plugin's `published` as shipped.")
-        if working == published:
-            raise WarehouseConfigError(f"the working copy and the published warehouse are the same file ({working}); "
-                                       f"point {WORKING_COPY_ENV} elsewhere")
         if not holds(working):
             # a plain `dbt` process: hold the lock until it exits (the OS releases it, however it exits)
             acquire(working, command=current_command(), published=published)
         seed_working_copy(working, published)
+        reconcile_build_records(working, published)
         self.published = published
         self.working = working
         # DuckDB imports pandas the first time it calls a Python function (about a second, more on a busy
@@ -58,8 +61,13 @@ class Plugin(BasePlugin):
     def configure_connection(self, conn: Any) -> None:
         from duckdb.sqltypes import VARCHAR
 
-        conn.create_function("biasmirror_publish", self._publish, [], VARCHAR, side_effects=True)
+        conn.create_function("biasmirror_publish", self._publish, [VARCHAR], VARCHAR, side_effects=True)
+        conn.create_function("biasmirror_publish_target", self._target, [], VARCHAR, side_effects=True)
 
-    def _publish(self) -> str:
-        result = publish(self.working, self.published)
-        return f"{result.path} ({result.bytes / 1e6:,.1f} MB in {result.seconds:.2f} s)"
+    def _target(self) -> str:
+        return str(compaction_target(self.published))
+
+    def _publish(self, compacted: str) -> str:
+        result = publish(self.working, self.published, Path(compacted) if compacted else None)
+        kind = "compacted" if result.compacted else "copied"
+        return f"{result.path} ({result.bytes / 1e6:,.1f} MB {kind} in {result.seconds:.2f} s)"

@@ -2,7 +2,10 @@
 
 A publish copies the (checkpointed, so self-contained) working copy to a temporary file beside the published
 one, flushes it to disk, checks that DuckDB opens it, and renames it over the published file in one step
-(os.replace). A reader that had the old file open keeps reading the old file until it reconnects; a reader that
+(os.replace). A byte copy carries the working copy's free blocks, which still hold the bytes of deleted rows; so
+after a `forget` (and when free blocks make up much of the file) the build writes a compacted copy instead, a
+fresh file written by DuckDB's COPY FROM DATABASE with live rows only (macro publish_compacts), which is checked
+and renamed the same way. A reader that had the old file open keeps reading the old file until it reconnects; a reader that
 connects at any moment gets either the old or the new file, whole. A crash at any point leaves the old file in
 place (and at worst a temporary `.<name>.publish-<pid>.tmp` file, removed by the next publish).
 
@@ -32,6 +35,7 @@ class Published:
     path: Path
     bytes: int
     seconds: float
+    compacted: bool = False
 
 
 def wal_path(database: Path) -> Path:
@@ -125,8 +129,41 @@ def copy_atomically(source: Path, target: Path, verify: bool = True) -> int:
     return size
 
 
-def publish(working: Path, published: Path) -> Published:
-    """Publish the working copy (which the caller has checkpointed: its WAL is empty) as `published`."""
+def compaction_target(published: Path) -> Path:
+    """Where a compacted copy of the working copy is written before it is published: the temporary file beside
+    `published` that `publish(..., compacted=...)` then renames over it. Stale temporaries are removed, and so is
+    a leftover of this process (a compaction that failed half way), so that the caller ATTACHes an empty file."""
+    published.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(published)
+    target = _temp_path(published)
+    target.unlink(missing_ok=True)
+    wal_path(target).unlink(missing_ok=True)
+    return target
+
+
+def publish_compacted(compacted: Path, published: Path) -> int:
+    """Publish a compacted copy that the caller wrote at `compaction_target(published)` (COPY FROM DATABASE into a
+    fresh file, detached): fsync, DuckDB open check, rename over `published`, fsync the folder. Returns its bytes."""
+    if compacted != _temp_path(published) or not compacted.is_file():
+        raise PublishError(f"no compacted copy at {compacted}; nothing was published")
+    try:
+        if wal_path(compacted).exists():
+            raise PublishError(f"the compacted copy {compacted} was not closed (its write-ahead log is there); "
+                               "nothing was published")
+        _fsync_file(compacted)
+        _check_opens(compacted)
+        size = compacted.stat().st_size
+        _replace(compacted, published)
+    except BaseException:
+        compacted.unlink(missing_ok=True)
+        raise
+    _fsync_dir(published.parent)
+    return size
+
+
+def publish(working: Path, published: Path, compacted: Path | None = None) -> Published:
+    """Publish the working copy (which the caller has checkpointed: its WAL is empty) as `published`: a byte copy,
+    or, with `compacted`, the compacted copy of it the caller wrote there (`compaction_target`)."""
     started = time.perf_counter()
     wal = wal_path(working)
     if wal.exists() and wal.stat().st_size > 0:
@@ -137,8 +174,8 @@ def publish(working: Path, published: Path) -> Published:
     # A WAL beside the published file can only be left from before it was published this way (the old layout
     # wrote the published file directly); it belongs to the old file and must never be replayed onto the new one.
     wal_path(published).unlink(missing_ok=True)
-    size = copy_atomically(working, published)
-    return Published(path=published, bytes=size, seconds=time.perf_counter() - started)
+    size = publish_compacted(compacted, published) if compacted is not None else copy_atomically(working, published)
+    return Published(path=published, bytes=size, seconds=time.perf_counter() - started, compacted=compacted is not None)
 
 
 def seed_working_copy(working: Path, published: Path) -> bool:

@@ -27,6 +27,7 @@ from typing import Any, Iterator
 import duckdb
 import pandas as pd
 
+from biasmirror.url_secrets import scrub
 from biasmirror.warehouse.contract import SCHEMA, ensure_inference_tables
 from biasmirror.warehouse.writes import append_rows, utc_now
 
@@ -63,7 +64,7 @@ def recorded_run(kind: str, parameters: dict[str, Any], *, connection: duckdb.Du
     with _connection(connection) as con:
         sweep_stale_runs(con)
         append_rows(con, "runs", pd.DataFrame([{
-            "run_id": run.run_id, "kind": kind, "parameters": json.dumps(parameters, sort_keys=True, default=str),
+            "run_id": run.run_id, "kind": kind, "parameters": _parameters_json(parameters),
             "started_at": utc_now(), "status": RUNNING, "host": socket.gethostname(), "pid": os.getpid(), **keys,
         }]))
     try:
@@ -109,8 +110,13 @@ def update_run_details(con: duckdb.DuckDBPyConnection, run_id: str, details: dic
     """Merge `details` into a run's parameters JSON."""
     (current,) = con.execute(f"select parameters from {SCHEMA}.runs where run_id = ?", [run_id]).fetchone()
     merged = {**json.loads(current or "{}"), **details}
-    con.execute(f"update {SCHEMA}.runs set parameters = ? where run_id = ?",
-                [json.dumps(merged, sort_keys=True, default=str), run_id])
+    con.execute(f"update {SCHEMA}.runs set parameters = ? where run_id = ?", [_parameters_json(merged), run_id])
+
+
+def _parameters_json(parameters: dict[str, Any]) -> str:
+    """A run's parameters as stored: JSON, with every URL in it stripped of credentials and key-like query
+    parameters (the published warehouse is open to every reader)."""
+    return json.dumps(scrub(parameters), sort_keys=True, default=lambda value: scrub(str(value)))
 
 
 def _interrupted(connection: duckdb.DuckDBPyConnection | None, run: RunRecord) -> None:
@@ -182,7 +188,12 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         yield
         return
 
+    received: list[int] = []
+
     def interrupt(signum: int, frame: Any) -> None:
+        if received:  # a second SIGTERM while the first is being handled: already stopping
+            return
+        received.append(signum)
         raise KeyboardInterrupt(f"signal {signum}")
 
     previous = signal.signal(signal.SIGTERM, interrupt)
