@@ -34,6 +34,7 @@ from biasmirror.warehouse.postgres import POSTGRES_TARGET, TARGET_ENV, describe,
 if TYPE_CHECKING:
     import ibis.expr.types as ir
 
+    from biasmirror.build_summary import BuildSummary
     from biasmirror.imports.pairs import PairImport
     from biasmirror.quality.runner import CheckReport
 
@@ -220,17 +221,19 @@ class Warehouse:
 
     def build(self, *, select: Sequence[str] | None = None, resamples: int | None = None, seed: int | None = None,
               mimic_root: PathLike | None = None, bordeaux_root: PathLike | None = None,
-              variables: dict[str, Any] | None = None, quiet: bool = False) -> None:
+              variables: dict[str, Any] | None = None, quiet: bool = False, full: bool = False,
+              unit_tests: bool | None = None, dbt_log: bool = False) -> BuildSummary:
         """Run ``dbt build`` on the working copy and publish it when every model and test passed
-        (``biasmirror build``).
+        (``biasmirror build``); return what was built.
 
         Parameters
         ----------
         select : sequence of str, optional
-            A dbt selection (default: everything).
+            A dbt selection. Default: after imports of pairs alone (and a full build before them), only the
+            models and tests the imported pairs feed, with the vars of the last full build; otherwise everything.
         resamples, seed : int, optional
             Bootstrap resamples and seed (dbt vars ``bootstrap_resamples``, ``bootstrap_seed``; default 1000
-            and the project's seed).
+            and the project's seed). Any var makes the build a full one.
         mimic_root, bordeaux_root : str or os.PathLike, optional
             Folder of a MIMIC-IV download or of the Bordeaux extract; checked, and remembered in the warehouse
             when the build succeeds.
@@ -238,22 +241,35 @@ class Warehouse:
             Further dbt vars (as ``--vars``), e.g. ``{"ci_level": 0.9}``; every var is validated before anything
             is built.
         quiet : bool, default False
-            Show only dbt's errors (dbt's ``--quiet``), not its progress log.
+            No progress line (dbt's errors are still shown).
+        full : bool, default False
+            Build every node, whatever changed.
+        unit_tests : bool, optional
+            Run dbt's unit tests of the macros (default: ``$BIASMIRROR_UNIT_TESTS``, else only when ``$CI`` is set).
+        dbt_log : bool, default False
+            Show dbt's node log on the console instead of the progress line (it always goes to ``dbt.log``).
+
+        Returns
+        -------
+        biasmirror.build_summary.BuildSummary
+            The selection and why, every node with its status and seconds (``.frame()``), the published file
+            and dbt's log file; ``print(summary)`` says it in a few lines.
 
         Raises
         ------
         biasmirror.dbt_runner.DbtFailed
-            A model, test or var check failed (dbt's output says which); nothing was published.
+            A model, test or var check failed (dbt's output says which; ``error.summary`` is what ran);
+            nothing was published.
         FileNotFoundError
             A data set folder lacks its files.
         """
         from biasmirror.dbt_runner import build
 
         with self._writing():
-            build(select=list(select) if select else None, resamples=resamples, seed=seed,
-                  mimic_root=Path(mimic_root) if mimic_root is not None else None,
-                  bordeaux_root=Path(bordeaux_root) if bordeaux_root is not None else None,
-                  variables=variables, quiet=quiet)
+            return build(select=list(select) if select else None, resamples=resamples, seed=seed,
+                         mimic_root=Path(mimic_root) if mimic_root is not None else None,
+                         bordeaux_root=Path(bordeaux_root) if bordeaux_root is not None else None,
+                         variables=variables, quiet=quiet, full=full, unit_tests=unit_tests, dbt_log=dbt_log)
 
     def forget(self, *, dataset: str, model: str | None = None, generator: str | None = None,
                dry_run: bool = False) -> pd.DataFrame:
