@@ -131,7 +131,7 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
     elif full or merged or uses_postgres():
         plan = BuildPlan(None, reason="a full build")
     else:
-        plan = _plan_from_working_copy()
+        plan = planned_build()
         merged.update(plan.variables)
     with_unit_tests = unit_tests_default() if unit_tests is None else unit_tests
     extra = [] if dbt_log else ["--quiet"]
@@ -160,8 +160,9 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
     return summary()
 
 
-def _plan_from_working_copy() -> BuildPlan:
-    """plan_build on the working copy, read under the writer lock (which the build then keeps)."""
+def planned_build() -> BuildPlan:
+    """What a build given no selection or vars would build now: plan_build on the working copy, read under the
+    writer lock (which a build then keeps)."""
     from biasmirror.warehouse import connect
 
     working = working_path(warehouse_path())
