@@ -21,6 +21,7 @@ copy or publication there.
 from __future__ import annotations
 
 import os
+import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, Union
@@ -110,6 +111,9 @@ class Warehouse:
         self._block: ExitStack | None = None
         self._ibis: Any = None
         self._ibis_stamp: tuple[int, int] | None = None
+        # the published file and the build last read from it (_notice_new_build)
+        self._read_stamp: tuple[int, int] | None = None
+        self._read_build: str | None = None
 
     def __repr__(self) -> str:
         if self.engine == POSTGRES_TARGET:
@@ -128,6 +132,41 @@ class Warehouse:
             values[LOCK_TIMEOUT_ENV] = repr(self._lock_timeout)
         with scoped_env(values):
             yield
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """One reading call: the environment, after noticing a newer published build (_notice_new_build)."""
+        with self._env():
+            if self.engine != POSTGRES_TARGET:
+                self._notice_new_build()
+            yield
+
+    def _notice_new_build(self) -> None:
+        """A build published since the last read: close this object's ibis connection, which would otherwise
+        keep every connection of the process on the old build (DuckDB shares one open database per file within a
+        process), then check that a new connection sees the new build; when one still sees the build read
+        before, another connection of this process holds the old one open: warn (StaleBuildWarning)."""
+        from biasmirror.warehouse import connect
+
+        published = warehouse_path()
+        if not published.exists():
+            return  # the reader itself says so (WarehouseMissing)
+        status = published.stat()
+        stamp = (status.st_ino, status.st_mtime_ns)
+        if self._ibis is not None and self._ibis_stamp != stamp:
+            self.close()
+        if stamp == self._read_stamp:
+            return
+        with connect(read_only=True) as con:
+            build = _last_build(con)
+        if self._read_stamp is not None and build is not None and build == self._read_build:
+            warnings.warn(StaleBuildWarning(
+                f"A newer build was published to {published}, but this process still reads the earlier one: another "
+                "connection to that file is open in this process (DuckDB shares one open database per file), e.g. a "
+                "duckdb.connect(...) or ibis connection in a notebook. Close it (con.close()) and read again."),
+                stacklevel=4)
+            return
+        self._read_stamp, self._read_build = stamp, build
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -429,7 +468,7 @@ class Warehouse:
         """
         from biasmirror.summary import overall_metrics
 
-        with self._env():
+        with self._reading():
             return overall_metrics(dataset, model)
 
     def mart(self, name: str, *, schema: str = "audit", **filters: Filter) -> pd.DataFrame:
@@ -455,14 +494,14 @@ class Warehouse:
         biasmirror.summary.UnknownSelection
             No such table or column, or a filter value the table does not hold.
         """
-        with self._env():
+        with self._reading():
             return _read(name, schema, {k: v for k, v in filters.items() if v is not None})
 
     def marts(self) -> pd.DataFrame:
         """The audit marts of the published warehouse: ``name``, ``kind`` (table or view), ``description``."""
         from biasmirror.warehouse import connect
 
-        with self._env(), connect(read_only=True) as con:
+        with self._reading(), connect(read_only=True) as con:
             if self.engine == POSTGRES_TARGET:  # dbt's persisted docs are the relations' comments there too
                 return con.execute(
                     "select t.table_name as name, case when t.table_type = 'VIEW' then 'view' else 'table' end "
@@ -578,7 +617,7 @@ class Warehouse:
             if self._ibis is None:
                 self._ibis = _ibis_postgres()
             return self._ibis.table(name, database=schema)
-        with self._env():
+        with self._reading():
             published = require_published()
         status = published.stat()
         stamp = (status.st_ino, status.st_mtime_ns)
@@ -594,8 +633,22 @@ class Warehouse:
         """Run a read-only SQL query on the published warehouse (``?`` placeholders take `params`)."""
         from biasmirror.warehouse import connect
 
-        with self._env(), connect(read_only=True) as con:
+        with self._reading(), connect(read_only=True) as con:
             return con.execute(query, list(params or [])).df()
+
+
+class StaleBuildWarning(UserWarning):
+    """A reader read an earlier build than the one published: a connection of this process holds it open."""
+
+
+def _last_build(con: Any) -> str | None:
+    """The invocation id of the last build recorded in a warehouse (None before any)."""
+    held = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
+                       "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchone()[0]
+    if not held:
+        return None
+    row = con.execute("select invocation_id from inference.dbt_builds order by finished_at desc limit 1").fetchone()
+    return row[0] if row else None
 
 
 def _ibis_postgres() -> Any:

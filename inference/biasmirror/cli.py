@@ -114,7 +114,7 @@ def build(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
     mimic_tables: Annotated[bool, typer.Option(
         "--mimic-tables", help="Read MIMIC-IV from the mimic-code tables (mimiciv_ed, mimiciv_hosp, mimiciv_note) of the "
-        "warehouse's database instead of files (dbt var mimic_source: tables; README \"Running on PostgreSQL\").")] = False,
+        "warehouse's database instead of files (dbt var mimic_source: tables; docs/postgresql.md).")] = False,
     bordeaux_tables: Annotated[bool, typer.Option(
         "--bordeaux-tables", help="Read the Bordeaux extract from the table bordeaux.visits of the warehouse's database "
         "instead of a file (dbt vars bordeaux_source: tables, bordeaux_schema).")] = False,

@@ -52,6 +52,7 @@ def demo_warehouse() -> Workspace:
     rng = np.random.default_rng(8)
     dyads = random_pairs(rng, 1200, shift_probability=0.2, female_bias=0.2)
     dyads["stratum_nurse_patient_dyad"] = rng.choice(["F", "M"], len(dyads)) + "_nurse_" + dyads["original_sex"] + "_patient"
+    dyads["stratum_site"] = rng.choice(["north", "south", "east"], len(dyads))  # a second imported stratum column
     workspace.import_pairs(dyads, "dyads", "imported-model", "full", name="dyads.parquet")
     with workspace.active():
         run_simulated_implicit_study()

@@ -226,7 +226,7 @@ def test_the_browser_check_catches_errors(tmp_path: Path, chromium: Chromium) ->
     assert any("missing.png" in e or "Failed to load" in e or "ERR_FILE_NOT_FOUND" in e for e in errors), errors
 
 
-def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium: Chromium, tmp_path: Path) -> None:
+def test_an_empty_warehouse_omits_what_has_no_data(workspace: Workspace, chromium: Chromium, tmp_path: Path) -> None:
     import duckdb
 
     duckdb.connect(str(workspace.warehouse)).close()  # a warehouse file with nothing built yet
@@ -234,12 +234,68 @@ def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium:
     assert result.n_figures == 0
     assert {"overview-no-pairs", "cohort-flow-no-data", "performance-no-data", "table2-no-data", "figure3-no-data",
             "comparisons-no-data", "strata-documented_level-no-data", "dyads-no-data", "terms-no-data",
-            "implicit-association-no-data", "implicit-allocation-no-data"} <= set(result.no_data)
+            "imported-strata-no-data", "implicit-association-no-data", "implicit-allocation-no-data"} <= set(result.no_data)
     load = chromium.load(result.path)
     assert load.errors() == []
+    # one panel says what to do; every other empty figure, table and section is left out, and out of the navigation
+    assert chromium.evaluate("Array.from(document.querySelectorAll('.no-data')).map(p => p.id)") == ["overview-no-pairs"]
+    sections = chromium.evaluate("Array.from(document.querySelectorAll('section')).map(s => s.id)")
+    links = chromium.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
+    assert "overview" in sections and not {"cohort", "dyads", "terms", "imported-strata", "figure3"} & set(sections)
+    assert links == [f"#{section}" for section in sections]
     text = chromium.evaluate("document.body.innerText")
-    assert "No data yet." in text and "biasmirror build" in text
+    assert text.count("No data yet.") == 1 and "biasmirror build" in text
     assert "not recorded (marts built before builds were recorded" in text  # the footer says what it cannot know
+
+
+def _numbers(cell: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[-+]?\d+\.\d+", cell.replace("−", "-"))]
+
+
+def test_every_imported_stratum_has_its_forest_plot_and_table(report: Path) -> None:
+    html = report.read_text(encoding="utf-8")
+    strata = demo_warehouse().query(
+        "select * from audit.paired_metrics where generator = 'imported' "
+        "and stratum_name not in ('overall', 'documented_level')")
+    assert {"nurse_patient_dyad", "site"} <= set(strata.stratum_name)
+    for (dataset, model, setting, name), rows in strata.groupby(["dataset", "model", "setting", "stratum_name"]):
+        slug = re.sub(r"[^a-z0-9]+", "-", f"{name}-{dataset}-{model}-{setting}".lower()).strip("-")
+        assert f'id="fig-imported-{slug}"' in html, slug
+        table_html = html[html.index(f'id="tbl-imported-{slug}"'):]
+        table_html = table_html[:table_html.index("</table>")]
+        for value, stratum in rows.groupby("stratum_value"):
+            row_html = re.search(rf"<tr><td>{re.escape(value)}</td>(.*?)</tr>", table_html)
+            assert row_html, (slug, value)
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row_html.group(1))
+            assert cells[0] == f"{int(stratum.n_pairs.iloc[0]):,}"
+            pooled = stratum.set_index("metric").loc["pooled_rate"]
+            shown = _numbers(cells[1])  # pooled rate in percent, with its interval
+            digits = len(re.search(r"\.(\d+)", cells[1]).group(1))
+            expected = [pooled.estimate * 100, pooled.ci_low * 100, pooled.ci_high * 100]
+            assert shown == pytest.approx(expected, abs=0.51 * 10 ** -digits), (slug, value)
+            # the bounds of an interval with width are never printed alike
+            assert pooled.ci_low == pooled.ci_high or shown[1] != shown[2], cells[1]
+
+
+def test_tables_print_without_losing_columns(report: Path, chromium: Chromium) -> None:
+    width = 760  # narrower than the widest tables on screen (they scroll there), about A4 portrait's text width
+    layout_js = """(() => Array.from(document.querySelectorAll('.bm-table')).map(t => {
+        const last = t.querySelector('thead th:last-child').getBoundingClientRect();
+        const box = t.querySelector('.bm-scroll');
+        return {id: t.id, lastRight: last.right, wide: box.scrollWidth > box.clientWidth + 1};
+      }))()"""
+    chromium.load(report, width=width)
+    screen = chromium.evaluate(layout_js)
+    assert any(t["wide"] for t in screen), "no table is wider than the window on screen: the check would prove nothing"
+    try:
+        chromium.emulate_print(True)
+        printed = chromium.evaluate(layout_js)
+        page_overflow = chromium.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    finally:
+        chromium.emulate_print(False)
+    assert page_overflow <= 0
+    for table in printed:  # on paper nothing scrolls: every last column lies inside the page
+        assert not table["wide"] and table["lastRight"] <= width + 1, table
 
 
 def test_cli_writes_the_report_and_explains_a_missing_warehouse(tmp_path: Path) -> None:
