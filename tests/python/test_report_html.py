@@ -97,9 +97,10 @@ def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
     row = demo_warehouse().query(
         "select estimate, ci_low, ci_high from audit.paired_metrics where stratum_name = 'overall' "
         "and setting = 'full' and metric = 'pooled_rate' and dataset = 'mimic' and generator = 'rules'").iloc[0]
-    cell = f"{row.estimate * 100:+.2f}% [{row.ci_low * 100:+.2f}, {row.ci_high * 100:+.2f}]"
     html = report.read_text(encoding="utf-8")
-    assert f"<td>pooled_rate</td><td class=\"num\">{cell}</td>" in html
+    table2 = html[html.index('id="tbl-table2-mimic-rf-small-rules"'):]
+    cell = re.search(r'<td>pooled_rate</td><td class="num">([^<]*)</td>', table2).group(1)  # the first: full
+    assert_interval(cell, [row.estimate, row.ci_low, row.ci_high], scale=100)
     # the noise floor row shows the self-flip rate of the planted repeats, next to pdr
     flips = demo_warehouse().query(
         "select estimate from audit.noise_floor where metric = 'self_flip_rate' and setting = 'full' "
@@ -133,7 +134,9 @@ def test_odds_ratios_term_frequencies_and_gates_are_the_marts_numbers(report: Pa
                 f"<td class=\"num\">{row.n_up_f_to_m:,} / {row.n_down_f_to_m:,}</td>"
         assert cells in table_html, row
         if not pd.isna(row.odds_ratio) and not pd.isna(row.ci_low):
-            assert f"{row.odds_ratio:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]" in table_html, row
+            row_html = table_html[table_html.index(cells):]
+            cell = re.findall(r'<td class="num">([^<]*)</td>', row_html)[3]  # pairs, F→M, M→F, odds ratio
+            assert_interval(cell, [row.odds_ratio, row.ci_low, row.ci_high])
         if row.zero_cell_corrected:
             assert "corrected" in table_html
     # the ranked term table shows each term's shares in female and male notes beside its skews
@@ -205,12 +208,15 @@ def test_the_implicit_study_section_shows_the_marts_and_says_simulated(report: P
     bias = demo_warehouse().query("select category, bias, ci_low, ci_high from audit.word_association_bias "
                                   "where model = 'sim-respondent' and language = 'en'")
     for row in bias.itertuples():
-        assert (f"<td>{row.category}</td><td class=\"num\">{row.bias:+.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
-                in section), row
+        cell = re.search(rf'<td>{re.escape(row.category)}</td><td class="num">([^<]*)</td>', section).group(1)
+        assert_interval(cell, [row.bias, row.ci_low, row.ci_high])
     rates = demo_warehouse().query("select discipline, trans_rate, ci_low, ci_high, order_effect from "
                                    "audit.allocation_selection_rates where model = 'sim-respondent'")
     for row in rates.itertuples():
-        assert f"{row.trans_rate * 100:.1f}% [{row.ci_low * 100:.1f}, {row.ci_high * 100:.1f}]" in section, row
+        cells = re.findall(r'<td class="num">([^<]*%[^<]*\])</td>', section)
+        assert any(_numbers(c) == pytest.approx([row.trans_rate * 100, row.ci_low * 100, row.ci_high * 100],
+                                                abs=0.51 * 10 ** -len(re.search(r"\.(\d+)", c).group(1)))
+                   for c in cells), row
         assert f"{row.order_effect * 100:+.1f} pp" in section, row
 
 
@@ -252,6 +258,16 @@ def _numbers(cell: str) -> list[float]:
     return [float(x) for x in re.findall(r"[-+]?\d+\.\d+", cell.replace("−", "-"))]
 
 
+def assert_interval(cell: str, expected: list[float], scale: float = 1.0) -> list[float]:
+    """A printed estimate [low, high]: each number is the value rounded to the decimals shown (at least two),
+    and bounds that differ are printed differently."""
+    shown = _numbers(cell)
+    digits = len(re.search(r"\.(\d+)", cell).group(1))
+    assert digits >= 2 and shown == pytest.approx([v * scale for v in expected], abs=0.51 * 10 ** -digits), cell
+    assert expected[1] == expected[2] or shown[1] != shown[2], cell
+    return shown
+
+
 def test_every_imported_stratum_has_its_forest_plot_and_table(report: Path) -> None:
     html = report.read_text(encoding="utf-8")
     strata = demo_warehouse().query(
@@ -269,12 +285,8 @@ def test_every_imported_stratum_has_its_forest_plot_and_table(report: Path) -> N
             cells = re.findall(r"<td[^>]*>(.*?)</td>", row_html.group(1))
             assert cells[0] == f"{int(stratum.n_pairs.iloc[0]):,}"
             pooled = stratum.set_index("metric").loc["pooled_rate"]
-            shown = _numbers(cells[1])  # pooled rate in percent, with its interval
-            digits = len(re.search(r"\.(\d+)", cells[1]).group(1))
-            expected = [pooled.estimate * 100, pooled.ci_low * 100, pooled.ci_high * 100]
-            assert shown == pytest.approx(expected, abs=0.51 * 10 ** -digits), (slug, value)
-            # the bounds of an interval with width are never printed alike
-            assert pooled.ci_low == pooled.ci_high or shown[1] != shown[2], cells[1]
+            # pooled rate in percent with its interval; the bounds of an interval with width never print alike
+            assert_interval(cells[1], [pooled.estimate, pooled.ci_low, pooled.ci_high], scale=100)
 
 
 def test_tables_print_without_losing_columns(report: Path, chromium: Chromium) -> None:

@@ -128,7 +128,7 @@ h2 { border-bottom: 2px solid #1b6ca8; padding-bottom: 4px; margin-top: 36px; fo
 h3 { font-size: 15px; margin: 22px 0 6px 0; }
 .bm-figure { margin: 14px 0 22px 0; max-width: 100%; overflow-x: auto; }
 .bm-svg { display: block; width: 100%; height: auto; }
-.bm-wordcloud { max-width: 760px; border: 1px solid #eaeded; }
+.bm-wordcloud { max-width: 760px; border: 1px solid #eaeded; box-sizing: border-box; }
 figcaption, .caption { font-size: 12.5px; color: #2c3e50; text-align: left; margin-top: 6px; max-width: 1000px; }
 figcaption b, .caption b { color: #17202a; }
 .bm-table { margin: 12px 0 20px 0; max-width: 100%; }

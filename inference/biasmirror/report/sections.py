@@ -692,7 +692,8 @@ def imported_strata(marts: Marts) -> Section:
                       "Every stratum_<name> column of imported pairs: the paired metrics in each of its values, "
                       "for every data set, model and setting imported.")
     frame = _paired_metrics(marts, generator=IMPORTED_GENERATOR)
-    frame = frame[~frame["stratum_name"].isin(DERIVED_STRATA)]
+    if not frame.empty:
+        frame = frame[~frame["stratum_name"].isin(DERIVED_STRATA)]
     if frame.empty:
         section.blocks.append(no_data("imported-strata-no-data", "No imported pairs with stratum_<name> columns.",
                                       Markup("<code>biasmirror import-pairs</code> a file with stratum columns, then "
