@@ -70,7 +70,7 @@ class BuildSummary:
         lines = [f"Built {', '.join(parts) or 'nothing'} in {self.seconds:.1f} s: {self.reason}"
                  + ("" if self.unit_tests else "; unit tests not run (unit_tests=True / --unit-tests)") + "."]
         if problems:
-            lines.append("Not passed: " + ", ".join(f"{n} {status}" for status, n in sorted(problems.items())) + ".")
+            lines.append("Not a plain pass: " + ", ".join(f"{n} {status}" for status, n in sorted(problems.items())) + ".")
         if self.published is not None:
             lines.append(f"Published: {self.published}")
         if self.log_file is not None:
