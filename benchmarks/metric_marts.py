@@ -335,7 +335,7 @@ def fit_in(points: list[dict], x_key: str, y_key: str, quadratic: bool = False) 
 
 
 def run_models_grid(tmp: Path, project: Path, args, log_results: dict) -> dict:
-    """10 models x 3 settings x N pairs (two strata columns): the README's scheduled rebuild after the imports
+    """10 models x 3 settings x N pairs (two strata columns): the scheduled rebuild of docs/scheduled-builds.md after the imports
     (everything downstream of the imported pairs, no unit tests) at 1, 2, 4, ... models, with the numpy floor."""
     grid = [int(m) for m in args.models_grid.split(",")]
     base = generate_pairs(args.models_pairs, args.seed)

@@ -5,7 +5,7 @@ At the scale of benchmarks/metric_marts.py (150,000 pairs x 3 settings, two stra
 1. Generates the same pairs (metric_marts.generate_pairs, same seed), runs a full `dbt build` of the empty
    project in a fresh warehouse (not timed), imports the pairs with `biasmirror import-pairs`, and runs one full
    build so the warehouse holds every mart at this scale (timed once, for reference).
-2. Times the README's scheduled command after an import (the incremental selection, unit tests excluded) as a
+2. Times the scheduled command of docs/scheduled-builds.md after an import (the incremental selection, unit tests excluded) as a
    subprocess, `--repeats` times: wall clock, and from dbt's own output the on-run-end hook (checkpoint + publish)
    and the publish itself (copy to a temporary file beside the published one, fsync, open check, rename).
    Baseline, interleaved in the same run: the same build with var publish_warehouse false (no checkpoint, no
@@ -44,7 +44,7 @@ PUBLISHED = re.compile(r"biasmirror: published (.+?) \(([0-9.,]+) MB (?:copied|c
 
 
 def scheduled_build(wh: mm.Warehouse, boot: int, publish: bool) -> dict:
-    """The README's scheduled command; with publish=False the same build with var publish_warehouse false (the
+    """The scheduled command of docs/scheduled-builds.md; with publish=False the same build with var publish_warehouse false (the
     baseline: everything but the publish). Each mode has its own target path, so neither re-parses the project
     because the other changed a var."""
     variables = {"bootstrap_resamples": boot, "publish_warehouse": publish}

@@ -21,6 +21,7 @@ copy or publication there.
 from __future__ import annotations
 
 import os
+import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, Union
@@ -34,6 +35,7 @@ from biasmirror.warehouse.postgres import POSTGRES_TARGET, TARGET_ENV, describe,
 if TYPE_CHECKING:
     import ibis.expr.types as ir
 
+    from biasmirror.build_summary import BuildSummary
     from biasmirror.imports.pairs import PairImport
     from biasmirror.quality.runner import CheckReport
 
@@ -109,6 +111,9 @@ class Warehouse:
         self._block: ExitStack | None = None
         self._ibis: Any = None
         self._ibis_stamp: tuple[int, int] | None = None
+        # the published file and the build last read from it (_notice_new_build)
+        self._read_stamp: tuple[int, int] | None = None
+        self._read_build: str | None = None
 
     def __repr__(self) -> str:
         if self.engine == POSTGRES_TARGET:
@@ -127,6 +132,41 @@ class Warehouse:
             values[LOCK_TIMEOUT_ENV] = repr(self._lock_timeout)
         with scoped_env(values):
             yield
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """One reading call: the environment, after noticing a newer published build (_notice_new_build)."""
+        with self._env():
+            if self.engine != POSTGRES_TARGET:
+                self._notice_new_build()
+            yield
+
+    def _notice_new_build(self) -> None:
+        """A build published since the last read: close this object's ibis connection, which would otherwise
+        keep every connection of the process on the old build (DuckDB shares one open database per file within a
+        process), then check that a new connection sees the new build; when one still sees the build read
+        before, another connection of this process holds the old one open: warn (StaleBuildWarning)."""
+        from biasmirror.warehouse import connect
+
+        published = warehouse_path()
+        if not published.exists():
+            return  # the reader itself says so (WarehouseMissing)
+        status = published.stat()
+        stamp = (status.st_ino, status.st_mtime_ns)
+        if self._ibis is not None and self._ibis_stamp != stamp:
+            self.close()
+        if stamp == self._read_stamp:
+            return
+        with connect(read_only=True) as con:
+            build = _last_build(con)
+        if self._read_stamp is not None and build is not None and build == self._read_build:
+            warnings.warn(StaleBuildWarning(
+                f"A newer build was published to {published}, but this process still reads the earlier one: another "
+                "connection to that file is open in this process (DuckDB shares one open database per file), e.g. a "
+                "duckdb.connect(...) or ibis connection in a notebook. Close it (con.close()) and read again."),
+                stacklevel=4)
+            return
+        self._read_stamp, self._read_build = stamp, build
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -220,17 +260,19 @@ class Warehouse:
 
     def build(self, *, select: Sequence[str] | None = None, resamples: int | None = None, seed: int | None = None,
               mimic_root: PathLike | None = None, bordeaux_root: PathLike | None = None,
-              variables: dict[str, Any] | None = None, quiet: bool = False) -> None:
+              variables: dict[str, Any] | None = None, quiet: bool = False, full: bool = False,
+              unit_tests: bool | None = None, dbt_log: bool = False) -> BuildSummary:
         """Run ``dbt build`` on the working copy and publish it when every model and test passed
-        (``biasmirror build``).
+        (``biasmirror build``); return what was built.
 
         Parameters
         ----------
         select : sequence of str, optional
-            A dbt selection (default: everything).
+            A dbt selection. Default: after imports of pairs alone (and a full build before them), only the
+            models and tests the imported pairs feed, with the vars of the last full build; otherwise everything.
         resamples, seed : int, optional
             Bootstrap resamples and seed (dbt vars ``bootstrap_resamples``, ``bootstrap_seed``; default 1000
-            and the project's seed).
+            and the project's seed). Any var makes the build a full one.
         mimic_root, bordeaux_root : str or os.PathLike, optional
             Folder of a MIMIC-IV download or of the Bordeaux extract; checked, and remembered in the warehouse
             when the build succeeds.
@@ -238,22 +280,35 @@ class Warehouse:
             Further dbt vars (as ``--vars``), e.g. ``{"ci_level": 0.9}``; every var is validated before anything
             is built.
         quiet : bool, default False
-            Show only dbt's errors (dbt's ``--quiet``), not its progress log.
+            No progress line (dbt's errors are still shown).
+        full : bool, default False
+            Build every node, whatever changed.
+        unit_tests : bool, optional
+            Run dbt's unit tests of the macros (default: ``$BIASMIRROR_UNIT_TESTS``, else only when ``$CI`` is set).
+        dbt_log : bool, default False
+            Show dbt's node log on the console instead of the progress line (it always goes to ``dbt.log``).
+
+        Returns
+        -------
+        biasmirror.build_summary.BuildSummary
+            The selection and why, every node with its status and seconds (``.frame()``), the published file
+            and dbt's log file; ``print(summary)`` says it in a few lines.
 
         Raises
         ------
         biasmirror.dbt_runner.DbtFailed
-            A model, test or var check failed (dbt's output says which); nothing was published.
+            A model, test or var check failed (dbt's output says which; ``error.summary`` is what ran);
+            nothing was published.
         FileNotFoundError
             A data set folder lacks its files.
         """
         from biasmirror.dbt_runner import build
 
         with self._writing():
-            build(select=list(select) if select else None, resamples=resamples, seed=seed,
-                  mimic_root=Path(mimic_root) if mimic_root is not None else None,
-                  bordeaux_root=Path(bordeaux_root) if bordeaux_root is not None else None,
-                  variables=variables, quiet=quiet)
+            return build(select=list(select) if select else None, resamples=resamples, seed=seed,
+                         mimic_root=Path(mimic_root) if mimic_root is not None else None,
+                         bordeaux_root=Path(bordeaux_root) if bordeaux_root is not None else None,
+                         variables=variables, quiet=quiet, full=full, unit_tests=unit_tests, dbt_log=dbt_log)
 
     def forget(self, *, dataset: str, model: str | None = None, generator: str | None = None,
                dry_run: bool = False) -> pd.DataFrame:
@@ -413,7 +468,7 @@ class Warehouse:
         """
         from biasmirror.summary import overall_metrics
 
-        with self._env():
+        with self._reading():
             return overall_metrics(dataset, model)
 
     def mart(self, name: str, *, schema: str = "audit", **filters: Filter) -> pd.DataFrame:
@@ -439,14 +494,14 @@ class Warehouse:
         biasmirror.summary.UnknownSelection
             No such table or column, or a filter value the table does not hold.
         """
-        with self._env():
+        with self._reading():
             return _read(name, schema, {k: v for k, v in filters.items() if v is not None})
 
     def marts(self) -> pd.DataFrame:
         """The audit marts of the published warehouse: ``name``, ``kind`` (table or view), ``description``."""
         from biasmirror.warehouse import connect
 
-        with self._env(), connect(read_only=True) as con:
+        with self._reading(), connect(read_only=True) as con:
             if self.engine == POSTGRES_TARGET:  # dbt's persisted docs are the relations' comments there too
                 return con.execute(
                     "select t.table_name as name, case when t.table_type = 'VIEW' then 'view' else 'table' end "
@@ -567,7 +622,7 @@ class Warehouse:
             if self._ibis is None:
                 self._ibis = _ibis_postgres()
             return self._ibis.table(name, database=schema)
-        with self._env():
+        with self._reading():
             published = require_published()
         status = published.stat()
         stamp = (status.st_ino, status.st_mtime_ns)
@@ -583,8 +638,22 @@ class Warehouse:
         """Run a read-only SQL query on the published warehouse (``?`` placeholders take `params`)."""
         from biasmirror.warehouse import connect
 
-        with self._env(), connect(read_only=True) as con:
+        with self._reading(), connect(read_only=True) as con:
             return con.execute(query, list(params or [])).df()
+
+
+class StaleBuildWarning(UserWarning):
+    """A reader read an earlier build than the one published: a connection of this process holds it open."""
+
+
+def _last_build(con: Any) -> str | None:
+    """The invocation id of the last build recorded in a warehouse (None before any)."""
+    held = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
+                       "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchone()[0]
+    if not held:
+        return None
+    row = con.execute("select invocation_id from inference.dbt_builds order by finished_at desc limit 1").fetchone()
+    return row[0] if row else None
 
 
 def _ibis_postgres() -> Any:

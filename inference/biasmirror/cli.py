@@ -116,15 +116,19 @@ def build(
         help="Folder of the Bordeaux extract (visits.parquet, visits.csv.gz or visits.csv); remembered in the warehouse.")] = None,
     mimic_tables: Annotated[bool, typer.Option(
         "--mimic-tables", help="Read MIMIC-IV from the mimic-code tables (mimiciv_ed, mimiciv_hosp, mimiciv_note) of the "
-        "warehouse's database instead of files (dbt var mimic_source: tables; README \"Running on PostgreSQL\").")] = False,
+        "warehouse's database instead of files (dbt var mimic_source: tables; docs/postgresql.md).")] = False,
     bordeaux_tables: Annotated[bool, typer.Option(
         "--bordeaux-tables", help="Read the Bordeaux extract from the table bordeaux.visits of the warehouse's database "
         "instead of a file (dbt vars bordeaux_source: tables, bordeaux_schema).")] = False,
     dbt_vars: Annotated[Optional[str], typer.Option("--vars", help="More dbt vars as YAML, as given to `dbt build --vars`, e.g. the audit gates: '{gate_max_pdr: 0.05, gate_severity: error}'.")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Build every node, even when only pairs were imported since the last build.")] = False,
+    unit_tests: Annotated[Optional[bool], typer.Option("--unit-tests/--no-unit-tests", help="Run dbt's unit tests of the macros (default: BIASMIRROR_UNIT_TESTS, else only when CI is set).")] = None,
+    dbt_log: Annotated[bool, typer.Option("--dbt-log", help="Show dbt's node log here instead of one progress line (it always goes to dbt.log).")] = False,
 ) -> None:
-    """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests. When
-    every node succeeds, the build is published as the warehouse file readers open; otherwise nothing is (a
-    failed audit gate alone still publishes, and exits with status 1)."""
+    """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests; after
+    imports of pairs alone, only what they feed (--full: everything). When every node succeeds, the build is
+    published as the warehouse file readers open; otherwise nothing is (a failed audit gate alone still
+    publishes, and exits with status 1). Prints what it built."""
     from biasmirror.dbt_runner import DbtFailed, build as build_warehouse
 
     def announce(dataset: str, folder: Path) -> None:
@@ -139,14 +143,19 @@ def build(
             variables["mimic_source"] = "tables"
         if bordeaux_tables:
             variables["bordeaux_source"] = "tables"
-        build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root, resamples=resamples,
-                        seed=seed, variables=variables, announce=announce)
+        result = build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root,
+                                 resamples=resamples, seed=seed, variables=variables, announce=announce, full=full,
+                                 unit_tests=unit_tests, dbt_log=dbt_log)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
+        summary = getattr(error, "summary", None)
+        if summary is not None and summary.log_file is not None:
+            console.print(f"dbt's log: {summary.log_file}", soft_wrap=True, markup=False)
         fail(str(error))
+    console.print(str(result), soft_wrap=True, markup=False)
     if uses_postgres():
         console.print("Built in the PostgreSQL database (BIASMIRROR_TARGET=postgres).")
         return
-    console.print(f"Published: {warehouse_path()} (working copy {working_path()})")
+    console.print(f"Working copy: {working_path()}", soft_wrap=True, markup=False)
 
 
 @app.command("import-pairs")
@@ -346,43 +355,79 @@ def _parse_vars(text: Optional[str]) -> dict:
     return value
 
 
+# The query the demo ends with, for copy-paste (README.md shows the same command; a test checks it).
+DEMO_QUERY = ("select setting, metric, estimate, ci_low, ci_high from audit.paired_metrics "
+              "where stratum_name = 'overall' order by setting, metric_order")
+
+
+def demo_open_command(warehouse: Path, duckdb_cli: Path) -> list[str]:
+    """The command that opens the demo's warehouse read-only with DEMO_QUERY; paths under the current folder
+    relative to it (as the README writes them)."""
+    def shown(path: Path) -> str:
+        try:
+            return os.path.relpath(os.path.abspath(path)) if Path(os.path.abspath(path)).is_relative_to(Path.cwd()) \
+                else str(path)
+        except ValueError:  # another drive (Windows)
+            return str(path)
+
+    return [shown(duckdb_cli) if duckdb_cli.is_file() else "duckdb", "-readonly", shown(warehouse), DEMO_QUERY]
+
+
 @app.command()
 def demo(
     out: Path = typer.Option(Path(DEMO_WAREHOUSE).parent, help="Folder for the synthetic MIMIC-IV files, the demo's own "
-                             "warehouse (OUT/biasmirror.duckdb), its Data Docs and report."),
+                             "warehouse (OUT/biasmirror.duckdb), its log (OUT/demo.log), Data Docs and report."),
     stays: int = typer.Option(20000, help="Synthetic ED stays."),
     seed: int = typer.Option(42, help="Seed of the synthetic data."),
 ) -> None:
-    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics.
+    """The whole audit on synthetic MIMIC-IV-shaped data: data, cohort, counterfactuals, baseline, metrics,
+    checks, report; one line per step (every step's own output, dbt's node log included, goes to OUT/demo.log).
     It works in its own warehouse, OUT/biasmirror.duckdb (whatever --warehouse or BIASMIRROR_WAREHOUSE say), so
     your other warehouses can neither break it nor be changed by it."""
+    from biasmirror.build_plan import RECORDS_SELECTION
+    from biasmirror.dbt_runner import DbtFailed, build as build_warehouse
+    from biasmirror.step_log import StepLog, default_screen
+
     started = time.perf_counter()
+    screen = default_screen()
     with own_warehouse(out / "biasmirror.duckdb") as demo_warehouse:
-        console.print(f"The demo's own warehouse: {demo_warehouse}", soft_wrap=True)
-        steps = [
-            ("1/7 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
-            ("2/7 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
-            ("3/7 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
-            ("4/7 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None, seed=None)),
-            ("5/7 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
-            ("6/7 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None, seed=None)),
-            ("7/7 data-quality gates (biasmirror check)", lambda: check(docs=out / "data_docs", layer=None, mimic_root=None,
-                                                                        bordeaux_root=None, min_parse_rate=0.95,
-                                                                        test_fraction=None, dbt_vars=None,
-                                                                        min_parity_agreement=0.95)),
-        ]
-        for title, step in steps:
-            console.rule(f"[bold]{title}")
-            step()
+        steps = StepLog(out / "demo.log", screen)
+        screen.print(f"The demo's own warehouse: {demo_warehouse}; every step's output: {steps.path}",
+                     soft_wrap=True, markup=False)
+
+        def dbt_build(select: list[str], mimic_root: Path | None = None) -> str:
+            try:
+                return build_warehouse(select=select, mimic_root=mimic_root, quiet=True).counts_text()
+            except DbtFailed as error:
+                fail(str(error))
+
+        def data_quality() -> str:
+            check(docs=out / "data_docs", layer=None, mimic_root=None, bordeaux_root=None, min_parse_rate=0.95,
+                  test_fraction=None, dbt_vars=None, min_parity_agreement=0.95)
+            return f"Data Docs in {out / 'data_docs'}"
+
+        def audit_report() -> str:
+            report_command(out=out / "report")
+            return str(out / "report" / "index.html")
+
+        for title, step in (
+            ("1/8 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=stays, seed=seed, female_effect=None)),
+            ("2/8 cohort and model inputs of the originals (dbt build)",
+             lambda: dbt_build(list(RECORDS_SELECTION), mimic_root=out / "mimic")),
+            ("3/8 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
+            ("4/8 model inputs of the copies (dbt build)", lambda: dbt_build(["model_inputs"])),
+            ("5/8 TF-IDF + random-forest triage model", lambda: baseline(dataset="mimic", model="tfidf-rf", seed=0, trees=300)),
+            ("6/8 audit marts (dbt build)", lambda: dbt_build(["source:inference+"])),
+            ("7/8 data-quality gates (biasmirror check)", data_quality),
+            ("8/8 audit report", audit_report),
+        ):
+            steps.run(title, step)
         console.rule("[bold]results")
         summary(dataset="mimic", model=None)
-        console.rule("[bold]audit report")
-        report_command(out=out / "report")
         console.print(f"\nDone in {time.perf_counter() - started:.0f} s. Warehouse: {demo_warehouse}", soft_wrap=True)
         # the duckdb CLI comes with the dev extra, next to this Python
-        cli = Path(sys.executable).with_name("duckdb")
-        print_command(console, "Open it read-only:", [str(cli) if cli.exists() else "duckdb", "-readonly", str(demo_warehouse),
-                                                      "select * from audit.paired_metrics where stratum_name = 'overall'"])
+        print_command(console, "Open it read-only:",
+                      demo_open_command(demo_warehouse, Path(sys.executable).with_name("duckdb")))
 
 
 @app.command("demo-llm")

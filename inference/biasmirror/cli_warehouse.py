@@ -95,4 +95,16 @@ def print_command(console: Console, label: str, argv: list[str]) -> None:
     """Print `label`, then a command for copy-paste on a line of its own: never wrapped (whatever the terminal
     width), its arguments quoted for a POSIX shell."""
     console.print(label, soft_wrap=True, markup=False, highlight=False)
-    console.print("  " + shlex.join(argv), soft_wrap=True, markup=False, highlight=False, crop=False)
+    console.print("  " + shell_command(argv), soft_wrap=True, markup=False, highlight=False, crop=False)
+
+
+def shell_command(argv: list[str]) -> str:
+    """`argv` as one POSIX shell line: an argument that needs quoting is put in double quotes when nothing in
+    it is special there (a SQL query with 'strings' reads as written), else in single quotes (shlex)."""
+    def quote(argument: str) -> str:
+        quoted = shlex.quote(argument)
+        if quoted == argument or any(char in argument for char in '"$`\\!'):
+            return quoted
+        return f'"{argument}"'
+
+    return " ".join(quote(argument) for argument in argv)

@@ -13,8 +13,10 @@ import signal
 import threading
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
+from biasmirror.build_plan import BuildPlan, plan_build
+from biasmirror.build_summary import BuildSummary, NodeEvents
 from biasmirror.paths import (WAREHOUSE_ENV, WORKING_COPY_ENV, dbt_artifact_dirs, project_dir, scoped_env,
                               warehouse_path, working_path)
 from biasmirror.warehouse.lock import writer_lock
@@ -22,7 +24,10 @@ from biasmirror.warehouse.postgres import uses_postgres
 
 
 class DbtFailed(RuntimeError):
-    """dbt reported an error; its own output above says which model or test failed and why."""
+    """dbt reported an error; its own output above says which model or test failed and why. A failed
+    `build` sets `summary` (biasmirror.build_summary.BuildSummary): the nodes that ran, and dbt's log file."""
+
+    summary: BuildSummary | None = None
 
 
 # dbt's anonymous usage statistics: off unless the user turns them on (DBT_SEND_ANONYMOUS_USAGE_STATS=true). They
@@ -40,8 +45,9 @@ class AuditGateFailed(DbtFailed):
 
 
 def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, Any] | None = None,
-            extra: list[str] | None = None) -> None:
-    """Invoke `dbt <command>` (build, run, test, seed, docs generate) on the project."""
+            extra: list[str] | None = None, callbacks: list[Callable[[Any], None]] | None = None) -> None:
+    """Invoke `dbt <command>` (build, run, test, seed, docs generate) on the project. `callbacks` receive every
+    dbt event (biasmirror.build_summary.NodeEvents)."""
     from dbt.cli.main import dbtRunner  # imported late: dbt's import is slow and not every command needs it
 
     project = str(project_dir())
@@ -63,7 +69,7 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     lock = nullcontext() if uses_postgres() else writer_lock(working, published=published)
     with lock, scoped_env(environment), _interruptible():
         try:
-            result = dbtRunner().invoke(args)
+            result = dbtRunner(callbacks=callbacks or []).invoke(args)
         finally:
             _release_warehouse()
     if isinstance(result.exception, KeyboardInterrupt):
@@ -80,17 +86,37 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
                         "last successful build.")
 
 
+# Set to 1 or 0: whether `biasmirror build` runs dbt's unit tests (default: only in CI, where CI is set).
+UNIT_TESTS_ENV = "BIASMIRROR_UNIT_TESTS"
+
+
+def unit_tests_default() -> bool:
+    """Whether a build runs the unit tests when not told: BIASMIRROR_UNIT_TESTS (1/0), else whether CI is set."""
+    explicit = os.environ.get(UNIT_TESTS_ENV, "").strip().lower()
+    if explicit:
+        return explicit not in ("0", "false", "no")
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false")
+
+
 def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bordeaux_root: Path | None = None,
           resamples: int | None = None, seed: int | None = None, variables: dict[str, Any] | None = None,
-          quiet: bool = False, announce: Any = None) -> None:
+          quiet: bool = False, announce: Any = None, full: bool = False, unit_tests: bool | None = None,
+          dbt_log: bool = False) -> BuildSummary:
     """`biasmirror build` (the command line and the Python API): `dbt build` of the working copy, published when
-    every node succeeds.
+    every node succeeds; returns what it built (BuildSummary).
+
+    With no selection, vars or folders, after pair imports alone and a full build before them, only the graph the
+    imported pairs feed is built (biasmirror.build_plan); `full=True` builds everything. dbt's unit tests run when
+    `unit_tests` (default: BIASMIRROR_UNIT_TESTS, else in CI). The console shows one progress line (none when
+    `quiet`) and dbt's errors; dbt's node log goes to its log file, or to the console too with `dbt_log`.
 
     A data set folder given here is checked to hold its files first, and recorded in the warehouse by the
     build's on-run-end hook only when the build succeeds. `variables` are further dbt vars; `resamples` and
     `seed` set `bootstrap_resamples` and `bootstrap_seed`. `announce(dataset, folder)` is called for each folder
-    given. Raises FileNotFoundError (a folder without its files), ValueError, DbtFailed."""
+    given. Raises FileNotFoundError (a folder without its files), ValueError, DbtFailed (with the summary of
+    what ran as its `summary`)."""
     from biasmirror.datasets import check_root
+    from biasmirror.progress import step_line
 
     merged: dict[str, Any] = dict(variables or {})
     remembered = []
@@ -105,7 +131,60 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
         # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
         merged["remember_dataset_roots"] = remembered
     merged.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
-    run_dbt("build", select=select, variables=merged, extra=["--quiet"] if quiet else None)
+    if select:
+        plan = BuildPlan(tuple(select), reason="the selection " + " ".join(select))
+    elif full or merged or uses_postgres():
+        plan = BuildPlan(None, reason="a full build")
+    else:
+        plan = planned_build()
+        merged.update(plan.variables)
+    with_unit_tests = unit_tests_default() if unit_tests is None else unit_tests
+    extra = [] if dbt_log else ["--quiet"]
+    if not with_unit_tests:
+        extra += ["--exclude-resource-type", "unit_test"]
+    published = None if uses_postgres() else warehouse_path()
+    before = _stamp(published)
+    events = NodeEvents()
+
+    def summary() -> BuildSummary:
+        now = _stamp(published)
+        logs = dbt_artifact_dirs(working_path(published))["logs"] if published is not None else None
+        return BuildSummary(plan.select, plan.reason, tuple(events.nodes), events.elapsed(), with_unit_tests,
+                            published if now is not None and now != before else None,
+                            logs / "dbt.log" if logs is not None else None, dict(merged))
+
+    line = nullcontext(None) if quiet or dbt_log else step_line("dbt build")
+    try:
+        with line as on_step:
+            events.on_step = on_step
+            run_dbt("build", select=list(plan.select) if plan.select else None, variables=merged or None,
+                    extra=extra, callbacks=[events])
+    except DbtFailed as error:
+        error.summary = summary()
+        raise
+    return summary()
+
+
+def planned_build() -> BuildPlan:
+    """What a build given no selection or vars would build now: plan_build on the working copy, read under the
+    writer lock (which a build then keeps)."""
+    from biasmirror.warehouse import connect
+
+    working = working_path(warehouse_path())
+    if not working.exists():
+        return plan_build(None)
+    with connect(read_only=True, working=True) as con:
+        return plan_build(con)
+
+
+def _stamp(path: Path | None) -> tuple[int, int] | None:
+    """The identity of a file's current version (inode, mtime), None when missing: a publish changes it."""
+    if path is None or not path.exists():
+        return None
+    status = path.stat()
+    return status.st_ino, status.st_mtime_ns
+
+
 # dbt's console events for an exception that ended the invocation: "Encountered an error" and its stack trace.
 _CRASH_EVENTS = frozenset({"MainEncounteredError", "MainStackTrace"})
 

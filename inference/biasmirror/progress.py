@@ -40,3 +40,19 @@ def phase_bars(prefix: str = "") -> Iterator[PhaseCallback]:
             bar.update(tasks[phase], completed=done, total=total)
 
         yield update
+
+
+@contextmanager
+def step_line(description: str) -> Iterator[Callable[[int, int, str, str, str], None]]:
+    """One progress line for a sequence of steps of unknown kinds (a dbt build's nodes): steps done of the
+    total, elapsed time and the step that just finished. The line stays, complete, when the block ends."""
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[step]}"))
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task(description, total=None, step="")
+
+        def update(done: int, total: int, kind: str, name: str, status: str) -> None:
+            last = "" if done >= total else f"{kind} {name}"
+            bar.update(task, completed=done, total=total, step=last)
+
+        yield update

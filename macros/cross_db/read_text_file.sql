@@ -18,7 +18,7 @@
   {{ exceptions.raise_compiler_error("The " ~ target.type ~ " target cannot read the raw file " ~ path ~ ": raw "
       ~ "files are read by DuckDB only. Load the data set into database tables (MIMIC-IV with the MIT-LCP "
       ~ "mimic-code scripts, then --vars '{mimic_source: tables}'), or leave its folder var and environment "
-      ~ "variable empty (README, \"Running on PostgreSQL\").") }}
+      ~ "variable empty (docs/postgresql.md).") }}
 {%- endmacro %}
 
 {% macro default__read_text_file(path) -%}

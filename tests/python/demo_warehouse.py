@@ -25,6 +25,7 @@ NOISE_FLIPS = 0.04
 
 @cache
 def demo_warehouse() -> Workspace:
+    from biasmirror.build_plan import RECORDS_SELECTION
     from biasmirror.counterfactuals.generate import generate_counterfactuals
     from biasmirror.synth.mimic import write_mimic
     from biasmirror.triage.classifier_training import fit_and_score
@@ -36,9 +37,9 @@ def demo_warehouse() -> Workspace:
     workspace.root.mkdir()
     write_mimic(root / "mimic", stays=STAYS, seed=SEED, female_effect=FEMALE_EFFECT)
     variables = {**VARIABLES, "mimic_root": str(root / "mimic")}
-    # the cohort and what is derived from records alone; the rest is downstream of the inference tables
-    workspace.build(select=["+model_inputs", "+cohort_flow", "+int_cohort_records_stratified", "+term_frequencies"],
-                    variables=variables)
+    # the cohort and what is derived from records alone (as the demo's first build); the rest is downstream of
+    # the inference tables
+    workspace.build(select=list(RECORDS_SELECTION), variables=variables)
     with workspace.active():
         generate_counterfactuals("mimic", "rules")
         generate_counterfactuals("mimic", "rules", placebo=True)  # same-sex rewrites: generator rules-placebo
@@ -51,6 +52,7 @@ def demo_warehouse() -> Workspace:
     rng = np.random.default_rng(8)
     dyads = random_pairs(rng, 1200, shift_probability=0.2, female_bias=0.2)
     dyads["stratum_nurse_patient_dyad"] = rng.choice(["F", "M"], len(dyads)) + "_nurse_" + dyads["original_sex"] + "_patient"
+    dyads["stratum_site"] = rng.choice(["north", "south", "east"], len(dyads))  # a second imported stratum column
     workspace.import_pairs(dyads, "dyads", "imported-model", "full", name="dyads.parquet")
     with workspace.active():
         run_simulated_implicit_study()

@@ -190,6 +190,10 @@ class Chromium:
         self._events.clear()
         return result
 
+    def emulate_print(self, enabled: bool = True) -> None:
+        """Lay the loaded page out with its print style sheet (CSS @media print), or back with the screen's."""
+        self.send("Emulation.setEmulatedMedia", {"media": "print" if enabled else ""}, session=True)
+
     def evaluate(self, expression: str) -> Any:
         reply = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
         if "exceptionDetails" in reply:

@@ -97,9 +97,10 @@ def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
     row = demo_warehouse().query(
         "select estimate, ci_low, ci_high from audit.paired_metrics where stratum_name = 'overall' "
         "and setting = 'full' and metric = 'pooled_rate' and dataset = 'mimic' and generator = 'rules'").iloc[0]
-    cell = f"{row.estimate * 100:+.2f}% [{row.ci_low * 100:+.2f}, {row.ci_high * 100:+.2f}]"
     html = report.read_text(encoding="utf-8")
-    assert f"<td>pooled_rate</td><td class=\"num\">{cell}</td>" in html
+    table2 = html[html.index('id="tbl-table2-mimic-rf-small-rules"'):]
+    cell = re.search(r'<td>pooled_rate</td><td class="num">([^<]*)</td>', table2).group(1)  # the first: full
+    assert_interval(cell, [row.estimate, row.ci_low, row.ci_high], scale=100)
     # the noise floor row shows the self-flip rate of the planted repeats, next to pdr
     flips = demo_warehouse().query(
         "select estimate from audit.noise_floor where metric = 'self_flip_rate' and setting = 'full' "
@@ -133,7 +134,9 @@ def test_odds_ratios_term_frequencies_and_gates_are_the_marts_numbers(report: Pa
                 f"<td class=\"num\">{row.n_up_f_to_m:,} / {row.n_down_f_to_m:,}</td>"
         assert cells in table_html, row
         if not pd.isna(row.odds_ratio) and not pd.isna(row.ci_low):
-            assert f"{row.odds_ratio:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]" in table_html, row
+            row_html = table_html[table_html.index(cells):]
+            cell = re.findall(r'<td class="num">([^<]*)</td>', row_html)[3]  # pairs, F→M, M→F, odds ratio
+            assert_interval(cell, [row.odds_ratio, row.ci_low, row.ci_high])
         if row.zero_cell_corrected:
             assert "corrected" in table_html
     # the ranked term table shows each term's shares in female and male notes beside its skews
@@ -205,12 +208,15 @@ def test_the_implicit_study_section_shows_the_marts_and_says_simulated(report: P
     bias = demo_warehouse().query("select category, bias, ci_low, ci_high from audit.word_association_bias "
                                   "where model = 'sim-respondent' and language = 'en'")
     for row in bias.itertuples():
-        assert (f"<td>{row.category}</td><td class=\"num\">{row.bias:+.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
-                in section), row
+        cell = re.search(rf'<td>{re.escape(row.category)}</td><td class="num">([^<]*)</td>', section).group(1)
+        assert_interval(cell, [row.bias, row.ci_low, row.ci_high])
     rates = demo_warehouse().query("select discipline, trans_rate, ci_low, ci_high, order_effect from "
                                    "audit.allocation_selection_rates where model = 'sim-respondent'")
     for row in rates.itertuples():
-        assert f"{row.trans_rate * 100:.1f}% [{row.ci_low * 100:.1f}, {row.ci_high * 100:.1f}]" in section, row
+        cells = re.findall(r'<td class="num">([^<]*%[^<]*\])</td>', section)
+        assert any(_numbers(c) == pytest.approx([row.trans_rate * 100, row.ci_low * 100, row.ci_high * 100],
+                                                abs=0.51 * 10 ** -len(re.search(r"\.(\d+)", c).group(1)))
+                   for c in cells), row
         assert f"{row.order_effect * 100:+.1f} pp" in section, row
 
 
@@ -226,7 +232,7 @@ def test_the_browser_check_catches_errors(tmp_path: Path, chromium: Chromium) ->
     assert any("missing.png" in e or "Failed to load" in e or "ERR_FILE_NOT_FOUND" in e for e in errors), errors
 
 
-def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium: Chromium, tmp_path: Path) -> None:
+def test_an_empty_warehouse_omits_what_has_no_data(workspace: Workspace, chromium: Chromium, tmp_path: Path) -> None:
     import duckdb
 
     duckdb.connect(str(workspace.warehouse)).close()  # a warehouse file with nothing built yet
@@ -234,12 +240,74 @@ def test_an_empty_warehouse_gives_no_data_panels(workspace: Workspace, chromium:
     assert result.n_figures == 0
     assert {"overview-no-pairs", "cohort-flow-no-data", "performance-no-data", "table2-no-data", "figure3-no-data",
             "comparisons-no-data", "strata-documented_level-no-data", "dyads-no-data", "terms-no-data",
-            "implicit-association-no-data", "implicit-allocation-no-data"} <= set(result.no_data)
+            "imported-strata-no-data", "implicit-association-no-data", "implicit-allocation-no-data"} <= set(result.no_data)
     load = chromium.load(result.path)
     assert load.errors() == []
+    # one panel says what to do; every other empty figure, table and section is left out, and out of the navigation
+    assert chromium.evaluate("Array.from(document.querySelectorAll('.no-data')).map(p => p.id)") == ["overview-no-pairs"]
+    sections = chromium.evaluate("Array.from(document.querySelectorAll('section')).map(s => s.id)")
+    links = chromium.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
+    assert "overview" in sections and not {"cohort", "dyads", "terms", "imported-strata", "figure3"} & set(sections)
+    assert links == [f"#{section}" for section in sections]
     text = chromium.evaluate("document.body.innerText")
-    assert "No data yet." in text and "biasmirror build" in text
+    assert text.count("No data yet.") == 1 and "biasmirror build" in text
     assert "not recorded (marts built before builds were recorded" in text  # the footer says what it cannot know
+
+
+def _numbers(cell: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[-+]?\d+\.\d+", cell.replace("−", "-"))]
+
+
+def assert_interval(cell: str, expected: list[float], scale: float = 1.0) -> list[float]:
+    """A printed estimate [low, high]: each number is the value rounded to the decimals shown (at least two),
+    and bounds that differ are printed differently."""
+    shown = _numbers(cell)
+    digits = len(re.search(r"\.(\d+)", cell).group(1))
+    assert digits >= 2 and shown == pytest.approx([v * scale for v in expected], abs=0.51 * 10 ** -digits), cell
+    assert expected[1] == expected[2] or shown[1] != shown[2], cell
+    return shown
+
+
+def test_every_imported_stratum_has_its_forest_plot_and_table(report: Path) -> None:
+    html = report.read_text(encoding="utf-8")
+    strata = demo_warehouse().query(
+        "select * from audit.paired_metrics where generator = 'imported' "
+        "and stratum_name not in ('overall', 'documented_level')")
+    assert {"nurse_patient_dyad", "site"} <= set(strata.stratum_name)
+    for (dataset, model, setting, name), rows in strata.groupby(["dataset", "model", "setting", "stratum_name"]):
+        slug = re.sub(r"[^a-z0-9]+", "-", f"{name}-{dataset}-{model}-{setting}".lower()).strip("-")
+        assert f'id="fig-imported-{slug}"' in html, slug
+        table_html = html[html.index(f'id="tbl-imported-{slug}"'):]
+        table_html = table_html[:table_html.index("</table>")]
+        for value, stratum in rows.groupby("stratum_value"):
+            row_html = re.search(rf"<tr><td>{re.escape(value)}</td>(.*?)</tr>", table_html)
+            assert row_html, (slug, value)
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row_html.group(1))
+            assert cells[0] == f"{int(stratum.n_pairs.iloc[0]):,}"
+            pooled = stratum.set_index("metric").loc["pooled_rate"]
+            # pooled rate in percent with its interval; the bounds of an interval with width never print alike
+            assert_interval(cells[1], [pooled.estimate, pooled.ci_low, pooled.ci_high], scale=100)
+
+
+def test_tables_print_without_losing_columns(report: Path, chromium: Chromium) -> None:
+    width = 760  # narrower than the widest tables on screen (they scroll there), about A4 portrait's text width
+    layout_js = """(() => Array.from(document.querySelectorAll('.bm-table')).map(t => {
+        const last = t.querySelector('thead th:last-child').getBoundingClientRect();
+        const box = t.querySelector('.bm-scroll');
+        return {id: t.id, lastRight: last.right, wide: box.scrollWidth > box.clientWidth + 1};
+      }))()"""
+    chromium.load(report, width=width)
+    screen = chromium.evaluate(layout_js)
+    assert any(t["wide"] for t in screen), "no table is wider than the window on screen: the check would prove nothing"
+    try:
+        chromium.emulate_print(True)
+        printed = chromium.evaluate(layout_js)
+        page_overflow = chromium.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    finally:
+        chromium.emulate_print(False)
+    assert page_overflow <= 0
+    for table in printed:  # on paper nothing scrolls: every last column lies inside the page
+        assert not table["wide"] and table["lastRight"] <= width + 1, table
 
 
 def test_cli_writes_the_report_and_explains_a_missing_warehouse(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def cli(ws: Workspace, *args: str, cwd: Path | None = None, **extra: str) -> sub
 
 
 def dbt_command(ws: Workspace, *args: str) -> list[str]:
-    """The README's scheduled form: dbt itself, run from the project, warehouse from BIASMIRROR_WAREHOUSE."""
+    """The scheduled form of docs/scheduled-builds.md: dbt itself, run from the project, warehouse from BIASMIRROR_WAREHOUSE."""
     return [str(BIN / "dbt"), "build", "--project-dir", str(REPO), "--profiles-dir", str(REPO),
             "--vars", json.dumps(RESAMPLES), *args]
 

@@ -30,4 +30,4 @@ def report(out: Path = typer.Option(Path("report"), help="Folder to write index.
     except (OSError, RuntimeError) as error:  # no warehouse, a locked one, an unwritable folder
         fail(str(error))
     console.print(f"Report: {result.path} ({result.n_figures} figures, {result.n_tables} tables"
-                  + (f", {len(result.no_data)} sections waiting for data" if result.no_data else "") + ").")
+                  + (f", {len(result.no_data)} figures or tables left out for want of data" if result.no_data else "") + ").")

@@ -23,7 +23,7 @@ from biasmirror.display import shown
 
 Html = Union[str, Markup]  # str: escaped on output; Markup: the report's own HTML
 
-__all__ = ["Markup", "Html", "escape", "html", "slug", "figure", "table", "no_data", "note", "Section", "page",
+__all__ = ["Markup", "Html", "escape", "html", "slug", "figure", "table", "no_data", "Omitted", "note", "Section", "page",
            "CONTENT_SECURITY_POLICY"]
 
 # No scripts, no plug-ins, nothing from the network (or from disk beside the page): inline styles and the
@@ -83,8 +83,20 @@ def table(table_id: str, frame: pd.DataFrame, caption: Html, numeric: Sequence[s
                 join(body), caption)
 
 
-def no_data(panel_id: str, what: Html, how: Html) -> Markup:
-    """The panel shown in place of a figure or table whose mart is missing or empty."""
+class Omitted(Markup):
+    """A figure or table left out because its mart is missing or empty: it renders as nothing, and a section
+    left with nothing else is left out of the page and its navigation (`panel_id` names it in ReportResult)."""
+
+    panel_id: str = ""
+
+
+def no_data(panel_id: str, what: Html, how: Html, *, shown: bool = False) -> Markup:
+    """In place of a figure or table whose mart is missing or empty: nothing (an Omitted block), unless `shown`,
+    then a panel saying what is missing and what fills it (the report of a warehouse with no pairs at all)."""
+    if not shown:
+        omitted = Omitted(html('<!-- no data: id="{}" -->', panel_id))
+        omitted.panel_id = panel_id
+        return omitted
     return html('<div class="no-data" id="{}"><strong>No data yet.</strong> {} <span class="how">To fill it: {}</span>'
                 '</div>', panel_id, what, how)
 
@@ -100,10 +112,18 @@ class Section:
     intro: Html = ""
     blocks: list[Html] = field(default_factory=list)
 
+    def omitted(self) -> list[str]:
+        """The ids of the blocks left out for want of data."""
+        return [block.panel_id for block in self.blocks if isinstance(block, Omitted)]
+
+    def has_content(self) -> bool:
+        """Whether any block is shown (a section of omitted blocks alone is left out of the page)."""
+        return any(not isinstance(block, Omitted) for block in self.blocks)
+
     def html(self) -> Markup:
         intro = html("<p>{}</p>", self.intro) if self.intro else Markup("")
         return html('<section id="{}"><h2>{}</h2>{}{}</section>', self.section_id, self.title, intro,
-                    join(self.blocks))
+                    join([block for block in self.blocks if not isinstance(block, Omitted)]))
 
 
 CSS = """
@@ -119,7 +139,7 @@ h2 { border-bottom: 2px solid #1b6ca8; padding-bottom: 4px; margin-top: 36px; fo
 h3 { font-size: 15px; margin: 22px 0 6px 0; }
 .bm-figure { margin: 14px 0 22px 0; max-width: 100%; overflow-x: auto; }
 .bm-svg { display: block; width: 100%; height: auto; }
-.bm-wordcloud { max-width: 760px; border: 1px solid #eaeded; }
+.bm-wordcloud { max-width: 760px; border: 1px solid #eaeded; box-sizing: border-box; }
 figcaption, .caption { font-size: 12.5px; color: #2c3e50; text-align: left; margin-top: 6px; max-width: 1000px; }
 figcaption b, .caption b { color: #17202a; }
 .bm-table { margin: 12px 0 20px 0; max-width: 100%; }
@@ -140,12 +160,28 @@ footer { border-top: 1px solid #d5d8dc; padding: 12px 32px 28px 32px; font-size:
 footer dl { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; margin: 6px 0 0 0; }
 footer dt { font-weight: bold; color: #2c3e50; }
 footer dd { margin: 0; overflow-wrap: anywhere; }
+/* Print and PDF: no box scrolls on paper, so a wide table wraps its cells to the page instead of being cut. */
+@page { size: A4 landscape; margin: 12mm; }
+@media print {
+  header { background: none; color: #17202a; padding: 0 0 8px 0; }
+  header p, header code { color: #17202a; background: none; }
+  nav { display: none; }
+  main { max-width: none; padding: 0; }
+  footer { padding: 8px 0 0 0; }
+  .bm-scroll { overflow: visible; width: auto; max-width: none; }
+  .bm-figure { overflow: visible; break-inside: avoid; }
+  table { font-size: 8pt; width: 100%; table-layout: auto; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; }
+  th, td { white-space: normal; overflow-wrap: anywhere; padding: 2px 4px; max-width: none; }
+}
 """
 
 
 def page(title: str, subtitle: Sequence[Html], sections: Sequence[Section], footer: Html = "") -> str:
     """The whole document. The Content-Security-Policy meta tag comes first in <head>, before anything it
     governs: even if some text escaped escaping, the browser would run no script and load nothing."""
+    sections = [s for s in sections if s.has_content()]
     nav = join([html('<a href="#{}">{}</a>', s.section_id, s.title) for s in sections])
     header = join([html("<p>{}</p>", line) for line in subtitle])
     body = join([s.html() for s in sections])

@@ -12,7 +12,7 @@ import json
 
 import pandas as pd
 
-from biasmirror.report import figures
+from biasmirror.report import figures, numbers
 from biasmirror.report.data import Marts
 from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
 
@@ -48,13 +48,7 @@ def _label(model: str, simulated: set[str]) -> str:
 def _interval(estimate: float, low: float, high: float, digits: int = 2, scale: float = 1.0, unit: str = "",
               signed: bool = True) -> str:
     """'+0.31 [+0.13, +0.48]', or e.g. '27.2% [20.9, 33.5]' for a share (scale 100, unit %, unsigned)."""
-    if estimate is None or pd.isna(estimate):
-        return "–"
-    sign = "+" if signed else ""
-    text = f"{estimate * scale:{sign}.{digits}f}{unit}"
-    if not (pd.isna(low) or pd.isna(high)):
-        text += f" [{low * scale:{sign}.{digits}f}, {high * scale:{sign}.{digits}f}]"
-    return text
+    return numbers.interval(estimate, low, high, scale=scale, unit=unit, digits=digits, signed=signed)
 
 
 def _simulation_banner(models: list[str], simulated: set[str]) -> list[Markup]:
@@ -181,7 +175,7 @@ def _allocation_blocks(frame: pd.DataFrame, simulated: set[str]) -> list[Markup]
             "condition": [_condition(bool(e), bool(s)) for e, s in zip(group["explanation"], group["symptoms"])],
             "trans share [95% CI]": [_interval(v, lo, hi, 1, 100.0, "%", signed=False)
                                      for v, lo, hi in zip(group["trans_rate"], group["ci_low"], group["ci_high"])],
-            "binomial p": ["–" if pd.isna(p) else f"{p:.2g}" for p in group["p_value"]],
+            "binomial p": [numbers.p_value(p) for p in group["p_value"]],
             "order effect [95% CI]": [_interval(v, lo, hi, 1, 100.0, " pp")
                                       for v, lo, hi in zip(group["order_effect"], group["order_effect_ci_low"],
                                                            group["order_effect_ci_high"])],

@@ -23,7 +23,7 @@ class ReportResult:
     path: Path
     n_figures: int
     n_tables: int
-    no_data: tuple[str, ...]   # ids of the "no data yet" panels
+    no_data: tuple[str, ...]   # ids of the figures and tables left out (or, with no pairs at all, shown) for want of data
 
 
 def build_sections(marts: Marts, builders: Sequence[Callable[[Marts], Section]] = SECTIONS,
@@ -69,5 +69,6 @@ def write_report(out: Path, warehouse: Path | None = None,
         path=target,
         n_figures=document.count('<figure class="bm-figure"'),
         n_tables=document.count('<div class="bm-table"'),
-        no_data=tuple(re.findall(r'<div class="no-data" id="([^"]+)"', document)),
+        no_data=tuple(re.findall(r'<div class="no-data" id="([^"]+)"', document))
+        + tuple(panel for section in sections for panel in section.omitted()),
     )

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
-from biasmirror.report import figures
+from biasmirror.report import figures, numbers
 from biasmirror.report.data import Marts
 from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
 from biasmirror.report.gates import audit_gates
@@ -42,12 +42,7 @@ SectionBuilder = Callable[[Marts], Section]
 
 def _pct(estimate: float, low: float | None = None, high: float | None = None, scale: float = 100.0,
          unit: str = "%") -> str:
-    if estimate is None or pd.isna(estimate):
-        return "–"
-    text = f"{estimate * scale:+.2f}{unit}"
-    if low is not None and high is not None and not (pd.isna(low) or pd.isna(high)):
-        text += f" [{low * scale:+.2f}, {high * scale:+.2f}]"
-    return text
+    return numbers.interval(estimate, low, high, scale=scale, unit=unit)
 
 
 def _metric_cell(metric: str, estimate: float, low: float, high: float) -> str:
@@ -96,7 +91,7 @@ def overview(marts: Marts) -> Section:
     section.blocks.append(html('<p class="sign">{}</p>', SIGN))
     overall = _paired_metrics(marts, stratum_name="overall", metric="pdr")
     if overall.empty:
-        section.blocks.append(no_data("overview-no-pairs", "audit.paired_metrics has no pairs.", BUILD))
+        section.blocks.append(no_data("overview-no-pairs", "audit.paired_metrics has no pairs.", BUILD, shown=True))
         return section
     summary = overall[["dataset", "model", "generator", "setting", "n_pairs"]].sort_values(
         ["dataset", "model", "generator", "setting"]).rename(columns={"n_pairs": "pairs"})
@@ -160,7 +155,8 @@ def performance(marts: Marts) -> Section:
         for metric in order:
             hit = group[group["metric"] == metric]
             row[metric] = ("–" if hit.empty else
-                           f"{hit['estimate'].iloc[0]:.3f} [{hit['ci_low'].iloc[0]:.3f}, {hit['ci_high'].iloc[0]:.3f}]")
+                           numbers.interval(hit['estimate'].iloc[0], hit['ci_low'].iloc[0], hit['ci_high'].iloc[0],
+                                            digits=3, signed=False))
         rows.append(row)
     section.blocks.append(table("tbl-model-performance", pd.DataFrame(rows),
                                 html("<b>Model performance</b> against the documented level, setting {}, with 95% "
@@ -431,7 +427,8 @@ def _review_block(marts: Marts) -> Markup:
     for r in review.sort_values(["dataset", "language", "generator"]).itertuples(index=False):
         rows.append({"dataset": r.dataset, "language": r.language, "generator": r.generator,
                      "reviewed": f"{int(r.n_reviewed):,}", "invalid": f"{int(r.n_invalid):,}",
-                     "invalid share [95% exact CI]": f"{r.invalid_share:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]",
+                     "invalid share [95% exact CI]": numbers.interval(r.invalid_share, r.ci_low, r.ci_high, digits=3,
+                                                                      signed=False),
                      "flagged by the automatic check": f"{int(r.n_auto_flagged):,}",
                      "invalid and flagged": f"{int(r.n_invalid_auto_flagged):,}"})
     frame = pd.DataFrame(rows)
@@ -548,7 +545,7 @@ def _sex_gap_block(marts: Marts) -> list[Markup]:
         "female / male records": [f"{int(f):,} / {int(m):,}" for f, m in zip(gap["n_female"], gap["n_male"])],
         "M − F mean level [95% CI]": [_pct(e, lo, hi, scale=1.0, unit="") for e, lo, hi in
                                       zip(gap["m_minus_f"], gap["m_minus_f_ci_low"], gap["m_minus_f_ci_high"])],
-        "Mann–Whitney p": [("–" if pd.isna(p) else f"{p:.2g}") for p in gap["mann_whitney_p"]],
+        "Mann–Whitney p": [numbers.p_value(p) for p in gap["mann_whitney_p"]],
     })
     return [table("tbl-sex-gap", out,
                   Markup("<b>Neutralization baseline</b> (audit.sex_gap): on the test originals, mean predicted level of male "
@@ -624,9 +621,7 @@ def _odds_ratio_blocks(marts: Marts) -> list[Markup]:
 def _odds_ratio_cell(row) -> str:
     if row.odds_ratio is None or pd.isna(row.odds_ratio):
         return f"n/a ({row.undefined_reason})" if isinstance(row.undefined_reason, str) else "n/a"
-    if pd.isna(row.ci_low) or pd.isna(row.ci_high):
-        return f"{row.odds_ratio:.2f}"
-    return f"{row.odds_ratio:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]"
+    return numbers.interval(row.odds_ratio, row.ci_low, row.ci_high, signed=False)
 
 
 def _odds_ratio_flags(row) -> str:
@@ -688,6 +683,77 @@ def dyads(marts: Marts) -> Section:
             "levels); blue for the opposite; the colour scale gives |DTS|. Associations only: the design does not "
             "establish a mechanism.", _group_title(dataset, model, generator), setting)))
     return section
+
+
+# The generator name of imported pairs (models/intermediate/pairs/int_pairs_unioned.sql), and the strata that do not
+# come from a stratum_<name> column of the import.
+IMPORTED_GENERATOR = "imported"
+DERIVED_STRATA = ("overall", "documented_level")
+IMPORTED_STRATA_METRICS = (("pooled_rate", "pooled rate"), ("dts_m_to_f", "DTS M→F"), ("dts_f_to_m", "DTS F→M"),
+                           ("pdr", "PDR"), ("nmd", "NMD"))
+
+
+def imported_strata(marts: Marts) -> Section:
+    """A forest plot and a table for every stratum variable of imported pairs (their stratum_<name> columns)."""
+    section = Section("imported-strata", "By the imported strata",
+                      "Every stratum_<name> column of imported pairs: the paired metrics in each of its values, "
+                      "for every data set, model and setting imported.")
+    frame = _paired_metrics(marts, generator=IMPORTED_GENERATOR)
+    if not frame.empty:
+        frame = frame[~frame["stratum_name"].isin(DERIVED_STRATA)]
+    if frame.empty:
+        section.blocks.append(no_data("imported-strata-no-data", "No imported pairs with stratum_<name> columns.",
+                                      Markup("<code>biasmirror import-pairs</code> a file with stratum columns, then "
+                                             "<code>biasmirror build</code>.")))
+        return section
+    for dataset, model, generator in _groups(frame):
+        group = frame[(frame["dataset"] == dataset) & (frame["model"] == model) & (frame["generator"] == generator)]
+        for setting in _settings_in(group):
+            for stratum_name in sorted(group["stratum_name"].unique()):
+                rows = group[(group["setting"] == setting) & (group["stratum_name"] == stratum_name)]
+                if rows.empty:
+                    continue
+                title = f"{dataset} · model {model} · setting {setting} · {stratum_name}"
+                svg = figures.strata_forest(rows, STRATA_METRICS, (), title,
+                                            f"imported {stratum_name} {dataset} {model} {setting}")
+                section.blocks.append(figure(
+                    slug("fig-imported", stratum_name, dataset, model, setting), svg,
+                    html("<b>By {}, {} · model {}, setting {}.</b> Pooled rate and DTS per direction with 95% "
+                         "intervals in each value of the imported column stratum_{} (n = pairs). Red: the female "
+                         "presentation is the one more often triaged as less severe (pooled rate &gt; 0, DTS M→F "
+                         "&gt; 0, DTS F→M &lt; 0); blue: the male one. Hollow markers and \"small\": values with "
+                         "too few pairs for a stable estimate.", stratum_name, dataset, model, setting, stratum_name)))
+                section.blocks.append(table(
+                    slug("tbl-imported", stratum_name, dataset, model, setting), _stratum_table(rows),
+                    html("<b>By {}, {} · model {}, setting {}</b>: every paired metric in the figure above, with "
+                         "PDR (share of pairs whose level changed) and NMD (mean level of the female minus the male "
+                         "presentation; &gt; 0: the female one less severe). \"small\": fewer pairs than "
+                         "<code>min_stratum_pairs</code>; \"sparse\": too few changed pairs behind the metric "
+                         "for its interval to be trusted.", stratum_name, dataset, model, setting),
+                    numeric=("pairs",) + tuple(label for _, label in IMPORTED_STRATA_METRICS)))
+    return section
+
+
+def _stratum_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per stratum value: pairs, the metrics with their intervals, flags."""
+    out = []
+    for value, stratum in sorted(rows.groupby("stratum_value"), key=lambda item: str(item[0])):
+        by_metric = stratum.set_index("metric")
+        line = {"value": str(value), "pairs": f"{int(stratum['n_pairs'].iloc[0]):,}"}
+        sparse = []
+        for metric, label in IMPORTED_STRATA_METRICS:
+            if metric not in by_metric.index:
+                line[label] = "–"
+                continue
+            r = by_metric.loc[metric]
+            line[label] = _metric_cell(metric, r["estimate"], r["ci_low"], r["ci_high"])
+            if bool(r.get("is_sparse", False)):
+                sparse.append(label)
+        flags = (["small"] if bool(stratum["is_small_stratum"].any()) else []) + \
+            ([f"sparse: {', '.join(sparse)}"] if sparse else [])
+        line["flags"] = "; ".join(flags)
+        out.append(line)
+    return pd.DataFrame(out)
 
 
 def terms(marts: Marts, top: int = 40, table_rows: int = 20) -> Section:
@@ -786,4 +852,5 @@ def _term_frequency_blocks(frequencies: pd.DataFrame, top: int) -> list[Markup]:
 
 
 SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, audit_gates, forest_plot,
-                                        comparisons, acuity_strata, presentation_strata, dyads, terms, implicit_study)
+                                        comparisons, acuity_strata, presentation_strata, imported_strata, dyads, terms,
+                                        implicit_study)
