@@ -443,6 +443,7 @@ def demo_llm(
 ) -> None:
     """The triage audit of a real LLM on CPU: SmolLM2-135M-Instruct fine-tuned with LoRA, scored through a local vLLM
     server, beside a TF-IDF + random forest, in its own warehouse OUT/biasmirror.duckdb (needs `make vllm`)."""
+    from biasmirror.dbt_runner import DbtFailed
     from biasmirror.demo_llm import DemoLlmPlan, run_demo_llm
     from biasmirror.serving.environment import VllmNotInstalled
 
@@ -450,7 +451,7 @@ def demo_llm(
                        score_records=score_records)
     try:
         run_demo_llm(out, plan, base)
-    except (FileNotFoundError, VllmNotInstalled) as error:
+    except (FileNotFoundError, VllmNotInstalled, DbtFailed) as error:
         fail(str(error))
 
 

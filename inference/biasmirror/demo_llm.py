@@ -37,8 +37,10 @@ class DemoLlmPlan:
 
 def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None:
     """Every step of the LLM demo in `out`'s own warehouse (see the module's docstring)."""
-    from biasmirror.cli import build, counterfactuals, summary, synth_mimic
+    from biasmirror.build_plan import RECORDS_SELECTION
+    from biasmirror.cli import counterfactuals, summary, synth_mimic
     from biasmirror.cli_warehouse import own_warehouse, print_command
+    from biasmirror.dbt_runner import build
     from biasmirror.report.command import report as report_command
     from biasmirror.serving.environment import vllm_python
     from biasmirror.testing.smollm2 import default_folder, is_converted
@@ -56,16 +58,15 @@ def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None
         steps = [
             ("1/8 synthetic MIMIC-IV data", lambda: synth_mimic(out=out / "mimic", stays=plan.stays, seed=plan.seed,
                                                               female_effect=None)),
-            ("2/8 cohort (dbt build)", lambda: build(mimic_root=out / "mimic", select=None, resamples=None, seed=None)),
+            ("2/8 cohort and model inputs of the originals (dbt build)",
+             lambda: build(select=list(RECORDS_SELECTION), mimic_root=out / "mimic")),
             ("3/8 rule-based counterfactuals", lambda: counterfactuals(dataset="mimic", generator="rules")),
-            ("4/8 model inputs (dbt build)", lambda: build(mimic_root=None, select=["model_inputs"], resamples=None,
-                                                           seed=None)),
+            ("4/8 model inputs of the copies (dbt build)", lambda: build(select=["model_inputs"])),
             ("5/8 TF-IDF + random forest (the reference)", lambda: baseline(dataset="mimic", model=FOREST_NAME, seed=0,
                                                                             trees=300)),
             ("6/8 LoRA fine-tuning of SmolLM2-135M-Instruct", lambda: _train(train, base, adapter, plan)),
             ("7/8 scoring through vLLM (merged weights, local server)", lambda: _score(score, base, adapter, plan)),
-            ("8/8 audit marts (dbt build)", lambda: build(mimic_root=None, select=["source:inference+"], resamples=None,
-                                                          seed=None)),
+            ("8/8 audit marts (dbt build)", lambda: build(select=["source:inference+"])),
         ]
         for title, step in steps:
             console.rule(f"[bold]{title}")
