@@ -560,6 +560,13 @@ class Warehouse:
         return self.mart("metric_comparisons", dataset=dataset, comparison=comparison, stratum_name=stratum,
                          metric=metric)
 
+    def placebo_adjusted_effects(self, *, dataset: Filter = None, model: Filter = None, generator: Filter = None,
+                                 stratum: Filter = None, metric: Filter = None) -> pd.DataFrame:
+        """``audit.placebo_adjusted_effects``: the swap's effect minus its placebo's (same-sex rewrites of the
+        same records) per metric, with a paired bootstrap CI, p-value, q-value and mde."""
+        return self.mart("placebo_adjusted_effects", dataset=dataset, model=model, generator=generator,
+                         stratum_name=stratum, metric=metric)
+
     def counterfactual_quality(self, *, dataset: Filter = None, generator: Filter = None,
                                language: Filter = None) -> pd.DataFrame:
         """``audit.counterfactual_quality``: validity of the counterfactual copies per data set x language x

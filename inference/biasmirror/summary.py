@@ -41,15 +41,33 @@ def overall_metrics(dataset: str | None = None, model: str | None = None) -> pd.
         _check_selection(con, dataset, model)
         return con.execute(
             "select dataset, model, generator, setting, metric, estimate, ci_low, ci_high, n_pairs, n_boot, "
-            "n_changed, is_sparse "
+            "n_changed, is_sparse, q_value, mde "
             "from audit.paired_metrics where stratum_name = 'overall' "
+            "and (? is null or dataset = ?) and (? is null or model = ?) "
+            "order by dataset, model, generator, metric_order", [dataset, dataset, model, model]).df()
+
+
+def placebo_adjusted(dataset: str | None = None, model: str | None = None) -> pd.DataFrame:
+    """audit.placebo_adjusted_effects on all pairs (empty when no placebo ran, or the mart is not built yet),
+    with the columns format_interval reads (estimate: the adjusted effect)."""
+    with connect(read_only=True) as con:
+        exists = con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
+                             "and table_name = 'placebo_adjusted_effects'").fetchone()[0]
+        if not exists:
+            return pd.DataFrame()
+        return con.execute(
+            "select dataset, model, generator, placebo_generator, setting, metric, adjusted_effect as estimate, "
+            "ci_low, ci_high, n_changed, is_sparse, q_value, mde, n_pairs_swap as n_pairs "
+            "from audit.placebo_adjusted_effects where stratum_name = 'overall' "
             "and (? is null or dataset = ?) and (? is null or model = ?) "
             "order by dataset, model, generator, metric_order", [dataset, dataset, model, model]).df()
 
 
 def format_interval(row, metric: str) -> str:
     """'+1.23% [+0.45, +2.01]' (nmd in levels, the others in percent), with ' *' and the number of changed pairs
-    when the interval is sparse (audit.paired_metrics.is_sparse), and 'n/a' when there is no estimate."""
+    when the interval is sparse (audit.paired_metrics.is_sparse), and 'n/a' when there is no estimate. Where the
+    row has a q-value, ' q=0.003' follows; where its interval also covers zero, the minimum detectable effect
+    (' mde 4.40'): the effect the stratum could have shown."""
     if pd.isna(row.estimate):
         return "n/a"
     scale, unit = (1, "") if metric == "nmd" else (100, "%")
@@ -57,6 +75,11 @@ def format_interval(row, metric: str) -> str:
         text = f"{row.estimate * scale:+.2f}{unit} [no interval]"
     else:
         text = f"{row.estimate * scale:+.2f}{unit} [{row.ci_low * scale:+.2f}, {row.ci_high * scale:+.2f}]"
+    q_value, mde = getattr(row, "q_value", None), getattr(row, "mde", None)
+    if q_value is not None and not pd.isna(q_value):
+        text += f" q={q_value:.2g}"
+        if mde is not None and not pd.isna(mde) and not pd.isna(row.ci_low) and row.ci_low <= 0 <= row.ci_high:
+            text += f" mde {mde * scale:.2f}"
     if bool(row.is_sparse):
         changed = 0 if pd.isna(row.n_changed) else int(row.n_changed)
         text += f" * ({changed} changed)"
@@ -86,6 +109,30 @@ def print_overall(console: Console, dataset: str | None = None, model: str | Non
                 any_sparse = any_sparse or bool(row.is_sparse)
             table.add_row(metric, *cells)
         console.print(table)
+    adjusted = placebo_adjusted(dataset, model)
+    for (ds, mdl, gen, placebo), group in adjusted.groupby(["dataset", "model", "generator", "placebo_generator"], sort=False):
+        table = Table(title=escape(f"{ds} / model {mdl} / counterfactuals {gen}: beyond the placebo ({gen} - {placebo}), "
+                                   "paired 95% bootstrap CI"))
+        table.add_column("metric")
+        settings = [s for s in SETTINGS if s in set(group["setting"])]
+        for setting in settings:
+            table.add_column(escape(setting), justify="right")
+        for metric in HEADLINE:
+            cells = []
+            for setting in settings:
+                rows = group[(group["setting"] == setting) & (group["metric"] == metric)]
+                cells.append(format_interval(rows.iloc[0], metric) if len(rows) else "n/a")
+                any_sparse = any_sparse or (len(rows) > 0 and bool(rows.iloc[0].is_sparse))
+            table.add_row(metric, *cells)
+        console.print(table)
+    if not adjusted.empty:
+        console.print(
+            "Beyond the placebo: the swap's effect minus that of a same-sex rewrite of the same records (the same "
+            "pairs resampled on both sides). The raw effect also holds what any rewrite does to the model; a claim "
+            "of sex bias rests on the effect beyond the placebo.")
+    console.print(
+        "q: the q-value over the stratum's tested metrics (var p_adjust_method, docs/metrics.md); mde: the "
+        "effect detectable with 80% power, shown where the interval covers zero.")
     if any_sparse:
         console.print(
             "* sparse: fewer changed pairs stand behind the metric than var min_changed_pairs (or there is no "

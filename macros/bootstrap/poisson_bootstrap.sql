@@ -162,8 +162,10 @@
     replicate (replicate -1 = observed data), one column per metric and a count column `n_column`.
     Returns one row per group and metric (long format, which BI tools and analysts filter easily). The
     aggregation runs over the wide relation (one pass, both bounds of a metric from one sort of its values) and
-    only the summary is turned into long rows. -#}
-{% macro summarise_replicates(replicates, group_columns, metric_names, n_column, n_alias) -%}
+    only the summary is turned into long rows. with_se: also the column se, the bootstrap standard error (the
+    sample standard deviation of the replicates), which the p-values and minimum detectable effects read
+    (macros/metrics/significance.sql). -#}
+{% macro summarise_replicates(replicates, group_columns, metric_names, n_column, n_alias, with_se=false) -%}
   {%- set groups = group_columns | join(', ') -%}
   {%- set alpha = bootstrap_config().alpha -%}
   with summary_wide as (
@@ -173,6 +175,9 @@
           {%- for name in metric_names %}
           max(case when replicate = -1 then {{ name }} end) as estimate_{{ loop.index }},
           {{ biasmirror.quantile_cont_bounds('case when replicate >= 0 then ' ~ name ~ ' end', alpha / 2, 1 - alpha / 2) }} as bounds_{{ loop.index }},
+          {%- if with_se %}
+          stddev_samp(case when replicate >= 0 then {{ name }} end) as se_{{ loop.index }},
+          {%- endif %}
           count(case when replicate >= 0 and {{ name }} is not null then 1 end) as n_boot_{{ loop.index }}{{ "," if not loop.last }}
           {%- endfor %}
       from {{ replicates }}
@@ -205,6 +210,13 @@
           when {{ loop.index }} then summary_wide.bounds_{{ loop.index }}[2]
           {%- endfor %}
       end as ci_high,
+      {%- if with_se %}
+      case metric_names.metric_order
+          {%- for name in metric_names %}
+          when {{ loop.index }} then summary_wide.se_{{ loop.index }}
+          {%- endfor %}
+      end as se,
+      {%- endif %}
       summary_wide.summary_n as {{ n_alias }},
       case metric_names.metric_order
           {%- for name in metric_names %}

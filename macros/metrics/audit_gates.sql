@@ -7,7 +7,9 @@
     severity of var gate_severity (warn or error).
 
     name -> {var, metric, rule (text shown in the mart and the report), crossed (SQL over estimate, ci_low,
-    ci_high and threshold)}. -#}
+    ci_high, q_value and threshold)}. With var gate_on_q_values a gate that judges an interval judges the
+    q-value instead (rule_q, crossed_q): q_value below alpha = 1 - ci_level and the estimate beyond the line. The
+    q-value is adjusted over the overall stratum's tested metrics of the group (audit.paired_metrics). -#}
 {% macro audit_gates() %}
   {{ return({
       'max_pdr': {
@@ -20,7 +22,10 @@
           'var': 'gate_pooled_rate_margin',
           'metric': 'pooled_rate',
           'rule': 'pooled-rate interval excludes zero by more than the margin',
-          'crossed': '(ci_low > threshold or ci_high < -threshold)'
+          'crossed': '(ci_low > threshold or ci_high < -threshold)',
+          'rule_q': 'pooled-rate q-value below 1 - ci_level and estimate beyond the margin',
+          'crossed_q': '(case when q_value is not null and estimate is not null then q_value < '
+                       ~ biasmirror.bootstrap_config().alpha ~ ' and abs(estimate) > threshold end)'
       }
   }) }}
 {% endmacro %}
@@ -34,7 +39,7 @@
 
 {#- The rows of audit.gate_results that fail a gate: what its dbt test returns. -#}
 {% macro audit_gate_failures(gate) -%}
-    select dataset, model, generator, setting, gate, metric, estimate, ci_low, ci_high, threshold, is_sparse
+    select dataset, model, generator, setting, gate, metric, estimate, ci_low, ci_high, q_value, threshold, is_sparse
     from {{ ref('gate_results') }}
     where gate = {{ biasmirror.sql_string(gate) }} and state = 'failed'
 {%- endmacro %}

@@ -61,6 +61,13 @@
   }) }}
 {% endmacro %}
 
+{#- The paired metrics whose value without sex bias is zero (a difference between directions or senses): the
+    ones audit.paired_metrics tests (p_value, q_value, mde). The flip rates (pdr, p_up_*, p_down_*) are positive
+    whenever a model is noisy at all, bias or not: zero is no null for them (compare them with a placebo). -#}
+{% macro paired_signed_metrics() %}
+  {{ return(['dts_m_to_f', 'dts_f_to_m', 'nats_plus', 'nats_minus', 'nmd', 'pooled_rate']) }}
+{% endmacro %}
+
 {#- A pair's state in one group, as a small integer: 0 when the pair is absent from the group, else
     1 + 9 * (1 if m_to_f else 0) + (delta + 4) for delta in -4 .. 4 (levels 1-5). The comparison bootstrap
     (int_comparison_joint_cells) works on these codes. -#}

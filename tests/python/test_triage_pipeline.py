@@ -259,10 +259,10 @@ def test_probability_shifts_against_pandas(pipeline) -> None:
     assert (neutral.estimate.abs() < 1e-12).all()
 
 
-def test_probability_shifts_and_noise_floor_resample_patients_as_the_paired_metrics_do(pipeline) -> None:
+def test_probability_shifts_noise_floor_and_sex_gap_resample_patients_as_the_paired_metrics_do(pipeline) -> None:
     """A patient's pairs share one resampling unit (var bootstrap_unit = 'patient', the default), the same key the
     paired metrics use for the same pair; pairs of different patients never share one. The noise floor's records
-    have the key of their pairs."""
+    have the key of their pairs, and so have the sex gap's."""
     ws, *_ = pipeline
     pairs = ws.query("select p.pair_id, p.patient_id, p.unit_key, u.unit_key as paired_metrics_unit_key "
                      "from intermediate.int_pair_probabilities p join intermediate.int_pairs_unioned u "
@@ -279,6 +279,15 @@ def test_probability_shifts_and_noise_floor_resample_patients_as_the_paired_metr
                        "on u.dataset = f.dataset and u.model = f.model and u.setting = f.setting "
                        "and u.pair_id = f.record_id")
     assert len(records) > 0 and (records.unit_key == records.paired_metrics_unit_key).all()
+    # the sex gap's records too, and a patient's records share one unit
+    gap = ws.query("select distinct g.record_id, g.patient_id, g.unit_key, g.unit_is_pair, "
+                   "u.unit_key as paired_metrics_unit_key from intermediate.int_sex_gap_records g "
+                   "join intermediate.int_pairs_unioned u on u.dataset = g.dataset and u.model = g.model "
+                   "and u.setting = g.setting and u.pair_id = g.record_id")
+    assert len(gap) > 0 and (gap.unit_key == gap.paired_metrics_unit_key).all()
+    assert (gap.unit_is_pair == gap.patient_id.isna()).all()
+    patients = gap.dropna(subset=["patient_id"]).groupby("patient_id")
+    assert (patients.record_id.nunique() > 1).any() and (patients.unit_key.nunique() == 1).all()
 
 
 def test_noise_floor_against_pandas(pipeline) -> None:

@@ -51,6 +51,26 @@ def _metric_cell(metric: str, estimate: float, low: float, high: float) -> str:
     return _pct(estimate, low, high)
 
 
+def _tested_cell(metric: str, row) -> str:
+    """A metric cell with its q-value where the metric is tested, and its minimum detectable effect where the
+    interval also covers zero (docs/metrics.md, "p-values, q-values and the minimum detectable effect")."""
+    text = _metric_cell(metric, row.estimate, row.ci_low, row.ci_high)
+    q_value, mde = getattr(row, "q_value", None), getattr(row, "mde", None)
+    if q_value is None or pd.isna(q_value):
+        return text
+    text += f" q={q_value:.2g}"
+    if mde is not None and not pd.isna(mde) and not pd.isna(row.ci_low) and row.ci_low <= 0 <= row.ci_high:
+        text += f" (mde {mde * (1.0 if metric == 'nmd' else 100.0):.2f})"
+    return text
+
+
+def _placebo_adjusted(marts: Marts, dataset: str, model: str, generator: str) -> pd.DataFrame:
+    """audit.placebo_adjusted_effects of one group on all pairs (estimate: the effect beyond the placebo)."""
+    frame = marts.frame("placebo_adjusted_effects", stratum_name="overall", dataset=dataset, model=model,
+                        generator=generator)
+    return frame.rename(columns={"adjusted_effect": "estimate"}) if not frame.empty else frame
+
+
 def _is_placebo(generator: str) -> bool:
     return str(generator).endswith(PLACEBO_SUFFIX)
 
@@ -212,7 +232,15 @@ def headline(marts: Marts) -> Section:
             row = {"metric": metric}
             for setting in settings:
                 hit = metric_rows[metric_rows["setting"] == setting]
-                row[setting] = "–" if hit.empty else _metric_cell(metric, *hit[["estimate", "ci_low", "ci_high"]].iloc[0])
+                row[setting] = "–" if hit.empty else _tested_cell(metric, hit.iloc[0])
+            rows.append(row)
+        adjusted = _placebo_adjusted(marts, dataset, model, generator)
+        for metric in (("pdr", "pooled_rate", "nmd", "dts_m_to_f", "dts_f_to_m") if not adjusted.empty else ()):
+            hits = adjusted[adjusted["metric"] == metric]
+            row = {"metric": f"beyond the placebo: {metric}"}
+            for setting in settings:
+                hit = hits[hits["setting"] == setting]
+                row[setting] = "–" if hit.empty else _tested_cell(metric, hit.iloc[0])
             rows.append(row)
         placebo = frame[(frame["dataset"] == dataset) & (frame["model"] == model)
                         & (frame["generator"] == generator + PLACEBO_SUFFIX)]
@@ -233,7 +261,11 @@ def headline(marts: Marts) -> Section:
             "female presentation gets the less severe level more often; dts_f_to_m &lt; 0 means the same from the "
             "female originals' side. Placebo and noise-floor rows (when present) give how often predictions "
             "change with no sex change at all (a same-sex rewrite; the same input scored twice) - read pdr against "
-            "them.", _group_title(dataset, model, generator)), numeric=tuple(settings)))
+            "them. q: the q-value over the tested metrics of all pairs (var p_adjust_method); mde: the effect "
+            "detectable with 80% power, where the interval covers zero. Rows 'beyond the placebo' (when a placebo "
+            "ran): the swap's effect minus the placebo's on the same records, with a paired interval - the raw "
+            "effect also holds what any rewrite does, so a claim of sex bias rests on these rows.",
+            _group_title(dataset, model, generator)), numeric=tuple(settings)))
     shifts = marts.frame("probability_shifts", stratum_name="overall")
     if not shifts.empty:
         shifts = shifts[~_placebo_mask(shifts["generator"])]
@@ -282,6 +314,15 @@ def forest_plot(marts: Marts) -> Section:
                 r = hit.iloc[0]
                 rows.append(figures.Interval(label, f"placebo rewrite ({setting})", r.estimate, r.ci_low, r.ci_high,
                                              "#7f8c8d", False))
+        adjusted = _placebo_adjusted(marts, dataset, model, generator)
+        for setting in (_settings_in(adjusted) if not adjusted.empty else []):
+            for metric, label in FOREST_METRICS:
+                hit = adjusted[(adjusted["setting"] == setting) & (adjusted["metric"] == metric)]
+                if hit.empty:
+                    continue
+                r = hit.iloc[0]
+                rows.append(figures.Interval(label, f"beyond the placebo ({setting})", r.estimate, r.ci_low,
+                                             r.ci_high, "#8e44ad", False))
         svg = figures.forest(rows, _group_title(dataset, model, generator), "percentage points", f"forest {dataset} {model} {generator}")
         section.blocks.append(figure(
             slug("fig-forest", dataset, model, generator), svg,
@@ -289,6 +330,9 @@ def forest_plot(marts: Marts) -> Section:
                  "setting", _group_title(dataset, model, generator))
             + (Markup(", grey: placebo rewrites (same-sex rewrites through the same generator: what a rewrite alone "
                       "does; a sex effect should stand clear of them)") if not extra.empty else Markup(""))
+            + (Markup(", purple: the effect beyond the placebo (swap minus placebo on the same records, paired "
+                      "interval): the one a claim of sex bias rests on") if not _placebo_adjusted(
+                          marts, dataset, model, generator).empty else Markup(""))
             + Markup(". Reading the sign: "
             "DTS M→F &gt; 0 - male records rewritten as female more often move to a less severe level than to a "
             "more severe one; DTS F→M &lt; 0 - female records rewritten as male more often move to a more severe "

@@ -1,6 +1,7 @@
 -- The neutralization baseline's comparison (the study's "M-F difference"): on the test originals of each data
 -- set, model and setting, the mean predicted level of male patients minus that of female patients (> 0: men are
--- scored less severe), with a percentile bootstrap CI (records resampled) and the two-sided Mann-Whitney U test
+-- scored less severe), with a percentile bootstrap CI (patients resampled with all their test records where the
+-- data name them, var bootstrap_unit; else records) and the two-sided Mann-Whitney U test
 -- of the two samples of predicted levels. Compare a model with its neutralized twin (input_transform
 -- 'neutralized', trained and scored with every sex/gender marker removed): a gap that vanishes after
 -- neutralization was carried by the markers.
