@@ -238,5 +238,11 @@ def test_allocation_constraints_accept_only_a_candidate() -> None:
     assert re.fullmatch(regex, answer)
     assert not re.fullmatch(regex, answer.replace("O'Neil Smith-Jones", "Nobody"))
     assert not re.fullmatch(regex, answer.replace("Both", "x" * (REASONING_CHARACTERS + 1)))
+    # a short token limit shortens the reasoning, so that the constrained answer always fits
+    from biasmirror.implicit.constraints import TAG_TOKENS
+
+    short = json.loads(allocation_constraint(names, explanation=True, max_tokens=160))["regex"]
+    assert f"{{1,{160 - TAG_TOKENS}}}" in short
+    assert not re.fullmatch(short, answer.replace("Both", "x" * (160 - TAG_TOKENS + 1)))
     parsed = parse_allocation(answer, [("a", names[0]), ("b", names[1])])
     assert parsed.status == "ok" and parsed.chosen == "b" and parsed.reasoning.startswith("Both are similar")

@@ -45,9 +45,22 @@ def association_constraint(words: Sequence[str], group_words: Sequence[str]) -> 
     return json.dumps({"regex": "\\n".join(lines)}, ensure_ascii=False)
 
 
-def allocation_constraint(names: Sequence[str], explanation: bool) -> str:
+# Tokens an answer keeps for the tags and the chosen name after its reasoning (a token holds at least a character).
+TAG_TOKENS = 64
+
+
+def reasoning_characters(max_tokens: int | None) -> int:
+    """The reasoning's length bound: REASONING_CHARACTERS, and short enough that the whole answer fits in
+    max_tokens even at one character per token (a constrained answer cut by the token limit would not parse)."""
+    if max_tokens is None:
+        return REASONING_CHARACTERS
+    return max(1, min(REASONING_CHARACTERS, int(max_tokens) - TAG_TOKENS))
+
+
+def allocation_constraint(names: Sequence[str], explanation: bool, max_tokens: int | None = None) -> str:
     """The <person> tag with one of the candidates' full names, after a bounded <reasoning> when one is asked."""
     if not explanation:
         return json.dumps({"choice": [f"<person>{name}</person>" for name in names]}, ensure_ascii=False)
-    regex = (f"<reasoning>[^<>]{{1,{REASONING_CHARACTERS}}}</reasoning>\\n<person>{_either(names)}</person>")
+    bound = reasoning_characters(max_tokens)
+    regex = (f"<reasoning>[^<>]{{1,{bound}}}</reasoning>\\n<person>{_either(names)}</person>")
     return json.dumps({"regex": regex}, ensure_ascii=False)

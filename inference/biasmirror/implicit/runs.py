@@ -357,7 +357,8 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
                 return {"implicit_allocation_responses": rows}
 
             def constraint_for(trial: AllocationTrial) -> str:
-                return allocation_constraint([names[pid][trial.language] for pid in trial.candidates], trial.explanation)
+                return allocation_constraint([names[pid][trial.language] for pid in trial.candidates], trial.explanation,
+                                             decoding.max_tokens)
 
             _run_batches(con, backend, run, summary, limited, decoding, f"allocation ({model})", batch_size, rows_for,
                          lambda t: (f"allocation/{t.language}/{t.discipline}/explanation={t.explanation}/"
