@@ -503,10 +503,19 @@ def main() -> None:
         _report_interrupted()
         # end now: during a normal exit Python restores the default signal handlers, and a second signal arriving
         # then would kill the process (status -15, not 130). Every connection and lock is already released.
+        _run_multiprocessing_exit()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _run_multiprocessing_exit() -> None:
+    """What multiprocessing does at a normal exit and os._exit skips: dbt's locks are named semaphores, which its
+    resource tracker would otherwise report as leaked, after our last line."""
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        util._exit_function()
 
 
 def _report_interrupted() -> None:

@@ -91,6 +91,9 @@ def test_anything_else_written_since_gives_a_full_build(built) -> None:
 
 def test_the_command_prints_what_it_built_and_unit_tests_run_on_request(built, monkeypatch) -> None:
     wh, _ = built
+    # a build's default for unit tests follows CI and BIASMIRROR_UNIT_TESTS: neither set here, whatever runs the tests
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv(UNIT_TESTS_ENV, raising=False)
     wh.build(quiet=True, full=True, resamples=N_BOOT)  # after the forget above: a full build again
     wh.import_pairs(pd.read_csv(SAMPLE), dataset=DATASET, model="example")
     result = CliRunner().invoke(app, ["--warehouse", str(wh.path), "build"])

@@ -117,8 +117,9 @@ def test_validate_lists_each_problem_without_quoting_text() -> None:
     good = Answer(**swapped)
     assert validate(good, RECORD, placebo=False) == []
     # as a placebo answer (target F), the swap has the wrong sex and words of the other sex (the partner noun
-    # 'wife' is not one: a partner's sex never flags a copy)
-    assert validate(good, RECORD, placebo=True) == ['sex must be "F"', "5 word(s) in hpi still refer to a patient of sex M"]
+    # 'wife' is not one: a partner's sex never flags a copy); 'man' is read in context, as a word of the patient
+    assert validate(good, RECORD, placebo=True) == ['sex must be "F"', "4 word(s) in hpi still refer to a patient of sex M",
+                                                    "1 word(s) in hpi still agree with a patient of sex M (sex word:1)"]
     leftover = Answer("M", good.hpi.replace("His wife", "Her husband"), good.pmh)
     assert validate(leftover, RECORD, placebo=False) == ["1 word(s) in hpi still refer to a patient of sex F"]
     dose = Answer("M", good.hpi.replace("325 mg", "352 mg"), good.pmh)

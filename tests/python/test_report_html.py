@@ -95,12 +95,14 @@ def test_every_figure_renders_non_empty_without_console_errors(report: Path, chr
 
 def test_report_numbers_are_the_marts_numbers(report: Path) -> None:
     row = demo_warehouse().query(
-        "select estimate, ci_low, ci_high from audit.paired_metrics where stratum_name = 'overall' "
+        "select estimate, ci_low, ci_high, q_value from audit.paired_metrics where stratum_name = 'overall' "
         "and setting = 'full' and metric = 'pooled_rate' and dataset = 'mimic' and generator = 'rules'").iloc[0]
     html = report.read_text(encoding="utf-8")
     table2 = html[html.index('id="tbl-table2-mimic-rf-small-rules"'):]
     cell = re.search(r'<td>pooled_rate</td><td class="num">([^<]*)</td>', table2).group(1)  # the first: full
-    assert_interval(cell, [row.estimate, row.ci_low, row.ci_high], scale=100)
+    interval, q_shown = cell.split(" q=")  # a tested metric shows its q-value after the interval
+    assert_interval(interval, [row.estimate, row.ci_low, row.ci_high], scale=100)
+    assert float(q_shown.split()[0]) == pytest.approx(row.q_value, rel=0.05), cell
     # the noise floor row shows the self-flip rate of the planted repeats, next to pdr
     flips = demo_warehouse().query(
         "select estimate from audit.noise_floor where metric = 'self_flip_rate' and setting = 'full' "

@@ -399,6 +399,6 @@ def test_demo_uses_its_own_warehouse_and_prints_commands_unwrapped(tmp_path: Pat
     lines = result.stdout.splitlines()
     command = lines[lines.index("Open it read-only:") + 1].strip()
     assert len(command) > 50  # one line, wider than the terminal
-    ran = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
+    ran = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd=tmp_path)  # from where the demo ran
     assert ran.returncode == 0 and "pooled_rate" in ran.stdout, ran.stderr
     assert "Warehouse:" in output

@@ -21,8 +21,12 @@ from dataclasses import dataclass
 
 from biasmirror.counterfactuals.patterns import trie
 
-__all__ = ["ROLE_PAIRS", "analyse"]
+__all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse"]
 
+# the words for a woman or a man (female -> male): the patient's only where a licensor says so (issue 22: "her
+# son, a 50 year old man", "a male nurse", "the driver, a woman" describe someone else); the triage neutralizer
+# removes them everywhere
+SEX_WORD_PAIRS = {"woman": "man", "lady": "gentleman", "female": "male"}
 # female -> male
 ROLE_PAIRS = {
     "waitress": "waiter", "actress": "actor", "stewardess": "steward", "policewoman": "policeman",
@@ -36,16 +40,14 @@ ROLE_PAIRS = {
     "princess": "prince", "nun": "monk", "duchess": "duke", "masseuse": "masseur",
     "great-grandmother": "great-grandfather", "seamstress": "tailor", "handywoman": "handyman",
     "repairwoman": "repairman", "doorwoman": "doorman", "godmother": "godfather",
-    # the words for a woman or a man: the patient's only where a licensor says so (issue 22: "her son, a 50
-    # year old man", "a male nurse", "the driver, a woman" describe someone else)
-    "woman": "man", "lady": "gentleman", "female": "male",
+    **SEX_WORD_PAIRS,
 }
 _MALE = {m: f for f, m in ROLE_PAIRS.items()}
 _KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
                   "stepmother", "stepfather", "great-grandmother", "great-grandfather", "godmother", "godfather"})
 # kinship nouns the lexicon's patient_kinship section swaps before "of" ("mother of two")
 _KIN_OF = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad"})
-_SEX_WORDS = frozenset({"woman", "man", "lady", "gentleman", "female", "male"})
+_SEX_WORDS = frozenset(SEX_WORD_PAIRS) | frozenset(SEX_WORD_PAIRS.values())
 # someone else's noun right before an apposition ("her son, a 50 year old man", "the driver, a woman") or a
 # bracket ("interpreter (male)")
 _OTHER_APPOSITION = re.compile(r"(?:\b(?:her|his|their|my|your|the|pt's|patient's|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from biasmirror.counterfactuals.agreement_en import SEX_WORD_PAIRS
 from biasmirror.counterfactuals.rules import residual_terms
 
 # Labels of the sex line written by macros/linearize_record.sql (linearization_labels: 'sex' in each language).
@@ -70,6 +71,10 @@ def _neutralizer(language: str) -> _Neutralizer:
     lexicon = json.loads(path.read_text(encoding="utf-8"))
     replacements: dict[str, str] = {}
     pairs = list(lexicon.get("pairs", [])) + list(lexicon.get("patient_kinship", {}).get("pairs", []))
+    if language == "en":
+        # woman/man, lady/gentleman, female/male: the swapper reads them in context (a role noun of the patient or
+        # someone else's); the neutralizer removes them everywhere, like every other marker
+        pairs += [{"F": female, "M": male} for female, male in SEX_WORD_PAIRS.items()]
     for pair in pairs:
         female, male = _forms(pair.get("F")), _forms(pair.get("M"))
         if not female or not male:
