@@ -32,5 +32,27 @@
       ~ biasmirror.sql_string(invocation_id) ~ ", " ~ biasmirror.sql_string(flags.WHICH) ~ ", " ~ biasmirror.sql_string(dbt_version) ~ ", "
       ~ "cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), cast(" ~ biasmirror.sql_string(finished) ~ " as timestamp), "
       ~ biasmirror.sql_string(effective | tojson) ~ ", " ~ biasmirror.sql_string(models | sort | tojson) ~ ", "
-      ~ ('true' if biasmirror.publishes_build() else 'false') ~ ")") }}
+      ~ ('true' if biasmirror.publishes_build() else 'false') ~ ")"
+      ~ biasmirror.record_audit_history(models)) }}
+{% endmacro %}
+
+{#- The audit's history: a successful build that rebuilt the headline metrics and their fingerprints appends
+    them to inference.audit_history (an append-only table in the inference schema, so that no rebuild and no
+    --full-refresh rewrites it; `forget` removes a data set's rows). '' when this build did not rebuild both. -#}
+{% macro record_audit_history(models) %}
+  {%- if 'paired_metrics' not in models or 'int_audit_fingerprints' not in models -%}{{ return('') }}{%- endif -%}
+  {%- set metrics = graph.nodes['model.biasmirror.paired_metrics'] -%}
+  {%- set fingerprints = graph.nodes['model.biasmirror.int_audit_fingerprints'] -%}
+  {%- set started = run_started_at.strftime('%Y-%m-%d %H:%M:%S.%f') -%}
+  {%- set columns = ['estimate', 'ci_low', 'ci_high', 'p_value', 'q_value', 'mde', 'n_pairs', 'n_changed', 'n_boot',
+                     'is_sparse', 'metric_order'] -%}
+  {{ return(";\ninsert into inference.audit_history (invocation_id, built_at, dataset, model, generator, setting, metric, "
+      ~ columns | join(', ') ~ ", data_fingerprint, model_fingerprint)\n"
+      ~ "select " ~ biasmirror.sql_string(invocation_id) ~ ", cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), "
+      ~ "m.dataset, m.model, m.generator, m.setting, m.metric, m." ~ columns | join(', m.')
+      ~ ", f.data_fingerprint, f.model_fingerprint\n"
+      ~ "from " ~ metrics.schema ~ "." ~ metrics.alias ~ " as m\n"
+      ~ "left join " ~ fingerprints.schema ~ "." ~ fingerprints.alias ~ " as f\n"
+      ~ "  on f.dataset = m.dataset and f.model = m.model and f.generator = m.generator and f.setting = m.setting\n"
+      ~ "where m.stratum_name = 'overall'") }}
 {% endmacro %}

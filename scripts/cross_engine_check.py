@@ -60,7 +60,7 @@ sys.path.insert(0, str(HERE))
 SOURCES = {"mimic": "models/staging/mimic/_mimic__sources.yml",
            "bordeaux": "models/staging/bordeaux/_bordeaux__sources.yml"}
 # inference tables of bookkeeping (runs, builds), each engine's own: not compared
-BOOKKEEPING = {"runs", "dbt_builds", "raw_source_counts", "dataset_roots"}
+BOOKKEEPING = {"runs", "dbt_builds", "raw_source_counts", "dataset_roots", "audit_history"}
 # columns saying which run wrote a row (each engine's runs have their own ids; the timestamps are left out too),
 # and the training time the model registry keeps in its hyperparameters: not compared
 RUN_COLUMNS = {"run_id", "import_id", "hyperparameters"}

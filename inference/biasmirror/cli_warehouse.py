@@ -29,14 +29,17 @@ class WarehouseAwareGroup(TyperGroup):
         import duckdb
 
         from biasmirror.warehouse import WAREHOUSE_ERRORS
+        from biasmirror.warehouse.runs import is_duckdb_interruption
 
         try:
             return super().invoke(ctx)
-        except duckdb.InterruptException as error:
-            # Ctrl-C that landed while DuckDB ran a query arrives as DuckDB's own error: it is an interruption
-            raise KeyboardInterrupt from error
         except WAREHOUSE_ERRORS as error:
             fail(str(error), stderr=True)
+        except (duckdb.Error, RuntimeError) as error:
+            # Ctrl-C that landed while DuckDB ran a query arrives as DuckDB's own error: it is an interruption
+            if is_duckdb_interruption(error):
+                raise KeyboardInterrupt from error
+            raise
 
 
 def _announce_writer(working: Path) -> None:

@@ -4,15 +4,15 @@ What is removed, from the `inference` tables of the working copy, in one transac
 
 - `--dataset D`: every row of D: its predictions, repeated predictions, parity checks and triage models, its
   imported pairs and their strata, its counterfactual copies with their checks, similarities and reviews, its
-  registered raw-data folder and the raw row counts remembered for it, its runs, and the LLM failures and
-  cached LLM answers of those runs. The implicit-bias study's runs are recorded under data set `implicit`:
+  registered raw-data folder and the raw row counts remembered for it, its audit history, its runs, and the LLM
+  failures and cached LLM answers of those runs. The implicit-bias study's runs are recorded under data set `implicit`:
   forgetting `implicit` removes that study's answers too;
 - `--dataset D --model M`: what model M wrote for D (the tables keyed by model: predictions, repeated
-  predictions, parity checks, the triage model's record, imported pairs and strata), M's runs on D with their
-  LLM failures and cached answers; for `implicit`, model M's answers to the implicit-bias study;
+  predictions, parity checks, the triage model's record, imported pairs and strata) and its audit history, M's
+  runs on D with their LLM failures and cached answers; for `implicit`, model M's answers to the implicit-bias study;
 - `--dataset D --generator G`: generator G's copies of D's records (with their checks, similarities and
-  reviews), G's runs on D, and those runs' LLM failures and cached answers. A placebo generator is its own
-  generator (`G-placebo`).
+  reviews) and its audit history, G's runs on D, and those runs' LLM failures and cached answers. A placebo
+  generator is its own generator (`G-placebo`).
 
 Model and generator select different tables (predictions are not kept per generator), so they are not combined.
 The marts are derived data: the next full build (`biasmirror build`, or a plain `dbt build`) rebuilds them
@@ -45,6 +45,8 @@ DATASET_TABLES = ("dataset_roots", "raw_source_counts")
 # The implicit-bias study's answers, keyed by model (their runs carry the data set name `implicit`).
 IMPLICIT_TABLES = ("implicit_association_responses", "implicit_association_assignments",
                    "implicit_allocation_responses", "implicit_explicit_answers")
+# The audit across builds (appended by each build's on-run-end hook), keyed by data set, model and generator.
+HISTORY_TABLES = ("audit_history",)
 # Tables reached through the forgotten runs: the run manifest itself, failed LLM requests, cached LLM answers.
 RUN_TABLES = ("runs", "llm_failures", "llm_responses")
 # Left alone, with the reason.
@@ -112,18 +114,18 @@ def _predicates(selection: Selection) -> dict[str, tuple[str, list[Any]]]:
     where: dict[str, tuple[str, list[Any]]] = {}
     if m is not None:
         runs = ("dataset = ? and model = ? and kind <> ?", [d, m, KIND])
-        for table in MODEL_TABLES:
+        for table in (*MODEL_TABLES, *HISTORY_TABLES):
             where[table] = ("dataset = ? and model = ?", [d, m])
         if d == IMPLICIT_DATASET:
             for table in IMPLICIT_TABLES:
                 where[table] = ("model = ?", [m])
     elif g is not None:
         runs = ("dataset = ? and generator = ? and kind <> ?", [d, g, KIND])
-        for table in GENERATOR_TABLES:
+        for table in (*GENERATOR_TABLES, *HISTORY_TABLES):
             where[table] = ("dataset = ? and generator = ?", [d, g])
     else:
         runs = ("dataset = ? and kind <> ?", [d, KIND])
-        for table in (*MODEL_TABLES, *GENERATOR_TABLES, *DATASET_TABLES):
+        for table in (*MODEL_TABLES, *GENERATOR_TABLES, *DATASET_TABLES, *HISTORY_TABLES):
             where[table] = ("dataset = ?", [d])
         if d == IMPLICIT_DATASET:
             for table in IMPLICIT_TABLES:

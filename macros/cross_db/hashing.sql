@@ -57,9 +57,26 @@
   {{ return(adapter.dispatch('stable_uniform', 'biasmirror')(text_expr)) }}
 {%- endmacro %}
 {% macro duckdb__stable_uniform(text_expr) -%}
-  (cast(cast('0x' || substr(md5({{ text_expr }}), 1, 13) as bigint) as double) / 4503599627370496.0)
+  (cast({{ biasmirror.md5_bits52(text_expr) }} as double) / 4503599627370496.0)
 {%- endmacro %}
-{#- the same 52 bits of the same digest: the same number on both engines -#}
 {% macro postgres__stable_uniform(text_expr) -%}
-  (cast(('x' || lpad(substr(md5({{ text_expr }}), 1, 13), 16, '0'))::bit(64)::bigint as double precision) / 4503599627370496.0)
+  (cast({{ biasmirror.md5_bits52(text_expr) }} as double precision) / 4503599627370496.0)
+{%- endmacro %}
+
+{#- The first 52 bits of a text's md5 digest as a bigint: the same number on both engines. -#}
+{% macro md5_bits52(text_expr) -%}
+  {{ return(adapter.dispatch('md5_bits52', 'biasmirror')(text_expr)) }}
+{%- endmacro %}
+{% macro duckdb__md5_bits52(text_expr) -%}
+  cast('0x' || substr(md5({{ text_expr }}), 1, 13) as bigint)
+{%- endmacro %}
+{% macro postgres__md5_bits52(text_expr) -%}
+  ('x' || lpad(substr(md5({{ text_expr }}), 1, 13), 16, '0'))::bit(64)::bigint
+{%- endmacro %}
+
+{#- An aggregate: an order-independent digest of a set of texts - the md5 of their count and of the exact sum of
+    their 52-bit digests (integer arithmetic: no row order or thread count changes it; the same on both
+    engines). Two sets that differ in one text differ in their digest. -#}
+{% macro set_digest(text_expr) -%}
+  md5(cast(count({{ text_expr }}) as varchar) || ':' || cast(sum({{ biasmirror.md5_bits52(text_expr) }}) as varchar))
 {%- endmacro %}

@@ -15,8 +15,8 @@ import yaml
 from typer.testing import CliRunner
 
 from biasmirror.cli import app
-from biasmirror.forget import (DATASET_TABLES, GENERATOR_TABLES, IMPLICIT_TABLES, KEPT_TABLES, MODEL_TABLES,
-                               RUN_TABLES)
+from biasmirror.forget import (DATASET_TABLES, GENERATOR_TABLES, HISTORY_TABLES, IMPLICIT_TABLES, KEPT_TABLES,
+                               MODEL_TABLES, RUN_TABLES)
 from biasmirror.paths import project_dir
 from warehouse_workspace import Workspace
 from pair_references import random_pairs, reference_paired_metrics
@@ -36,7 +36,8 @@ def test_every_inference_table_is_either_forgotten_or_kept_on_purpose() -> None:
     contract = yaml.safe_load((project_dir() / "models/staging/inference/_inference__sources.yml").read_text())
     (source,) = [s for s in contract["sources"] if s["name"] == "inference"]
     tables = {table["name"] for table in source["tables"]}
-    handled = {*MODEL_TABLES, *GENERATOR_TABLES, *DATASET_TABLES, *IMPLICIT_TABLES, *RUN_TABLES, *KEPT_TABLES}
+    handled = {*MODEL_TABLES, *GENERATOR_TABLES, *DATASET_TABLES, *IMPLICIT_TABLES, *RUN_TABLES, *KEPT_TABLES,
+               *HISTORY_TABLES}
     assert tables == handled, (sorted(tables - handled), sorted(handled - tables))
 
 
@@ -60,6 +61,9 @@ def test_forget_a_model_and_a_data_set_then_build_drops_them_from_the_marts(impo
     strata_m2 = int(workspace.query("select count(*) as n from inference.imported_pair_strata "
                                     "where dataset = 'fg' and model = 'm2'").n.iloc[0])
     assert strata_m2 == len(frames[("fg", "m2")])
+    n_history_m2 = len(workspace.query_published("select * from audit.paired_metrics where dataset = 'fg' and "
+                                                 "model = 'm2' and stratum_name = 'overall'"))
+    assert n_history_m2 > 0
 
     # without --yes: the counts, a question, and nothing removed on "no"
     declined = forget(workspace, "--dataset", "fg", "--model", "m2", confirm="n\n")
@@ -77,7 +81,9 @@ def test_forget_a_model_and_a_data_set_then_build_drops_them_from_the_marts(impo
     (record,) = runs[runs.kind == "forget"].itertuples()
     assert (record.dataset, record.model, record.status) == ("fg", "m2", "finished")
     removed = json.loads(record.parameters)["removed"]
-    assert removed == {"imported_pairs": 300, "imported_pair_strata": strata_m2, "runs": 1}
+    # its pairs, their strata, its import run, and the build's headline rows of m2 (one per setting and metric)
+    assert removed == {"imported_pairs": 300, "imported_pair_strata": strata_m2, "runs": 1,
+                       "audit_history": n_history_m2}
     assert record.n_items == sum(removed.values())
 
     # a whole data set: its pairs and its runs

@@ -169,3 +169,17 @@ def test_tables_of_an_older_contract_gain_the_new_columns(workspace) -> None:
         runs = _runs(workspace.working)
         assert runs.run_id.tolist() == ["old", runs.run_id[1]] and runs.status.tolist() == ["finished", "finished"]
         assert runs.host.isna()[0] and runs.host.notna()[1], migrate
+
+
+def test_duckdb_interruptions_are_told_from_errors() -> None:
+    """Ctrl-C during a query reaches Python as DuckDB's error (its InterruptException, or a RuntimeError
+    'Query interrupted' from some paths of its client, or an error that quotes the KeyboardInterrupt): each is
+    an interruption; any other error is not."""
+    from biasmirror.warehouse.runs import is_duckdb_interruption
+
+    assert is_duckdb_interruption(duckdb.InterruptException("Query interrupted"))
+    assert is_duckdb_interruption(RuntimeError("Query interrupted"))
+    assert is_duckdb_interruption(duckdb.InvalidInputException("Failed to create view x: KeyboardInterrupt"))
+    assert not is_duckdb_interruption(RuntimeError("the backend failed"))
+    assert not is_duckdb_interruption(duckdb.CatalogException("Table with name x does not exist"))
+    assert not is_duckdb_interruption(ValueError("Query interrupted"))

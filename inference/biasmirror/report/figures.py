@@ -332,3 +332,41 @@ def dyad_heatmap(cells: pd.DataFrame, name: str) -> Markup:
     colorbar.solids.set_rasterized(False)  # matplotlib rasterizes long colorbars; keep the page free of images
     colorbar.set_label("male less severe  ←  |DTS| (pp)  →  female less severe", fontsize=8)
     return to_svg(figure, name)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The audit across builds
+# ------------------------------------------------------------------------------------------------------------
+
+def trend(frame: pd.DataFrame, metrics: Sequence[tuple[str, str]], title: str, name: str) -> Markup:
+    """One panel per (metric, label): the estimate (x 100) and its interval at each build, a line per setting; a
+    build whose model or pairs changed since the previous one is drawn with a hollow marker. `frame` has
+    setting, metric, build_number, estimate, ci_low, ci_high, model_changed, data_changed."""
+    figure = _figure(3.6 * len(metrics) + 0.6, 3.2)
+    axes = figure.subplots(1, len(metrics), squeeze=False)[0]
+    for ax, (metric, label) in zip(axes, metrics):
+        rows = frame[frame["metric"] == metric]
+        for index, (setting, group) in enumerate(sorted(rows.groupby("setting"), key=lambda item: str(item[0]))):
+            group = group.sort_values("build_number")
+            color = color_for(str(setting), index)
+            x = group["build_number"].to_numpy(dtype=float)
+            y = group["estimate"].to_numpy(dtype=float) * 100
+            low = (group["estimate"] - group["ci_low"]).to_numpy(dtype=float) * 100
+            high = (group["ci_high"] - group["estimate"]).to_numpy(dtype=float) * 100
+            ax.errorbar(x, y, yerr=[np.nan_to_num(low), np.nan_to_num(high)], color=color, ecolor=color, alpha=0.9,
+                        capsize=3, lw=1.2, marker="o", ms=5, label=str(setting))
+            changed = (group["model_changed"].fillna(False) | group["data_changed"].fillna(False)).to_numpy(dtype=bool)
+            if changed.any():
+                ax.plot(x[changed], y[changed], linestyle="none", marker="o", ms=9, mfc="white", mec=color, mew=1.5)
+        ax.axhline(0, color=NEUTRAL, lw=0.8)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("build")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.grid(color="#eaeded", lw=0.6)
+        ax.set_axisbelow(True)
+        for spine in ("top", "right"):
+            ax.spines[spine].set_visible(False)
+    axes[0].set_ylabel("estimate (%)")
+    axes[-1].legend(fontsize=8, frameon=False, loc="best")
+    figure.suptitle(title, fontsize=10)
+    return to_svg(figure, name)

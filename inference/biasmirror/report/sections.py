@@ -13,6 +13,7 @@ from biasmirror.report import figures, numbers
 from biasmirror.report.data import Marts
 from biasmirror.report.html import Markup, Section, figure, html, no_data, slug, table
 from biasmirror.report.gates import audit_gates
+from biasmirror.report.history import audit_history
 from biasmirror.report.implicit import implicit_study
 from biasmirror.report.triage_checks import triage_checks
 from biasmirror.report.wordcloud import Word, word_cloud_svg
@@ -897,4 +898,4 @@ def _term_frequency_blocks(frequencies: pd.DataFrame, top: int) -> list[Markup]:
 
 SECTIONS: tuple[SectionBuilder, ...] = (overview, cohort, performance, triage_checks, headline, audit_gates, forest_plot,
                                         comparisons, acuity_strata, presentation_strata, imported_strata, dyads, terms,
-                                        implicit_study)
+                                        audit_history, implicit_study)

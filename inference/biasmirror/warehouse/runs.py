@@ -73,11 +73,8 @@ def recorded_run(kind: str, parameters: dict[str, Any], *, connection: duckdb.Du
     except KeyboardInterrupt:
         _interrupted(connection, run)
         raise
-    except duckdb.Error as error:
-        # DuckDB reports Ctrl-C inside its own error, at the start ("KeyboardInterrupt: ...") or after what it
-        # was doing ("Failed to create view ...: KeyboardInterrupt" when it came while pandas fed a view), or as
-        # its InterruptException ("Query interrupted") when it came while a query ran
-        if not isinstance(error, duckdb.InterruptException) and "KeyboardInterrupt" not in str(error):
+    except (duckdb.Error, RuntimeError) as error:
+        if not is_duckdb_interruption(error):
             run.status = FAILED
             _finish_quietly(connection, run, type(error).__name__)
             raise
@@ -90,6 +87,19 @@ def recorded_run(kind: str, parameters: dict[str, Any], *, connection: duckdb.Du
         raise
     with _connection(connection) as con:
         _finish(con, run, None)
+
+
+def is_duckdb_interruption(error: BaseException) -> bool:
+    """Whether `error` is DuckDB reporting a Ctrl-C: inside its own error, at the start ("KeyboardInterrupt: ...")
+    or after what it was doing ("Failed to create view ...: KeyboardInterrupt" when it came while pandas fed a
+    view), or "Query interrupted" when it came while a query ran - as its InterruptException, or as a plain
+    RuntimeError from some of its Python client's paths (a fetch)."""
+    if isinstance(error, duckdb.InterruptException):
+        return True
+    if not isinstance(error, (duckdb.Error, RuntimeError)):
+        return False
+    text = str(error)
+    return "KeyboardInterrupt" in text or text.strip().endswith("Query interrupted")
 
 
 def sweep_stale_runs(con: duckdb.DuckDBPyConnection) -> int:
