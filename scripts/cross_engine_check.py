@@ -66,7 +66,8 @@ BOOKKEEPING = {"runs", "dbt_builds", "raw_source_counts", "dataset_roots", "audi
 RUN_COLUMNS = {"run_id", "import_id", "hyperparameters"}
 # the same in the audit marts: audit.explicit_answers (run_id, answered_at), audit.scoring_parity (run_id)
 MART_RUN_COLUMNS = "run_id,answered_at"
-REPORT_LINE = re.compile(r"\((\d+) figures, (\d+) tables(?:, (\d+) sections waiting for data)?\)")
+# what `biasmirror report` prints: "(12 figures, 14 tables, 3 figures or tables left out for want of data)"
+REPORT_LINE = re.compile(r"\((\d+) figures, (\d+) tables(?:, (\d+) figures or tables left out for want of data)?\)")
 
 
 def log(message: str) -> None:
@@ -176,7 +177,7 @@ def biasmirror(engine: str, *arguments: str, allowed: tuple[int, ...] = (0,)) ->
 
 def run_readers(work: Path, engine: str, folder: str) -> tuple[str, str, str]:
     """`biasmirror summary`, and `biasmirror report --out DIR/<folder>/report`; the report's numbers of figures,
-    tables and sections waiting for data."""
+    tables and figures or tables left out for want of data."""
     summary = biasmirror(engine, "summary")
     if "rf-small" not in summary or "imported-model" not in summary:
         raise SystemExit(f"{engine}: `biasmirror summary` does not show both models (rf-small, imported-model)")
@@ -186,7 +187,7 @@ def run_readers(work: Path, engine: str, folder: str) -> tuple[str, str, str]:
         raise SystemExit(f"{engine}: `biasmirror report` did not say what it wrote")
     counts = (found.group(1), found.group(2), found.group(3) or "0")
     log(f"{engine}: `biasmirror summary` ok; `biasmirror report`: {out / 'index.html'} ({counts[0]} figures, "
-        f"{counts[1]} tables, {counts[2]} sections waiting for data)")
+        f"{counts[1]} tables, {counts[2]} left out for want of data)")
     return counts
 
 
