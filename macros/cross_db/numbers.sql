@@ -36,3 +36,15 @@
 {% macro postgres__year_of(expr) -%}
   cast(extract(year from {{ expr }}) as bigint)
 {%- endmacro %}
+
+{#- exp(x), and 0 where it underflows: DuckDB gives 0 there, PostgreSQL stops with "value out of range: underflow"
+    below about -745 (tails of binomial sums, far tails of erfc). -#}
+{% macro exp_or_zero(expr) -%}
+  {{ return(adapter.dispatch('exp_or_zero', 'biasmirror')(expr)) }}
+{%- endmacro %}
+{% macro duckdb__exp_or_zero(expr) -%}
+  exp({{ expr }})
+{%- endmacro %}
+{% macro postgres__exp_or_zero(expr) -%}
+  (case when ({{ expr }}) < -745.0 then 0.0 else exp({{ expr }}) end)
+{%- endmacro %}

@@ -56,8 +56,8 @@ cp_tail{{ s }} as (
         {{ st_keys | join(', ') }},
         st.cp_side,
         st.lo + g.g * {{ width }} as p,
-        sum(exp(tt.log_choose + tt.j * ln(st.lo + g.g * {{ width }})
-                + (tt.cp_n - tt.j) * ln(1 - (st.lo + g.g * {{ width }})))) as tail
+        sum({{ biasmirror.exp_or_zero('tt.log_choose + tt.j * ln(st.lo + g.g * ' ~ width ~ ')'
+                                      ' + (tt.cp_n - tt.j) * ln(1 - (st.lo + g.g * ' ~ width ~ '))') }}) as tail
     from cp_stage{{ s - 1 }} st
     cross join cp_grid g
     join cp_tail_terms tt
