@@ -17,8 +17,9 @@ compared value by value; instead, for every interval (a `..._ci_low` / `..._ci_h
 `ci_low` / `ci_high`), the summed width over the table's rows, a proxy of the bootstrap standard error, must agree
 within `--se-tolerance` (relative, default 5%), and columns derived from the draws (`--draw-columns`:
 is_sparse, which flags a zero-width interval; ci_excludes_zero; n_boot, the replicates in which a metric is
-defined; n_boot_zero_cell and n_boot_undefined, the odds-ratio replicates with a zero cell or an empty margin) are
-left out. Exit status 0 when everything agrees, 1 otherwise,
+defined; n_boot_zero_cell and n_boot_undefined, the odds-ratio replicates with a zero cell or an empty margin; se,
+the replicates' standard deviation, and what is computed from it: p_value, q_value and mde, also with a prefix
+such as swap_q_value) are left out. Exit status 0 when everything agrees, 1 otherwise,
 with one line per difference.
 """
 
@@ -39,6 +40,8 @@ import pandas as pd
 DEFAULT_SCHEMAS = ("audit",)
 INTERVAL_COLUMN = re.compile(r"^(?:(?P<stem>.+)_)?ci_(?P<side>low|high)$")
 DEFAULT_DRAW_COLUMNS = ("is_sparse", "ci_excludes_zero", "n_boot", "n_boot_zero_cell", "n_boot_undefined")
+# the bootstrap standard error and the statistics computed from it (docs/metrics.md): they follow the draws
+DRAW_STATISTIC_COLUMN = re.compile(r"^(?:.+_)?(?:se|p_value|q_value|mde)$")
 
 
 @dataclass
@@ -188,7 +191,8 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
             return [f"{name}: column types differ: {', '.join(retyped)}"]
     floats = {c for c in columns if is_float_type(left_columns[c]) or is_float_type(right_columns[c])}
     interval_columns = {c for c in columns if INTERVAL_COLUMN.match(c)} if intervals == "se" else set()
-    skipped = (interval_columns | (draw_columns & set(columns))) if intervals == "se" else set()
+    draw_statistics = {c for c in columns if DRAW_STATISTIC_COLUMN.match(c)}
+    skipped = (interval_columns | draw_statistics | (draw_columns & set(columns))) if intervals == "se" else set()
     compared = [c for c in columns if c not in skipped and c not in ignored]
     frames = [side.table(schema, table) for side in (left, right)]
     if len(frames[0]) != len(frames[1]):
