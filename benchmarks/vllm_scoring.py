@@ -55,6 +55,12 @@ def load_inputs(warehouse: Path, pairs: int) -> list[str]:
     return [text for pair in rows for text in pair]
 
 
+def save(results: dict, out: Path) -> None:
+    """Write what is measured so far (a long run stopped half-way keeps its finished parts)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+
+
 def timed(function, *args, **kwargs):
     started = time.perf_counter()
     value = function(*args, **kwargs)
@@ -91,6 +97,7 @@ def main() -> None:
     reference, seconds = timed(reference_scorer.score, records, batch_size=16)
     results["transformers"] = {"seconds": seconds, "records_per_second": n / seconds}
     print(f"transformers: {n / seconds:.2f} records/s", flush=True)
+    save(results, args.out)
 
     def served(server: LocalVllmServer, name: str, adapter: Path | None) -> EndpointLabelScorer:
         return EndpointLabelScorer(base, adapter, name, [Endpoint.from_url(server.base_url)], levels=LEVELS)
@@ -110,6 +117,7 @@ def main() -> None:
                         "max_abs_difference_to_transformers": float(np.abs(probabilities - reference).max())}
         print(f"{key}: {n / seconds:.2f} records/s, prefix hits {hits:.0f}/{queries:.0f}, max |dp| "
               f"{results[key]['max_abs_difference_to_transformers']:.1e}", flush=True)
+        save(results, args.out)
 
     root = Path(tempfile.mkdtemp(prefix="vllm-bench-"))
     adapters = {f"a{k}": random_adapter(base, root / f"a{k}", seed=k) for k in range(args.adapters)}
@@ -124,7 +132,10 @@ def main() -> None:
     results["lora_one_engine"] = {"adapters": args.adapters, "seconds_with_start": lora_total,
                                   "records_per_second_with_start": args.adapters * n / lora_total,
                                   "steady_records_per_second": steady}
-    print(f"{args.adapters} adapters in one engine: {args.adapters * n / lora_total:.2f} records/s with the start", flush=True)
+    print(f"{args.adapters} adapters in one engine: {args.adapters * n / lora_total:.2f} records/s with the start "
+          f"(steady {', '.join(f'{rate:.2f}' for rate in results['lora_one_engine']['steady_records_per_second'])})",
+          flush=True)
+    save(results, args.out)
 
     started = time.perf_counter()
     steady = []
@@ -141,8 +152,7 @@ def main() -> None:
     print(f"{args.adapters} merged models in turn: {args.adapters * n / merged_total:.2f} records/s with the starts",
           flush=True)
     results["load_average_at_end"] = os.getloadavg()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    save(results, args.out)
     print(f"written {args.out}")
 
 
