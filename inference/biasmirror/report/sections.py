@@ -286,6 +286,22 @@ def headline(marts: Marts) -> Section:
     return section
 
 
+def _forest_rows(frame: pd.DataFrame, series: Callable[[str], str], color: Callable[[str], str],
+                 small_flag: bool = False) -> list[figures.Interval]:
+    """The forest plot's rows of one frame of overall metrics (FOREST_METRICS, per setting): `series` names the
+    legend entry of a setting, `color` its colour; `small_flag` marks small strata (is_small_stratum)."""
+    rows = []
+    for setting in (_settings_in(frame) if not frame.empty else []):
+        for metric, label in FOREST_METRICS:
+            hit = frame[(frame["setting"] == setting) & (frame["metric"] == metric)]
+            if hit.empty:
+                continue
+            r = hit.iloc[0]
+            rows.append(figures.Interval(label, series(setting), r.estimate, r.ci_low, r.ci_high, color(setting),
+                                         bool(r.is_small_stratum) if small_flag else False))
+    return rows
+
+
 def forest_plot(marts: Marts) -> Section:
     section = Section("figure3", "Directional skews per setting",
                       "DTS per direction, NATS and the pooled rate with their intervals, per setting (the study's "
@@ -296,34 +312,12 @@ def forest_plot(marts: Marts) -> Section:
         return section
     for dataset, model, generator in _groups(frame):
         group = frame[(frame["dataset"] == dataset) & (frame["model"] == model) & (frame["generator"] == generator)]
-        rows = []
-        for setting in _settings_in(group):
-            for metric, label in FOREST_METRICS:
-                hit = group[(group["setting"] == setting) & (group["metric"] == metric)]
-                if hit.empty:
-                    continue
-                r = hit.iloc[0]
-                rows.append(figures.Interval(label, setting, r.estimate, r.ci_low, r.ci_high,
-                                             figures.color_for(setting), bool(r.is_small_stratum)))
         extra = frame[(frame["dataset"] == dataset) & (frame["model"] == model)
                       & (frame["generator"] == generator + PLACEBO_SUFFIX)]
-        for setting in (_settings_in(extra) if not extra.empty else []):
-            for metric, label in FOREST_METRICS:
-                hit = extra[(extra["setting"] == setting) & (extra["metric"] == metric)]
-                if hit.empty:
-                    continue
-                r = hit.iloc[0]
-                rows.append(figures.Interval(label, f"placebo rewrite ({setting})", r.estimate, r.ci_low, r.ci_high,
-                                             "#7f8c8d", False))
         adjusted = _placebo_adjusted(marts, dataset, model, generator)
-        for setting in (_settings_in(adjusted) if not adjusted.empty else []):
-            for metric, label in FOREST_METRICS:
-                hit = adjusted[(adjusted["setting"] == setting) & (adjusted["metric"] == metric)]
-                if hit.empty:
-                    continue
-                r = hit.iloc[0]
-                rows.append(figures.Interval(label, f"beyond the placebo ({setting})", r.estimate, r.ci_low,
-                                             r.ci_high, "#8e44ad", False))
+        rows = (_forest_rows(group, lambda setting: setting, figures.color_for, small_flag=True)
+                + _forest_rows(extra, lambda setting: f"placebo rewrite ({setting})", lambda _: "#7f8c8d")
+                + _forest_rows(adjusted, lambda setting: f"beyond the placebo ({setting})", lambda _: "#8e44ad"))
         svg = figures.forest(rows, _group_title(dataset, model, generator), "percentage points", f"forest {dataset} {model} {generator}")
         section.blocks.append(figure(
             slug("fig-forest", dataset, model, generator), svg,
@@ -332,8 +326,7 @@ def forest_plot(marts: Marts) -> Section:
             + (Markup(", grey: placebo rewrites (same-sex rewrites through the same generator: what a rewrite alone "
                       "does; a sex effect should stand clear of them)") if not extra.empty else Markup(""))
             + (Markup(", purple: the effect beyond the placebo (swap minus placebo on the same records, paired "
-                      "interval): the one a claim of sex bias rests on") if not _placebo_adjusted(
-                          marts, dataset, model, generator).empty else Markup(""))
+                      "interval): the one a claim of sex bias rests on") if not adjusted.empty else Markup(""))
             + Markup(". Reading the sign: "
             "DTS M→F &gt; 0 - male records rewritten as female more often move to a less severe level than to a "
             "more severe one; DTS F→M &lt; 0 - female records rewritten as male more often move to a more severe "
