@@ -7,11 +7,7 @@
     apply the same rules (biasmirror.warehouse.contract.ensure_inference_tables). -#}
 {% macro create_inference_tables() %}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
-  {%- set existing = {} -%}
-  {%- set found = run_query("select table_name, column_name from information_schema.columns where table_schema = 'inference' and table_catalog = current_database()") -%}
-  {%- for row in found.rows -%}
-    {%- do existing.setdefault(row[0], []).append(row[1]) -%}
-  {%- endfor -%}
+  {%- set existing = biasmirror.inference_table_columns() -%}
   {%- set statements = ['create schema if not exists inference'] -%}
   {%- for src in graph.sources.values() if src.source_name == 'inference' -%}
     {%- if src.identifier not in existing -%}
@@ -29,5 +25,5 @@
       {%- endfor -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(statements | join(';\n')) }}
+  {{ return(biasmirror.hook_sql(statements)) }}
 {% endmacro %}

@@ -34,7 +34,7 @@
 {%- endmacro %}
 
 {% macro linearize_record(sex='sex', include_text=true, hpi='hpi', pmh='pmh') -%}
-  {%- set lines = [biasmirror.labelled_line('age', 'cast(age as varchar)')] -%}
+  {%- set lines = [biasmirror.labelled_line('age', 'cast(age as ' ~ biasmirror.type_text() ~ ')')] -%}
   {%- if sex is not none -%}
     {%- set sex_word = "case " ~ sex ~ " when 'F' then " ~ biasmirror.label_for_language('female')
                        ~ " when 'M' then " ~ biasmirror.label_for_language('male') ~ " end" -%}
@@ -46,10 +46,10 @@
                        ~ " when 'M' then " ~ biasmirror.label_for_language('male') ~ " end" -%}
   {%- do lines.append(biasmirror.labelled_line('nurse_sex', nurse_word)) -%}
   {%- do lines.append(biasmirror.labelled_line('temperature_c', biasmirror.double_to_text(biasmirror.round_half_away('temperature_c', 1)))) -%}
-  {%- do lines.append(biasmirror.labelled_line('heart_rate', 'cast(cast(' ~ biasmirror.round_half_away('heart_rate') ~ ' as integer) as varchar)')) -%}
-  {%- do lines.append(biasmirror.labelled_line('resp_rate', 'cast(cast(' ~ biasmirror.round_half_away('resp_rate') ~ ' as integer) as varchar)')) -%}
-  {%- do lines.append(biasmirror.labelled_line('o2_saturation', 'cast(cast(' ~ biasmirror.round_half_away('o2_saturation') ~ ' as integer) as varchar)')) -%}
-  {%- do lines.append(biasmirror.labelled_line('blood_pressure', 'cast(cast(' ~ biasmirror.round_half_away('systolic_bp') ~ ' as integer) as varchar) || \'/\' || cast(cast(' ~ biasmirror.round_half_away('diastolic_bp') ~ ' as integer) as varchar)')) -%}
+  {%- do lines.append(biasmirror.labelled_line('heart_rate', 'cast(cast(' ~ biasmirror.round_half_away('heart_rate') ~ ' as integer) as ' ~ biasmirror.type_text() ~ ')')) -%}
+  {%- do lines.append(biasmirror.labelled_line('resp_rate', 'cast(cast(' ~ biasmirror.round_half_away('resp_rate') ~ ' as integer) as ' ~ biasmirror.type_text() ~ ')')) -%}
+  {%- do lines.append(biasmirror.labelled_line('o2_saturation', 'cast(cast(' ~ biasmirror.round_half_away('o2_saturation') ~ ' as integer) as ' ~ biasmirror.type_text() ~ ')')) -%}
+  {%- do lines.append(biasmirror.labelled_line('blood_pressure', 'cast(cast(' ~ biasmirror.round_half_away('systolic_bp') ~ ' as integer) as ' ~ biasmirror.type_text() ~ ') || \'/\' || cast(cast(' ~ biasmirror.round_half_away('diastolic_bp') ~ ' as integer) as ' ~ biasmirror.type_text() ~ ')')) -%}
   {%- do lines.append(biasmirror.labelled_line('pain', 'pain_text')) -%}
   {%- do lines.append(biasmirror.labelled_line('chief_complaint_class', 'chief_complaint_class')) -%}
   {%- do lines.append(biasmirror.labelled_line('chief_complaint', 'chief_complaint')) -%}

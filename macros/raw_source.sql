@@ -23,7 +23,7 @@
   {%- endif -%}
   {%- set root = biasmirror.dataset_root(node.source_meta) -%}
   {%- if root == '' -%}
-    select {% for col in columns %}cast(null as varchar) as {{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
+    select {% for col in columns %}cast(null as {{ biasmirror.type_text() }}) as {{ adapter.quote(col) }}{{ ", " if not loop.last }}{% endfor %}
     where false
   {%- else -%}
     {%- set path = biasmirror.raw_file_path(node, root) -%}
@@ -85,13 +85,19 @@
 {% endmacro %}
 
 {% macro sql_string(value) -%}
+  {{ return(adapter.dispatch('sql_string', 'biasmirror')(value)) }}
+{%- endmacro %}
+{% macro default__sql_string(value) -%}
   '{{ value | replace("'", "''") }}'
+{%- endmacro %}
+{#- Spark reads a backslash in a literal as the start of an escape: doubled, it stands for itself. -#}
+{% macro spark__sql_string(value) -%}
+  '{{ value | replace('\\', '\\\\') | replace("'", "''") }}'
 {%- endmacro %}
 
 {#- The folder registered for a data set in inference.dataset_roots, or ''. -#}
 {% macro registered_root(dataset) %}
-  {%- set exists = run_query("select count(*) from information_schema.tables where table_schema = 'inference' and table_name = 'dataset_roots'") -%}
-  {%- if exists.columns[0].values()[0] == 0 -%}{{ return('') }}{%- endif -%}
+  {%- if not biasmirror.inference_table_exists('dataset_roots') -%}{{ return('') }}{%- endif -%}
   {%- set result = run_query("select root from inference.dataset_roots where dataset = " ~ biasmirror.sql_string(dataset) ~ " order by registered_at desc limit 1") -%}
   {%- if result.rows | length == 0 -%}{{ return('') }}{%- endif -%}
   {{ return(result.columns[0].values()[0] | string) }}
@@ -136,11 +142,11 @@
 {% macro raw_table_columns(columns) %}
   {%- set selected = [] -%}
   {%- for name, column in columns.items() -%}
-    {%- set text = "cast(" ~ adapter.quote(name) ~ " as varchar)" -%}
+    {%- set text = "cast(" ~ adapter.quote(name) ~ " as " ~ biasmirror.type_text() ~ ")" -%}
     {%- if (column.data_type or '') | lower in ('double', 'integer', 'bigint') -%}
       {%- set number = biasmirror.try_cast_text(text, 'double') -%}
       {%- set text = "case when " ~ number ~ " = floor(" ~ number ~ ") and abs(" ~ number ~ ") < 1e15 then cast(cast("
-                     ~ number ~ " as bigint) as varchar) else " ~ text ~ " end" -%}
+                     ~ number ~ " as bigint) as " ~ biasmirror.type_text() ~ ") else " ~ text ~ " end" -%}
     {%- endif -%}
     {%- do selected.append(text ~ " as " ~ adapter.quote(name)) -%}
   {%- endfor -%}

@@ -37,7 +37,7 @@
     when {{ biasmirror.regex_matches(value, biasmirror.sql_string(pattern)) }} then '''' || {{ value }} || ''''
     {%- endif %}
     when length({{ value }}) = 1 then 'a text of 1 character'
-    else 'a text of ' || cast(length({{ value }}) as varchar) || ' characters'
+    else 'a text of ' || cast(length({{ value }}) as {{ biasmirror.type_text() }}) || ' characters'
   end
 {%- endmacro %}
 

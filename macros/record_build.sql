@@ -19,7 +19,9 @@
     {%- endif -%}
   {%- endfor -%}
   {%- if failed -%}
-    {{ return("delete from inference.raw_source_counts where invocation_id = " ~ biasmirror.sql_string(invocation_id)) }}
+    {#- (raw row counts are recorded for raw files only, which engines without DELETE do not read) -#}
+    {{ return("delete from inference.raw_source_counts where invocation_id = " ~ biasmirror.sql_string(invocation_id)
+              if biasmirror.supports_delete() else 'select 1 as build_not_recorded') }}
   {%- endif -%}
   {%- set effective = {} -%}
   {%- for name in biasmirror.var_rules().keys() -%}
@@ -28,12 +30,12 @@
   {%- endfor -%}
   {%- set started = run_started_at.strftime('%Y-%m-%d %H:%M:%S') -%}
   {%- set finished = modules.datetime.datetime.now(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S.%f') -%}
-  {{ return("insert into inference.dbt_builds (invocation_id, command, dbt_version, started_at, finished_at, vars, models, published) values ("
+  {{ return(biasmirror.hook_sql(["insert into inference.dbt_builds (invocation_id, command, dbt_version, started_at, finished_at, vars, models, published) values ("
       ~ biasmirror.sql_string(invocation_id) ~ ", " ~ biasmirror.sql_string(flags.WHICH) ~ ", " ~ biasmirror.sql_string(dbt_version) ~ ", "
       ~ "cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), cast(" ~ biasmirror.sql_string(finished) ~ " as timestamp), "
       ~ biasmirror.sql_string(effective | tojson) ~ ", " ~ biasmirror.sql_string(models | sort | tojson) ~ ", "
-      ~ ('true' if biasmirror.publishes_build() else 'false') ~ ")"
-      ~ biasmirror.record_audit_history(models)) }}
+      ~ ('true' if biasmirror.publishes_build() else 'false') ~ ")",
+      biasmirror.record_audit_history(models)])) }}
 {% endmacro %}
 
 {#- The audit's history: a successful build that rebuilt the headline metrics and their fingerprints appends
@@ -46,7 +48,7 @@
   {%- set started = run_started_at.strftime('%Y-%m-%d %H:%M:%S.%f') -%}
   {%- set columns = ['estimate', 'ci_low', 'ci_high', 'p_value', 'q_value', 'mde', 'n_pairs', 'n_changed', 'n_boot',
                      'is_sparse', 'metric_order'] -%}
-  {{ return(";\ninsert into inference.audit_history (invocation_id, built_at, dataset, model, generator, setting, metric, "
+  {{ return("insert into inference.audit_history (invocation_id, built_at, dataset, model, generator, setting, metric, "
       ~ columns | join(', ') ~ ", data_fingerprint, model_fingerprint)\n"
       ~ "select " ~ biasmirror.sql_string(invocation_id) ~ ", cast(" ~ biasmirror.sql_string(started) ~ " as timestamp), "
       ~ "m.dataset, m.model, m.generator, m.setting, m.metric, m." ~ columns | join(', m.')

@@ -208,12 +208,6 @@
   {{ return([]) }}
 {% endmacro %}
 
-{% macro inference_table_exists(name) %}
-  {%- set found = run_query("select count(*) from information_schema.tables where table_schema = 'inference' and table_name = "
-                            ~ biasmirror.sql_string(name)) -%}
-  {{ return(found.columns[0].values()[0] > 0) }}
-{% endmacro %}
-
 {#- The counts of this invocation; record_build keeps them when the build succeeds and removes them otherwise. -#}
 {% macro record_raw_counts(counts) %}
   {%- if not counts or not biasmirror.inference_table_exists('raw_source_counts') -%}{{ return('') }}{%- endif -%}

@@ -25,7 +25,7 @@
     appears (a patient in each of their pairs, a pair in every model and setting), so that a unit keeps one
     multiplicity over everything that is resampled together. -#}
 {% macro resample_key(unit_id_expr) -%}
-  {{ biasmirror.hash64(biasmirror.sql_string(bootstrap_config().seed ~ '|') ~ " || cast(" ~ unit_id_expr ~ " as varchar)") }}
+  {{ biasmirror.hash64(biasmirror.sql_string(bootstrap_config().seed ~ '|') ~ " || cast(" ~ unit_id_expr ~ " as " ~ biasmirror.type_text() ~ ")") }}
 {%- endmacro %}
 
 {#- The resampling unit of a pair (or test record): with var bootstrap_unit = 'patient' (the default) the
@@ -116,11 +116,11 @@
           {{ biasmirror.resample_key(biasmirror.sql_string(salt ~ '|') ~ ' || label') }} as joint_key,
           label, signature, cell, n_units
       from (
-          select 'units:' || cast(signature as varchar) as label, signature, cast(null as bigint) as cell, count(*) as n_units
+          select 'units:' || cast(signature as {{ biasmirror.type_text() }}) as label, signature, cast(null as bigint) as cell, count(*) as n_units
           from bootstrap_unit_signatures
           group by signature
           union all
-          select 'cell:' || cast(cell as varchar), null, cell, n_units
+          select 'cell:' || cast(cell as {{ biasmirror.type_text() }}), null, cell, n_units
           from bootstrap_single_cells
       ) as joint
   ),
@@ -202,12 +202,12 @@
       end as estimate,
       case metric_names.metric_order
           {%- for name in metric_names %}
-          when {{ loop.index }} then summary_wide.bounds_{{ loop.index }}[1]
+          when {{ loop.index }} then {{ biasmirror.list_item("summary_wide.bounds_" ~ loop.index, 1) }}
           {%- endfor %}
       end as ci_low,
       case metric_names.metric_order
           {%- for name in metric_names %}
-          when {{ loop.index }} then summary_wide.bounds_{{ loop.index }}[2]
+          when {{ loop.index }} then {{ biasmirror.list_item("summary_wide.bounds_" ~ loop.index, 2) }}
           {%- endfor %}
       end as ci_high,
       {%- if with_se %}

@@ -78,5 +78,26 @@
     their 52-bit digests (integer arithmetic: no row order or thread count changes it; the same on both
     engines). Two sets that differ in one text differ in their digest. -#}
 {% macro set_digest(text_expr) -%}
-  md5(cast(count({{ text_expr }}) as varchar) || ':' || cast(sum({{ biasmirror.md5_bits52(text_expr) }}) as varchar))
+  md5(cast(count({{ text_expr }}) as {{ biasmirror.type_text() }}) || ':' || cast(sum({{ biasmirror.md5_bits52(text_expr) }}) as {{ biasmirror.type_text() }}))
+{%- endmacro %}
+{#- Spark: xxhash64, a signed bigint holding the 64 bits (as on PostgreSQL: its own hash function, so its own
+    draws, docs/engines.md); xor as on PostgreSQL; the top 53 bits masked after the arithmetic shift. -#}
+{% macro spark__hash64(expr) -%}
+  xxhash64({{ expr }})
+{%- endmacro %}
+{% macro spark__xor64(a, b) -%}
+  {%- if b is number and b >= 9223372036854775808 -%}{%- set b = b - 18446744073709551616 -%}{%- endif -%}
+  ({{ a }} ^ cast({{ b }} as bigint))
+{%- endmacro %}
+{% macro spark__uniform_from_hash(hash_expr) -%}
+  (cast(shiftright({{ hash_expr }}, 11) & 9007199254740991 as double) / cast(9007199254740992 as double))
+{%- endmacro %}
+{% macro spark__digest_text(expr) -%}
+  md5({{ expr }})
+{%- endmacro %}
+{% macro spark__stable_uniform(text_expr) -%}
+  (cast({{ biasmirror.md5_bits52(text_expr) }} as double) / cast(4503599627370496 as double))
+{%- endmacro %}
+{% macro spark__md5_bits52(text_expr) -%}
+  cast(conv(substr(md5({{ text_expr }}), 1, 13), 16, 10) as bigint)
 {%- endmacro %}

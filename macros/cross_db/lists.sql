@@ -22,3 +22,60 @@
 {% macro postgres__unnest_list(expr) -%}
   unnest({{ expr }})
 {%- endmacro %}
+{% macro spark__sorted_list_agg(expr) -%}
+  array_sort(collect_list({{ expr }}))
+{%- endmacro %}
+{#- Spark: a generator in the select list -#}
+{% macro spark__unnest_list(expr) -%}
+  explode({{ expr }})
+{%- endmacro %}
+
+{#- The i-th element of a list, counted from 1 (Spark's arrays are 0-based under [ ]: element_at counts from 1). -#}
+{% macro list_item(expr, i) -%}
+  {{ return(adapter.dispatch('list_item', 'biasmirror')(expr, i)) }}
+{%- endmacro %}
+{% macro default__list_item(expr, i) -%}
+  {{ expr }}[{{ i }}]
+{%- endmacro %}
+{% macro spark__list_item(expr, i) -%}
+  element_at({{ expr }}, {{ i }})
+{%- endmacro %}
+
+{#- The elements of a list from the i-th (counted from 1) to the end. -#}
+{% macro list_tail(expr, i) -%}
+  {{ return(adapter.dispatch('list_tail', 'biasmirror')(expr, i)) }}
+{%- endmacro %}
+{% macro default__list_tail(expr, i) -%}
+  {{ expr }}[{{ i }}:]
+{%- endmacro %}
+{% macro spark__list_tail(expr, i) -%}
+  slice({{ expr }}, {{ i }}, size({{ expr }}) - {{ i }} + 1)
+{%- endmacro %}
+
+{#- How many elements of a list of numbers are <= x. -#}
+{% macro list_count_at_most(expr, x) -%}
+  {{ return(adapter.dispatch('list_count_at_most', 'biasmirror')(expr, x)) }}
+{%- endmacro %}
+{% macro duckdb__list_count_at_most(expr, x) -%}
+  len(list_filter({{ expr }}, v -> v <= {{ x }}))
+{%- endmacro %}
+{% macro postgres__list_count_at_most(expr, x) -%}
+  (select count(*) from unnest({{ expr }}) as tail (v) where tail.v <= {{ x }})
+{%- endmacro %}
+{% macro spark__list_count_at_most(expr, x) -%}
+  size(filter({{ expr }}, v -> v <= {{ x }}))
+{%- endmacro %}
+
+{#- Set-returning, in a select list: one row per integer from lo to hi (both included). -#}
+{% macro integers_between(lo, hi) -%}
+  {{ return(adapter.dispatch('integers_between', 'biasmirror')(lo, hi)) }}
+{%- endmacro %}
+{% macro duckdb__integers_between(lo, hi) -%}
+  unnest(range({{ lo }}, {{ hi }} + 1))
+{%- endmacro %}
+{% macro postgres__integers_between(lo, hi) -%}
+  generate_series({{ lo }}, {{ hi }})
+{%- endmacro %}
+{% macro spark__integers_between(lo, hi) -%}
+  explode(sequence({{ lo }}, {{ hi }}))
+{%- endmacro %}

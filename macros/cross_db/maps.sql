@@ -22,3 +22,10 @@
 {% macro postgres__empty_string_map() -%}
   cast('{}' as jsonb)
 {%- endmacro %}
+{#- Spark: a map<string, string> built from its entries sorted by key. -#}
+{% macro spark__string_map_agg(key_expr, value_expr) -%}
+  map_from_entries(array_sort(collect_list(struct({{ key_expr }} as key, {{ value_expr }} as value))))
+{%- endmacro %}
+{% macro spark__empty_string_map() -%}
+  cast(map() as map<string, string>)
+{%- endmacro %}

@@ -48,3 +48,20 @@
 {% macro postgres__exp_or_zero(expr) -%}
   (case when ({{ expr }}) < -745.0 then 0.0 else exp({{ expr }}) end)
 {%- endmacro %}
+{#- Spark's round rounds a double's halves away from zero (HALF_UP on its decimal form). -#}
+{% macro spark__round_half_away(expr, digits) -%}
+  cast(round({{ expr }}{% if digits is not none %}, {{ digits }}{% endif %}) as double)
+{%- endmacro %}
+{#- Spark writes doubles in Java's form (1.0E7): whole numbers are written as DuckDB does, as on PostgreSQL. -#}
+{% macro spark__double_to_text(expr) -%}
+  (case when ({{ expr }}) = floor({{ expr }}) and abs({{ expr }}) < 1e15
+        then cast(cast({{ expr }} as bigint) as string) || '.0'
+        else cast({{ expr }} as string) end)
+{%- endmacro %}
+{% macro spark__year_of(expr) -%}
+  cast(year({{ expr }}) as bigint)
+{%- endmacro %}
+{#- Java's exp underflows to 0, as DuckDB's. -#}
+{% macro spark__exp_or_zero(expr) -%}
+  exp({{ expr }})
+{%- endmacro %}

@@ -157,14 +157,10 @@
   from poisson_large_first
 {%- endmacro %}
 
-{#- PostgreSQL: the same two methods and the same arithmetic, written with arrays and generate_series. It has no
-    lgamma: log(k!) comes from a table of cumulative sums of log(j), which is exact to rounding. (Draws still
-    differ from DuckDB's, because hash64 does: docs/engines.md.) -#}
-{% macro postgres__ptrs_candidate(u, v) -%}
-  {{ return(biasmirror.duckdb__ptrs_candidate(u, v)) }}
-{%- endmacro %}
-
-{% macro postgres__poisson_draws(cells, n_boot, columns) -%}
+{#- PostgreSQL and Spark (and any engine with the list macros of lists.sql): the same two methods and the same
+    arithmetic, written with arrays. Neither has lgamma: log(k!) comes from a table of cumulative sums of log(j),
+    which is exact to rounding. (Draws still differ from DuckDB's, because hash64 does: docs/engines.md.) -#}
+{% macro default__poisson_draws(cells, n_boot, columns) -%}
   {%- set attempts = var('poisson_attempts', 12) | int -%}
   {%- set limit = biasmirror.poisson_table_limit() -%}
   {%- set carried = columns | join(', ') -%}
@@ -175,21 +171,21 @@
   ),
   poisson_log_factorials as (
       select k, sum(ln(greatest(k, 1))) over (order by k rows between unbounded preceding and current row) as log_factorial
-      from generate_series(cast(0 as bigint), cast(ceil({{ limit }} + 10 * sqrt({{ limit }}) + 15) as bigint)) as k
+      from {{ biasmirror.integer_series((limit + 10 * (limit ** 0.5) + 16) | round(0, 'ceil') | int, 'k') }} as log_terms
   ),
   poisson_cdf as (
       select support.n, support.k,
              sum(exp(greatest(support.k * ln(support.n) - support.n - factorials.log_factorial, -700))) over (
                  partition by support.n order by support.k rows between unbounded preceding and current row) as cdf
       from (
-          select n, generate_series({{ lower }}, cast(ceil(n + 10 * sqrt(n) + 15) as bigint)) as k
+          select n, {{ biasmirror.integers_between(lower, 'cast(ceil(n + 10 * sqrt(n) + 15) as bigint)') }} as k
           from poisson_sizes
       ) as support
       inner join poisson_log_factorials as factorials on factorials.k = support.k
   ),
   poisson_binned as (
       select n, cast(floor(cdf * {{ bins }}) as bigint) as bin, count(*) as n_inside,
-             array_agg(cdf order by cdf) as inside
+             {{ biasmirror.sorted_list_agg('cdf') }} as inside
       from poisson_cdf
       where cdf < 1
       group by n, cast(floor(cdf * {{ bins }}) as bigint)
@@ -199,11 +195,11 @@
           n * 1048576 + bin as guide_key,
           cast({{ lower }} + coalesce(sum(binned.n_inside) over (
               partition by n order by bin rows between unbounded preceding and 1 preceding), 0) as integer) as below,
-          coalesce(binned.inside[1], 2.0) as first_inside,
-          coalesce(binned.inside[2], 2.0) as second_inside,
-          coalesce(binned.inside[3], 2.0) as third_inside,
-          case when binned.n_inside > 3 then binned.inside[4:] end as more_inside
-      from (select n, generate_series(cast(0 as bigint), {{ bins }} - 1) as bin from poisson_sizes) as bins
+          coalesce({{ biasmirror.list_item('binned.inside', 1) }}, 2.0) as first_inside,
+          coalesce({{ biasmirror.list_item('binned.inside', 2) }}, 2.0) as second_inside,
+          coalesce({{ biasmirror.list_item('binned.inside', 3) }}, 2.0) as third_inside,
+          case when binned.n_inside > 3 then {{ biasmirror.list_tail('binned.inside', 4) }} end as more_inside
+      from (select n, {{ biasmirror.integers_between('cast(0 as bigint)', bins ~ ' - 1') }} as bin from poisson_sizes) as bins
       left join poisson_binned as binned using (n, bin)
   ),
   poisson_small as (
@@ -221,12 +217,12 @@
       select
           {{ carried }},
           replicates.replicate,
-          cast(cells.n_units as double precision) as poisson_n,
-          0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) as poisson_b,
-          -0.059 + 0.02483 * (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision))) as poisson_a,
-          ln(1.1239 + 1.1328 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) - 3.4)) as poisson_ln_inv_alpha,
-          0.9277 - 3.6224 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double precision)) - 2) as poisson_vr,
-          ln(cast(cells.n_units as double precision)) as poisson_ln_n,
+          cast(cells.n_units as {{ biasmirror.type_double() }}) as poisson_n,
+          0.931 + 2.53 * sqrt(cast(cells.n_units as {{ biasmirror.type_double() }})) as poisson_b,
+          -0.059 + 0.02483 * (0.931 + 2.53 * sqrt(cast(cells.n_units as {{ biasmirror.type_double() }}))) as poisson_a,
+          ln(1.1239 + 1.1328 / (0.931 + 2.53 * sqrt(cast(cells.n_units as {{ biasmirror.type_double() }})) - 3.4)) as poisson_ln_inv_alpha,
+          0.9277 - 3.6224 / (0.931 + 2.53 * sqrt(cast(cells.n_units as {{ biasmirror.type_double() }})) - 2) as poisson_vr,
+          ln(cast(cells.n_units as {{ biasmirror.type_double() }})) as poisson_ln_n,
           {{ biasmirror.hash64(biasmirror.xor64('cells.joint_key', 'replicates.replicate')) }} as poisson_h
       from {{ cells }} as cells
       cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as replicates
@@ -247,7 +243,7 @@
            + cast(draws.poisson_u >= guide.second_inside as integer)
            + cast(draws.poisson_u >= guide.third_inside as integer)
            + case when guide.more_inside is null then 0
-                  else (select count(*) from unnest(guide.more_inside) as tail (x) where tail.x <= draws.poisson_u) end
+                  else {{ biasmirror.list_count_at_most('guide.more_inside', 'draws.poisson_u') }} end
            as integer) as weight
   from poisson_small as draws
   inner join poisson_guide as guide

@@ -20,3 +20,11 @@
 {% macro postgres__quantile_cont_bounds(expr, q_low, q_high) -%}
   percentile_cont(array[{{ q_low }}, {{ q_high }}]) within group (order by {{ expr }})
 {%- endmacro %}
+{#- Spark: percentile (exact, interpolated as numpy's default). Its arrays are 0-based: callers index the
+    bounds with list_item. -#}
+{% macro spark__quantile_cont(expr, q) -%}
+  percentile({{ expr }}, {{ q }})
+{%- endmacro %}
+{% macro spark__quantile_cont_bounds(expr, q_low, q_high) -%}
+  percentile({{ expr }}, array({{ q_low }}, {{ q_high }}))
+{%- endmacro %}

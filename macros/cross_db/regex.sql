@@ -40,3 +40,21 @@
 {% macro postgres__regex_escape(expr) -%}
   regexp_replace({{ expr }}, '([^[:alnum:][:space:]_])', '\\\1', 'g')
 {%- endmacro %}
+{#- Spark: Java regular expressions (\b is a word boundary, \pL a letter, as in RE2). Spark reads backslashes in
+    string literals as C escapes ('\s' is 's'): a pattern written as a literal has them doubled (spark_literal). -#}
+{% macro spark_literal(expr) -%}
+  {%- if expr is string and expr | length > 1 and expr.startswith("'") and expr.endswith("'") -%}
+    {{- expr | replace('\\', '\\\\') -}}
+  {%- else -%}
+    {{- expr -}}
+  {%- endif -%}
+{%- endmacro %}
+{% macro spark__regex_matches(expr, pattern) -%}
+  regexp({{ expr }}, {{ biasmirror.spark_literal(pattern) }})
+{%- endmacro %}
+{% macro spark__regex_extract(expr, pattern, group) -%}
+  nullif(regexp_extract({{ expr }}, {{ biasmirror.spark_literal(pattern) }}, {{ group }}), '')
+{%- endmacro %}
+{% macro spark__regex_escape(expr) -%}
+  regexp_replace({{ expr }}, '([^\\p{Alnum}\\s_])', '\\\\$1')
+{%- endmacro %}

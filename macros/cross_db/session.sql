@@ -12,3 +12,15 @@
 {% macro postgres__model_session_settings() -%}
   set jit = off
 {%- endmacro %}
+
+{#- The hint that a CTE read several times is computed once (`name as materialized (...)`): DuckDB and PostgreSQL
+    take it; Spark has no such hint (its optimizer decides, and reuses exchanges it can share). -#}
+{% macro cte_materialized() -%}
+  {{ return(adapter.dispatch('cte_materialized', 'biasmirror')()) }}
+{%- endmacro %}
+{% macro default__cte_materialized() -%}
+  {{ return('materialized') }}
+{%- endmacro %}
+{% macro spark__cte_materialized() -%}
+  {{ return('') }}
+{%- endmacro %}

@@ -12,3 +12,11 @@
   from {{ relation }} as source_rows
   cross join lateral unnest(string_to_array(source_rows.{{ text_column }}, chr(10))) with ordinality as lines (line, line_number)
 {%- endmacro %}
+{#- Spark: posexplode of the split (its pattern is a regular expression; a newline is itself). -#}
+{% macro spark__split_lines(relation, id_columns, text_column) -%}
+  select {{ id_columns | join(', ') }}, line, cast(position + 1 as bigint) as line_number
+  from (
+      select {{ id_columns | join(', ') }}, posexplode(split({{ text_column }}, chr(10))) as (position, line)
+      from {{ relation }}
+  ) as lines
+{%- endmacro %}

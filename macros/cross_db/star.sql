@@ -28,3 +28,7 @@
   {%- endif -%}
   {{ (kept + extra) | join(', ') }}
 {%- endmacro %}
+{#- Spark 4 and Databricks write `* except (...)`. -#}
+{% macro spark__star_except(relation, except, extra) -%}
+  * except ({{ except | join(', ') }})
+{%- endmacro %}

@@ -58,3 +58,27 @@
   {%- endif -%}
   case when cast({{ expr }} as text) ~ '{{ pattern }}' then cast(cast({{ expr }} as text) as {{ biasmirror.type_double() if t == 'double' else t }}) end
 {%- endmacro %}
+{% macro spark__type_double() -%}
+  {{ return('double') }}
+{%- endmacro %}
+{% macro spark__type_tiny_int() -%}
+  {{ return('tinyint') }}
+{%- endmacro %}
+{#- Spark's text type is string (its varchar needs a length) -#}
+{% macro spark__contract_type(data_type) -%}
+  {{ return({'varchar': 'string', 'text': 'string', 'json': 'string'}.get(data_type | lower, data_type)) }}
+{%- endmacro %}
+{% macro spark__try_cast_text(expr, data_type) -%}
+  try_cast({{ expr }} as {{ data_type }})
+{%- endmacro %}
+
+{#- The text type in a cast: varchar (DuckDB, PostgreSQL); Spark's varchar needs a length, its text type is string. -#}
+{% macro type_text() -%}
+  {{ return(adapter.dispatch('type_text', 'biasmirror')()) }}
+{%- endmacro %}
+{% macro default__type_text() -%}
+  {{ return('varchar') }}
+{%- endmacro %}
+{% macro spark__type_text() -%}
+  {{ return('string') }}
+{%- endmacro %}

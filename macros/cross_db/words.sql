@@ -34,3 +34,15 @@
   ) as words
   where word <> ''
 {%- endmacro %}
+{#- Spark: Java regular expressions (a replacement names a group $1, not \1). -#}
+{% macro spark__regex_replace_all(expr, pattern, replacement) -%}
+  regexp_replace({{ expr }}, {{ biasmirror.spark_literal(pattern) }}, {{ replacement }})
+{%- endmacro %}
+{% macro spark__split_words(relation, id_columns, text_column) -%}
+  select {{ id_columns | join(', ') }}, word
+  from (
+      select {{ id_columns | join(', ') }}, explode(split(lower({{ text_column }}), '[^\\pL]+')) as word
+      from {{ relation }}
+  ) as words
+  where word <> ''
+{%- endmacro %}

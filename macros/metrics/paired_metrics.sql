@@ -108,7 +108,7 @@
     select {{ columns | join(', ') }}, 'overall' as stratum_name, 'all' as stratum_value
     from {{ pairs }}
     union all
-    select {{ columns | join(', ') }}, 'documented_level', cast(true_level as varchar)
+    select {{ columns | join(', ') }}, 'documented_level', cast(true_level as {{ biasmirror.type_text() }})
     from {{ pairs }}
     where true_level is not null
 {%- endmacro %}

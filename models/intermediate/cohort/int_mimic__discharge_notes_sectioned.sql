@@ -35,7 +35,7 @@ marked_lines as (
         section_rules.pattern is not null as is_header,
         -- text after "Header:" on the header line itself
         case when section_rules.pattern is not null
-             then trim(substr(lines.line, strpos(lines.line, ':') + 1)) end as header_remainder
+             then trim(substr(lines.line, position(':' in lines.line) + 1)) end as header_remainder
     from lines
     left join rules as section_rules
         on section_rules.rule_type = 'section'
@@ -55,7 +55,7 @@ sections as (
         {{ arbitrary('note_id') }} as note_id,
         max(case when is_header then output_field end) as output_field,
         bool_or(is_header and known_at_triage) as known_at_triage,
-        string_agg(case when is_header then header_remainder else line end, ' ' order by line_number) as section_text
+        {{ string_agg_ordered('case when is_header then header_remainder else line end', "' '", 'line_number') }} as section_text
     from numbered
     where section_number > 0
     group by hadm_id, section_number
@@ -72,7 +72,7 @@ cut_points as (
     select
         kept_sections.hadm_id,
         kept_sections.output_field,
-        min(nullif(strpos(kept_sections.section_text, rules.pattern), 0)) as cut_at
+        min(nullif(position(rules.pattern in kept_sections.section_text), 0)) as cut_at
     from kept_sections
     inner join rules
         on rules.rule_type = 'truncate_marker'
@@ -85,10 +85,10 @@ cut_sections as (
         kept_sections.hadm_id,
         kept_sections.note_id,
         kept_sections.output_field,
-        nullif(trim(regexp_replace(
-            case when cut_points.cut_at is null then kept_sections.section_text
-                 else left(kept_sections.section_text, cut_points.cut_at - 1) end,
-            '\s+', ' ', 'g')), '') as section_text
+        nullif(trim({{ regex_replace_all(
+            'case when cut_points.cut_at is null then kept_sections.section_text
+                  else left(kept_sections.section_text, cut_points.cut_at - 1) end',
+            "'\\s+'", "' '") }}), '') as section_text
     from kept_sections
     left join cut_points using (hadm_id, output_field)
 )

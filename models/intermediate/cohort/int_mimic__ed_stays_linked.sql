@@ -57,8 +57,8 @@ linked as (
 select
     'mimic' as dataset,
     'en' as language,
-    cast(stay_id as varchar) as record_id,
-    cast(subject_id as varchar) as patient_id,
+    cast(stay_id as {{ biasmirror.type_text() }}) as record_id,
+    cast(subject_id as {{ biasmirror.type_text() }}) as patient_id,
     arrived_at,
     sex,
     age,
@@ -74,11 +74,11 @@ select
     case when pain_score_raw between 0 and 10 then pain_score_raw end as pain_score,
     pain_text,
     chief_complaint,
-    cast(null as varchar) as chief_complaint_class,
+    cast(null as {{ biasmirror.type_text() }}) as chief_complaint_class,
     hpi,
     pmh,
-    cast(null as varchar) as nurse_id,
-    cast(null as varchar) as nurse_sex,
+    cast(null as {{ biasmirror.type_text() }}) as nurse_id,
+    cast(null as {{ biasmirror.type_text() }}) as nurse_sex,
     acuity as documented_level,
     case
         when not has_triage then 'no_link_triage'

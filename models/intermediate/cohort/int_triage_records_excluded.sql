@@ -9,12 +9,12 @@ with records as (
 -- One alternation of patterns per language (seed exclusion_keywords_<language>); a record is matched against
 -- its own language's patterns only.
 keyword_patterns as (
-    select 'en' as language, string_agg(pattern, '|' order by pattern) as alternatives
+    select 'en' as language, {{ string_agg_ordered('pattern', "'|'", 'pattern') }} as alternatives
     from {{ ref('exclusion_keywords_en') }}
 
     union all
 
-    select 'fr' as language, string_agg(pattern, '|' order by pattern) as alternatives
+    select 'fr' as language, {{ string_agg_ordered('pattern', "'|'", 'pattern') }} as alternatives
     from {{ ref('exclusion_keywords_fr') }}
 ),
 

@@ -10,8 +10,8 @@ with pairs as (
         generator,
         setting,
         count(*) as n_pairs,
-        {{ set_digest("pair_id || '|' || cast(original_level as varchar) || '|' || cast(counterfactual_level as varchar)"
-                      " || '|' || coalesce(cast(true_level as varchar), '')") }} as data_fingerprint
+        {{ set_digest("pair_id || '|' || cast(original_level as " ~ type_text() ~ ") || '|' || cast(counterfactual_level as " ~ type_text() ~ ")"
+                      " || '|' || coalesce(cast(true_level as " ~ type_text() ~ "), '')") }} as data_fingerprint
     from {{ ref('int_pairs_unioned') }}
     group by dataset, model, generator, setting
 ),

@@ -35,7 +35,7 @@ units as (
         coalesce(counts.negative_transgender, 0) as negative_transgender,
         coalesce(counts.positive_cisgender, 0) as positive_cisgender,
         coalesce(counts.negative_cisgender, 0) as negative_cisgender,
-        {{ resample_key("'association|' || responses.category || '|' || cast(responses.iteration as varchar)") }} as unit_key
+        {{ resample_key("'association|' || responses.category || '|' || cast(responses.iteration as " ~ type_text() ~ ")") }} as unit_key
     from responses
     left join counts
         on counts.model = responses.model

@@ -154,7 +154,7 @@ pair_cells as (
     select
         comparison_id,
         stratum_id,
-        'pair:' || cast(state_a as varchar) || ':' || cast(state_b as varchar) as label,
+        'pair:' || cast(state_a as {{ biasmirror.type_text() }}) || ':' || cast(state_b as {{ biasmirror.type_text() }}) as label,
         n_units,
         {%- for name in stats %}
         {{ stats_a[name] }} as {{ name }}_a,
@@ -255,8 +255,8 @@ patient_cells as (
     select
         comparison_id,
         stratum_id,
-        'patient:' || cast(n_f as varchar) || ':' || cast(n_m as varchar) || ':' || cast(departures as varchar) || ':'
-            || cast(unchanged_f as varchar) || ':' || cast(unchanged_m as varchar) as label,
+        'patient:' || cast(n_f as {{ biasmirror.type_text() }}) || ':' || cast(n_m as {{ biasmirror.type_text() }}) || ':' || cast(departures as {{ biasmirror.type_text() }}) || ':'
+            || cast(unchanged_f as {{ biasmirror.type_text() }}) || ':' || cast(unchanged_m as {{ biasmirror.type_text() }}) as label,
         n_units,
         {%- for side in ['a', 'b'] %}
         {%- for name in stats %}
@@ -271,7 +271,7 @@ patient_cells as (
     select
         comparison_strata.comparison_id,
         comparison_strata.stratum_id,
-        'patient:' || cast(counts.n_f as varchar) || ':' || cast(counts.n_m as varchar) || ':unchanged',
+        'patient:' || cast(counts.n_f as {{ biasmirror.type_text() }}) || ':' || cast(counts.n_m as {{ biasmirror.type_text() }}) || ':unchanged',
         counts.n_units - coalesce(active.n_units, 0),
         {%- for side in ['a', 'b'] %}
         {%- for name in stats %}

@@ -25,7 +25,7 @@ irregular as (
 ),
 
 -- changed pairs, and every row of the irregular pairs (to find the groups they are absent from)
-candidate_rows as materialized (
+candidate_rows as {{ cte_materialized() }} (
     select
         members.dataset,
         members.stratum_id,

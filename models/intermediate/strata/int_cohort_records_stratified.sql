@@ -18,7 +18,7 @@ groups as (
 ),
 
 negations as (
-    select language, '(?i)(' || string_agg(pattern, '|' order by pattern) || ')' as pattern
+    select language, '(?i)(' || {{ string_agg_ordered('pattern', "'|'", 'pattern') }} || ')' as pattern
     from {{ ref('negation_cues') }}
     group by language
 ),

@@ -42,8 +42,8 @@ summary as (
 select
     {{ groups | join(', ') }},
     odds_ratio,
-    bounds[1] as ci_low,
-    bounds[2] as ci_high,
+    {{ list_item("bounds", 1) }} as ci_low,
+    {{ list_item("bounds", 2) }} as ci_high,
     n_pairs,
     n_up_f_to_m,
     n_down_f_to_m,
@@ -58,6 +58,6 @@ select
     -- an empty margin, or (in a tiny stratum) a replicate that drew no pair at all: no value either way
     {{ bootstrap_config().n_boot }} - n_boot as n_boot_undefined,
     n_pairs < {{ var('min_stratum_pairs') }} as is_small_stratum,
-    ({{ sparse_interval_flag('least(n_up_f_to_m, n_down_f_to_m, n_up_m_to_f, n_down_m_to_f)', 'bounds[1]', 'bounds[2]') }}
+    ({{ sparse_interval_flag('least(n_up_f_to_m, n_down_f_to_m, n_up_m_to_f, n_down_m_to_f)', list_item("bounds", 1), list_item("bounds", 2)) }}
      or zero_cell_corrected or n_boot_zero_cell > 0 or n_boot < {{ bootstrap_config().n_boot }}) as is_sparse
 from summary

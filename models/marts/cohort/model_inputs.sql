@@ -20,8 +20,8 @@ inputs as (
         cohort.split,
         '{{ setting }}' as setting,
         'original' as variant,
-        cast(null as varchar) as generator,
-        {{ "cohort.sex" if shown.shows_sex else "cast(null as varchar)" }} as shown_sex,
+        cast(null as {{ type_text() }}) as generator,
+        {{ "cohort.sex" if shown.shows_sex else "cast(null as " ~ type_text() ~ ")" }} as shown_sex,
         cohort.documented_level,
         {{ linearize_record(sex='cohort.sex' if shown.shows_sex else none, include_text=shown.shows_text,
                             hpi='cohort.hpi', pmh='cohort.pmh') }} as input_text
@@ -36,7 +36,7 @@ inputs as (
         '{{ setting }}' as setting,
         'counterfactual' as variant,
         counterfactuals.generator,
-        {{ "counterfactuals.counterfactual_sex" if shown.shows_sex else "cast(null as varchar)" }} as shown_sex,
+        {{ "counterfactuals.counterfactual_sex" if shown.shows_sex else "cast(null as " ~ type_text() ~ ")" }} as shown_sex,
         cohort.documented_level,
         {{ linearize_record(sex='counterfactuals.counterfactual_sex' if shown.shows_sex else none,
                             include_text=shown.shows_text, hpi='counterfactuals.hpi', pmh='counterfactuals.pmh') }} as input_text

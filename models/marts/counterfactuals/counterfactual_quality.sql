@@ -22,15 +22,15 @@ residuals as (
         language,
         generator,
         count(wrong_sex_agreement) as n_agreement_checked,
-        cast(avg(case when has_wrong_sex_agreement then 1.0 when not has_wrong_sex_agreement then 0.0 end) as {{ biasmirror.type_double() }}) as residual_agreement_share,
+        cast(avg(case when has_wrong_sex_agreement then 1 when not has_wrong_sex_agreement then 0 end) as {{ biasmirror.type_double() }}) as residual_agreement_share,
         cast(avg(wrong_sex_agreement) as {{ biasmirror.type_double() }}) as mean_wrong_sex_agreement,
-        cast(avg(case when has_residual_signal then 1.0 when not has_residual_signal then 0.0 end) as {{ biasmirror.type_double() }}) as residual_any_share,
+        cast(avg(case when has_residual_signal then 1 when not has_residual_signal then 0 end) as {{ biasmirror.type_double() }}) as residual_any_share,
         -- the second opinion (a reading of the original apart from the swapper, aligned with the copy)
         count(content_changes) as n_second_opinion_checked,
-        cast(avg(case when has_second_opinion_residual then 1.0 when not has_second_opinion_residual then 0.0 end) as {{ biasmirror.type_double() }}) as second_opinion_residual_share,
-        cast(avg(case when has_content_change then 1.0 when not has_content_change then 0.0 end) as {{ biasmirror.type_double() }}) as content_change_share,
+        cast(avg(case when has_second_opinion_residual then 1 when not has_second_opinion_residual then 0 end) as {{ biasmirror.type_double() }}) as second_opinion_residual_share,
+        cast(avg(case when has_content_change then 1 when not has_content_change then 0 end) as {{ biasmirror.type_double() }}) as content_change_share,
         cast(avg(content_changes) as {{ biasmirror.type_double() }}) as mean_content_changes,
-        cast(avg(case when round_trip_differs then 1.0 when not round_trip_differs then 0.0 end) as {{ biasmirror.type_double() }}) as round_trip_differs_share
+        cast(avg(case when round_trip_differs then 1 when not round_trip_differs then 0 end) as {{ biasmirror.type_double() }}) as round_trip_differs_share
     from diagnostics
     group by dataset, language, generator
 ),
@@ -54,13 +54,13 @@ quality as (
         language,
         generator,
         count(*) filter (where is_checked) as n_checked,
-        cast(avg(case when has_wrong_sex_terms then 1.0 when not has_wrong_sex_terms then 0.0 end) as {{ biasmirror.type_double() }}) as residual_share,
+        cast(avg(case when has_wrong_sex_terms then 1 when not has_wrong_sex_terms then 0 end) as {{ biasmirror.type_double() }}) as residual_share,
         cast(avg(wrong_sex_terms) as {{ biasmirror.type_double() }}) as mean_wrong_sex_terms,
 
-        cast(avg(case when numbers_preserved then 1.0 when not numbers_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as numbers_preserved_share,
-        cast(avg(case when drugs_preserved then 1.0 when not drugs_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as drugs_preserved_share,
-        cast(avg(case when negations_preserved then 1.0 when not negations_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as negations_preserved_share,
-        cast(avg(case when content_preserved then 1.0 when not content_preserved then 0.0 end) as {{ biasmirror.type_double() }}) as content_preserved_share,
+        cast(avg(case when numbers_preserved then 1 when not numbers_preserved then 0 end) as {{ biasmirror.type_double() }}) as numbers_preserved_share,
+        cast(avg(case when drugs_preserved then 1 when not drugs_preserved then 0 end) as {{ biasmirror.type_double() }}) as drugs_preserved_share,
+        cast(avg(case when negations_preserved then 1 when not negations_preserved then 0 end) as {{ biasmirror.type_double() }}) as negations_preserved_share,
+        cast(avg(case when content_preserved then 1 when not content_preserved then 0 end) as {{ biasmirror.type_double() }}) as content_preserved_share,
         cast(avg(length_ratio) as {{ biasmirror.type_double() }}) as mean_length_ratio,
         min(length_ratio) as min_length_ratio,
         max(length_ratio) as max_length_ratio,

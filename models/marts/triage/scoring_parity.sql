@@ -29,7 +29,7 @@ masses as (
         count(label_mass) as n_with_label_mass,
         avg(label_mass) as mean_label_mass,
         min(label_mass) as min_label_mass,
-        avg(case when label_mass < 0.5 then 1.0 when label_mass is not null then 0.0 end) as low_label_mass_share
+        avg(case when label_mass < 0.5 then 1 when label_mass is not null then 0 end) as low_label_mass_share
     from {{ ref('stg_inference__predictions') }}
     group by dataset, model, run_id
 ),

@@ -23,7 +23,7 @@ paired as (
 
 performance as (
     select
-        metrics.dataset, seeded_models.seed_group, metrics.setting, cast(null as varchar) as generator,
+        metrics.dataset, seeded_models.seed_group, metrics.setting, cast(null as {{ biasmirror.type_text() }}) as generator,
         'overall' as stratum_name, 'all' as stratum_value, 'model_performance' as metric_source, metrics.metric,
         metrics.model, metrics.estimate
     from {{ ref('model_performance') }} as metrics
