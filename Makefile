@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-llm test test-fast test-postgres test-vllm vllm lint install browser postgres-server benchmark wheel clean
+.PHONY: demo demo-llm test test-fast test-postgres test-spark spark java test-vllm vllm lint install browser postgres-server benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -80,6 +80,30 @@ postgres-server:
 	  else \
 	    echo "make test-postgres needs PostgreSQL's server programs: install Debian's postgresql (as root)."; exit 1; \
 	  fi; }
+# Apache Spark (docs/spark.md): the spark extra in .venv (PySpark runs in the dbt process) and Java 17.
+SPARK_STAMP := $(VENV)/.spark-installed
+
+$(SPARK_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[spark]'
+	touch $(SPARK_STAMP)
+
+spark: $(SPARK_STAMP) java
+
+# The Spark check: the demo audit built on Spark in local mode (this process, a temporary folder for its tables,
+# warehouse and scratch files, removed afterwards) must give the marts DuckDB gives (scripts/spark_check.py).
+# Extra arguments: SPARK_CHECK_ARGS="--stays 3000".
+test-spark: spark
+	scripts/test_spark.sh $(SPARK_CHECK_ARGS)
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's openjdk-17-jre-headless for Spark"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; \
+	  else \
+	    echo "Spark needs Java 17: install Debian's openjdk-17-jre-headless (as root)."; exit 1; \
+	  fi; }
+
 # Everything but the tests marked slow (real builds in subprocesses, several extracts, a pretrained model on CPU).
 test-fast: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow and not vllm"

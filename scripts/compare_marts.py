@@ -4,7 +4,8 @@ marts), or a DuckDB file and a PostgreSQL database (the cross-engine check, `mak
     python scripts/compare_marts.py LEFT RIGHT [--schema audit] [--tolerance 1e-9] [--intervals exact|se]
 
 A warehouse is a DuckDB file path, or `postgres` (the database the libpq variables PGHOST, PGPORT, PGUSER,
-PGPASSWORD, PGDATABASE name) or a `postgresql://` URL.
+PGPASSWORD, PGDATABASE name) or a `postgresql://` URL, or `spark:DIR`, marts a Spark build exported as Parquet
+folders DIR/<schema>/<table>/ (scripts/spark_check.py), read through DuckDB.
 
 Both sides must hold the same tables (and views) with the same columns (of the same types, between two
 warehouses of one engine) and the same rows. Rows are matched on
@@ -60,6 +61,14 @@ class Warehouse:
             if not Path(self.target).is_file():
                 raise SystemExit(f"{self.label}: no DuckDB file at {self.target}")
             self._con = duckdb.connect(self.target, read_only=True)
+        elif self.kind == "spark":
+            import duckdb
+
+            self._con = duckdb.connect()
+            for folder in sorted(p for p in Path(self.target).glob("*/*") if p.is_dir()):
+                self._con.execute(f'create schema if not exists "{folder.parent.name}"')
+                self._con.execute(f'create view "{folder.parent.name}"."{folder.name}" as '
+                                  f"select * from read_parquet('{folder}/*.parquet')")
         else:
             import psycopg2
 
@@ -71,7 +80,7 @@ class Warehouse:
             self._con.close()
 
     def query(self, sql: str, params: tuple = ()) -> pd.DataFrame:
-        if self.kind == "duckdb":
+        if self.kind in ("duckdb", "spark"):
             return self._con.execute(sql.replace("%s", "?"), list(params)).df()
         with self._con.cursor() as cur:
             cur.execute(sql, params)
@@ -94,6 +103,8 @@ class Warehouse:
 
 
 def parse_warehouse(spec: str, side: str) -> Warehouse:
+    if spec.startswith("spark:"):
+        return Warehouse(f"{side} (Spark)", "spark", spec[len("spark:"):])
     if spec == "postgres":
         return Warehouse(f"{side} (PostgreSQL)", "postgres", "")
     if spec.startswith(("postgresql://", "postgres://")):

@@ -458,6 +458,14 @@ def parse_compiled(target_path: Path, dialect: str) -> int:
     return len(models)
 
 
+def check_variables(resamples: int) -> dict:
+    """The vars of every build of a cross-engine check (this one and scripts/spark_check.py)."""
+    # the implicit-bias study has few units (12 answers per category): its intervals need the project's B = 2000
+    # for their widths to be compared within 5% (at B = 400 they differ by up to 15% from Monte Carlo noise alone)
+    return {"bootstrap_resamples": resamples, "implicit_bootstrap_resamples": max(resamples, 2000),
+            "term_bootstrap_resamples": resamples, "min_term_pairs": 20}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
@@ -471,10 +479,7 @@ def main(argv: list[str] | None = None) -> int:
 
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    # the implicit-bias study has few units (12 answers per category): its intervals need the project's B = 2000
-    # for their widths to be compared within 5% (at B = 400 they differ by up to 15% from Monte Carlo noise alone)
-    variables = {"bootstrap_resamples": args.resamples, "implicit_bootstrap_resamples": max(args.resamples, 2000),
-                 "term_bootstrap_resamples": args.resamples, "min_term_pairs": 20}
+    variables = check_variables(args.resamples)
     log(f"synthetic MIMIC-IV: {args.stays} stays")
     write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
     log(f"synthetic Bordeaux extract: {args.visits} visits")

@@ -49,46 +49,40 @@ cp_grid as {{ integer_series(grid, 'g') }},
 cp_stage0 as (
     select {{ key_list }}, cp_side, cp_n, cp_k, cp_x, 0.0 as lo from cp_problems
 ),
+{#- each stage reads the previous one once (an engine that inlines CTEs, as Spark does, would otherwise compute
+    stage s - 1 twice for stage s: 2^stages copies of the first) -#}
 {% for s in range(1, stages + 1) %}
 {%- set width = '(1.0 / power(' ~ grid ~ ', ' ~ s ~ '))' %}
-cp_tail{{ s }} as (
-    select
-        {{ st_keys | join(', ') }},
-        st.cp_side,
-        st.lo + g.g * {{ width }} as p,
-        sum({{ biasmirror.exp_or_zero('tt.log_choose + tt.j * ln(st.lo + g.g * ' ~ width ~ ')'
-                                      ' + (tt.cp_n - tt.j) * ln(1 - (st.lo + g.g * ' ~ width ~ '))') }}) as tail
-    from cp_stage{{ s - 1 }} st
-    cross join cp_grid g
-    join cp_tail_terms tt
-        on {{ tt_keys | join(' and ') }} and tt.cp_side = st.cp_side
-    where g.g >= 1
-    group by {{ st_keys | join(', ') }}, st.cp_side, st.lo + g.g * {{ width }}
-),
-
 cp_stage{{ s }} as (
-    select
-        {{ prefixed | join(', ') }}, b.cp_side, b.cp_n, b.cp_k, b.cp_x,
-        coalesce(max(case when t.tail <= {{ alpha / 2 }} then t.p end), b.lo) as lo
-    from cp_stage{{ s - 1 }} b
-    left join cp_tail{{ s }} t
-        on {{ on_keys | join(' and ') }} and t.cp_side = b.cp_side
-    group by {{ prefixed | join(', ') }}, b.cp_side, b.cp_n, b.cp_k, b.cp_x, b.lo
+    select {{ key_list }}, cp_side, cp_n, cp_k, cp_x, coalesce(max(case when tail <= {{ alpha / 2 }} then p end), lo) as lo
+    from (
+        select
+            {{ st_keys | join(', ') }}, st.cp_side, st.cp_n, st.cp_k, st.cp_x, st.lo,
+            st.lo + g.g * {{ width }} as p,
+            sum({{ biasmirror.exp_or_zero('tt.log_choose + tt.j * ln(st.lo + g.g * ' ~ width ~ ')'
+                                          ' + (tt.cp_n - tt.j) * ln(1 - (st.lo + g.g * ' ~ width ~ '))') }}) as tail
+        from cp_stage{{ s - 1 }} st
+        cross join cp_grid g
+        left join cp_tail_terms tt
+            on {{ tt_keys | join(' and ') }} and tt.cp_side = st.cp_side
+        where g.g >= 1
+        group by {{ st_keys | join(', ') }}, st.cp_side, st.cp_n, st.cp_k, st.cp_x, st.lo, g.g
+    ) as tails
+    group by {{ key_list }}, cp_side, cp_n, cp_k, cp_x, lo
 ),
 {% endfor %}
 cp_bounds as (
     select
-        {{ key_list }}, cp_side, cp_x,
+        {{ key_list }}, cp_side,
         case when cp_x = 0 then 0.0 else lo + 0.5 / power({{ grid }}, {{ stages }}) end as lower_bound
     from cp_stage{{ stages }}
 )
 
+-- both sides of a problem in one pass (a self-join would read the stages twice)
 select
-    {{ prefixed | join(', ') }},
-    b.lower_bound as ci_low,
-    1.0 - h.lower_bound as ci_high
-from cp_bounds b
-join cp_bounds h
-    on {% for key in keys %}h.{{ key }} is not distinct from b.{{ key }} and {% endfor %}h.cp_side = 'high'
-where b.cp_side = 'low'
+    {{ key_list }},
+    max(case when cp_side = 'low' then lower_bound end) as ci_low,
+    1.0 - max(case when cp_side = 'high' then lower_bound end) as ci_high
+from cp_bounds
+group by {{ key_list }}
 {%- endmacro %}
