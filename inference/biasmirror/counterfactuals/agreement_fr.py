@@ -127,7 +127,10 @@ def _candidate(token: Any) -> str | None:
     word = _lower(token)
     if word in ("et", "ou", "mais", "est"):
         return None
-    if not word[:1].isalpha() or _is_plural(token) or word in PATIENT_PRONOUNS or word.endswith("ment"):
+    if word.endswith("er") and _is_verb(word) and not is_adjective(word):
+        return None  # an infinitive ("l'a entendue crier"), not a masculine in -er
+    plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
+    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
         return None
     gender = gender_of(word)
     if gender is None:
@@ -321,6 +324,9 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if word in _KIN and token.i == token.sent.start and token.i + 2 < len(token.doc) \
+            and _lower(token.doc[token.i + 1]) == "de" and token.doc[token.i + 2].like_num:
+        return "patient"  # "Grand-mère de 80 ans amenée par ...": the patient named by a kinship noun
     if word in ("ans", "_") and not after_possessive:
         return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
