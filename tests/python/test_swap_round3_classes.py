@@ -56,6 +56,13 @@ CASES = [
     ("es", "F", "Vive con su hermana, ciega y sorda; está agotada.", "Vive con su hermana, ciega y sorda; está agotado."),
     ("es", "M", "Su esposa lo oyó caer.", "Su esposo la oyó caer."),
     ("es", "M", "Artritis reumatoide antigua, está limitado.", "Artritis reumatoide antigua, está limitada."),
+    ("es", "F", "Es una antigua auxiliar de clínica, jubilada.", "Es un antiguo auxiliar de clínica, jubilado."),
+    ("es", "M", "Cirrosis descompensada, está ictérico.", "Cirrosis descompensada, está ictérica."),
+    ("es", "F", "Paciente no acompañada, intérprete telefónico.", "Paciente no acompañado, intérprete telefónico."),
+    # French: an infinitive in -er, an adjective in -eux read as plural, a kinship noun with an age
+    ("fr", "F", "Son fils l'a entendue tousser, elle est anxieuse.", "Son fils l'a entendu tousser, il est anxieux."),
+    ("fr", "M", "Il est anxieux, pâle et agité.", "Elle est anxieuse, pâle et agitée."),
+    ("fr", "F", "Grand-mère de 85 ans amenée par sa voisine.", "Grand-père de 85 ans amené par sa voisine."),
 ]
 
 

@@ -86,6 +86,7 @@ _NOUN_STOPLIST = frozenset({
     "hace", "sido", "tenido", "habido", "ido", "dado", "dada", "puesto", "puesta", "salvo", "medio",
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
+    "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
 })
 ROLE_NOUNS = {  # masculine -> feminine
     "maestro": "maestra", "enfermero": "enfermera", "camarero": "camarera", "cocinero": "cocinera",
@@ -199,8 +200,18 @@ def _match_case(source: str, replacement: str) -> str:
     return replacement
 
 
+# nouns of diseases and things whose ending looks epicene ("cirrosis descompensada", "diabetes mal controlada")
+_NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
+# role nouns of both genders, after "antiguo/antigua" ("antigua auxiliar de enfermería")
+_EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
+                            "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
+                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista"})
+
+
 def _is_epicene_adjective(word: str) -> bool:
-    return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3
+    return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
+        and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
+        and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
 
 
 def _subject_kind(words: list[str], i: int) -> str | None:
@@ -308,15 +319,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "es un antiguo obrero": the article of the patient's predicate noun
             nxt = words[i + 1]
             head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
-            if _gender(head) == ("F" if word == "una" else "M") and (head in ROLE_NOUNS or head in _ROLE_F
-                                                                   or _gender(nxt) is not None):
+            own = "F" if word == "una" else "M"
+            if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
+                    or (head in _EPICENE_ROLES and _gender(nxt) == own):
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                       "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
                                       "patient", "determiner"))
                 article = i
                 continue
         if word in ("antiguo", "antigua") and i + 1 < len(words) and _gender(words[i + 1]) is None \
-                and words[i + 1] not in ROLE_NOUNS:
+                and words[i + 1] not in ROLE_NOUNS and words[i + 1] not in _EPICENE_ROLES:
             licensed, controller = False, None  # "artritis reumatoide antigua": after its noun, not a role
             continue
         if word in ("gran", "ex") and licensed:
