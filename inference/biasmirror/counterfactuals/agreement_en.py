@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from biasmirror.counterfactuals.patterns import trie
 
-__all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse"]
+__all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse", "other_persons_decades"]
 
 # the words for a woman or a man (female -> male): the patient's only where a licensor says so (issue 22: "her
 # son, a 50 year old man", "a male nurse", "the driver, a woman" describe someone else); the triage neutralizer
@@ -134,3 +134,40 @@ def analyse(text: str) -> list[Agreeing]:
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return found
+
+
+# "a man in his 20s", "her mother had cancer in her 40s": an age by decade said of the nearest person named
+# before it in the sentence. The pronoun is that person's, kept, when that person is someone else (a word the
+# swap leaves as it is) of the pronoun's sex; after the patient's own noun ("a male in his 80s") or with no
+# other person before it ("symptoms since her 30s") it is the patient's.
+_DECADE_PRONOUN = re.compile(r"\b(?:in|since|by|until|into|from)\s+(his|her)\s+(?:(?:early|mid|mid-|late)\s*)?"
+                             r"(?:\d0s|\d0's|teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
+                             re.IGNORECASE)
+_PERSON_SEX = {
+    **{w: "F" for w in ("woman", "female", "lady", "girl", "mother", "sister", "daughter", "aunt", "niece",
+                        "grandmother", "granddaughter", "stepmother", "stepdaughter", "stepsister", "mom", "grandma",
+                        "mother-in-law", "sister-in-law", "daughter-in-law", "wife", "girlfriend", "godmother")},
+    **{w: "M" for w in ("man", "male", "gentleman", "guy", "boy", "father", "brother", "son", "uncle", "nephew",
+                        "grandfather", "grandson", "stepfather", "stepson", "stepbrother", "dad", "grandpa",
+                        "father-in-law", "brother-in-law", "son-in-law", "husband", "boyfriend", "godfather")},
+}
+_PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX), key=len, reverse=True)) + r")\b",
+                          re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.;:!?\n]\s")
+
+
+def other_persons_decades(text: str, swapped: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans of "his"/"her" in "in his 20s" that belong to another person named before them in the sentence
+    (a person word of the pronoun's sex that is not among the ``swapped`` spans): they are kept."""
+    out = []
+    for m in _DECADE_PRONOUN.finditer(text):
+        start = max([b.end() for b in _SENTENCE_BREAK.finditer(text, 0, m.start())] or [0])
+        persons = list(_PERSON_WORD.finditer(text, start, m.start(1)))
+        if not persons:
+            continue
+        person = persons[-1]
+        if any(a < person.end() and person.start() < b for a, b in swapped):
+            continue  # the patient's own noun ("a male in his 80s") or the partner's (swapped too)
+        if _PERSON_SEX[person.group().lower()] == ("F" if m.group(1).lower() == "her" else "M"):
+            out.append((m.start(1), m.end(1)))
+    return out

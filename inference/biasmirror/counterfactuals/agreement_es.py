@@ -37,12 +37,22 @@ _COPULAS = frozenset({
     "despertó", "aparece", "apareció",
 })
 _CLITICS = frozenset({"lo", "la"})
+# someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
+_OTHER_PERSONS = frozenset({"hijo", "hija", "hermano", "hermana", "tío", "tía", "abuelo", "abuela", "nieto", "nieta",
+                            "primo", "prima", "amigo", "amiga", "cuñado", "cuñada", "sobrino", "sobrina", "suegro",
+                            "suegra", "yerno", "nuera", "madre", "padre", "vecino", "vecina", "médico", "médica",
+                            "enfermera", "enfermero", "auxiliar", "socio", "socia", "jefe", "jefa", "compañera",
+                            "compañero", "cuidadora", "cuidador"})
+# kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"
+KINSHIP_PAIRS = {"tía": "tío", "madrina": "padrino", "abuela": "abuelo", "madre": "padre", "hija": "hijo",
+                 "hermana": "hermano", "nieta": "nieto", "sobrina": "sobrino", "prima": "primo", "bisabuela": "bisabuelo"}
+_KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
-                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "años", "joven", "que",
+                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
 _PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
                             "compañero", "compañera"})
@@ -76,6 +86,7 @@ _NOUN_STOPLIST = frozenset({
     "hace", "sido", "tenido", "habido", "ido", "dado", "dada", "puesto", "puesta", "salvo", "medio",
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
+    "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
 })
 ROLE_NOUNS = {  # masculine -> feminine
     "maestro": "maestra", "enfermero": "enfermera", "camarero": "camarera", "cocinero": "cocinera",
@@ -89,6 +100,12 @@ ROLE_NOUNS = {  # masculine -> feminine
     "administrativo": "administrativa", "ingeniero": "ingeniera", "arquitecto": "arquitecta", "psicólogo": "psicóloga",
     "farmacéutico": "farmacéutica", "peluquero": "peluquera", "mecánico": "mecánica", "pasajero": "pasajera",
     "ocupante": None, "motorista": None, "niño": "niña", "chico": "chica", "anciano": "anciana",
+    "contable": None, "militar": None, "fisioterapeuta": None, "futbolista": None, "deportista": None,
+    "campeón": "campeona", "director": "directora", "presidente": "presidenta", "fontanero": "fontanera",
+    "costurero": "costurera", "carnicero": "carnicera", "consumidor": "consumidora", "cuidador": "cuidadora",
+    "aficionado": "aficionada", "ejecutivo": "ejecutiva", "cartero": "cartera", "barrendero": "barrendera",
+    "adicto": "adicta", "exadicto": "exadicta", "heroinómano": "heroinómana", "exheroinómano": "exheroinómana",
+    "toxicómano": "toxicómana", "alcohólico": "alcohólica",
 }
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
@@ -112,7 +129,8 @@ _KNOWN_ADJECTIVES = frozenset({
     "contento", "triste", "enfadado", "asustado", "agotado", "deshidratado", "desnutrido", "caquéctico",
     "encamado", "postrado", "remitido", "derivado", "atendido", "tratado", "visto", "explorado", "monitorizado",
     "sedado", "intubado", "estabilizado", "recuperado", "quemado", "herido", "lesionado", "atropellado",
-    "embarazada", "viudo", "jubilado",
+    "embarazada", "viudo", "jubilado", "antiguo", "diestro", "zurdo", "ciego", "sordo", "cojo", "tenso", "frío",
+    "único", "apto", "incompleto", "completo", "molesto", "quieto", "muerto", "despierto", "dispuesto", "exfumador", "enfermo",
 })
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
 
@@ -182,8 +200,18 @@ def _match_case(source: str, replacement: str) -> str:
     return replacement
 
 
+# nouns of diseases and things whose ending looks epicene ("cirrosis descompensada", "diabetes mal controlada")
+_NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
+# role nouns of both genders, after "antiguo/antigua" ("antigua auxiliar de enfermería")
+_EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
+                            "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
+                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista"})
+
+
 def _is_epicene_adjective(word: str) -> bool:
-    return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3
+    return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
+        and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
+        and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
 
 
 def _subject_kind(words: list[str], i: int) -> str | None:
@@ -204,11 +232,60 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     return None
 
 
+def _speaker_label(words: list[str], i: int) -> bool:
+    """A role noun opening a label ("Enfermera de la residencia: ..."): a colon follows before any copula."""
+    if i and words[i - 1] not in (".", "\n"):
+        return False
+    for word in words[i + 1: i + 7]:
+        if word == ":":
+            return True
+        if word in _COPULAS or word in (",", "."):
+            return False
+    return False
+
+
+def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """Kinship nouns said of the patient: after the patient's copula ("Es tía de tres sobrinos"), coordinated
+    with one ("... y madrina de su nieta"), or opening a clause before "que" ("Abuelo que cuidaba a sus
+    nietos")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    mine = False
+    for i, word in enumerate(words):
+        if word in (".", ";", ":", "\n"):
+            mine = False
+            continue
+        if word not in _KIN or tokens[i][1] in taken:
+            continue
+        prev = words[i - 1] if i else ""
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
+            mine = True
+        elif prev in ("y", "e", ",") and mine:
+            mine = True
+        elif prev in ("", ".", "\n") and nxt == "que":
+            mine = True
+        else:
+            mine = False
+        if mine:
+            gender = "F" if word in KINSHIP_PAIRS else "M"
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _KIN[word]), "patient",
+                                "role noun"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
+    return _kinship(text, tokens, words, _analyse(text, tokens, words))
+
+
+def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
     found: list[Agreeing] = []
+    after_other = False  # after "su hija," a role noun is the relative's ("su hija, enfermera, ...")
+    article = -1  # the index of a predicate noun's article we swapped ("es un antiguo obrero")
     controller: str | None = "patient"  # the start of the text opens a clause
     licensed = True
     reason = "subjectless clause"
@@ -218,17 +295,45 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
+            after_other = False
             continue
         if word == ",":
-            # a comma opens an apposed run only when what follows is not a noun phrase
+            # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
+            # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
+            after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
             continue
         if word in _COORD or word in _ADVERBS:
             continue
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         prev = words[i - 1] if i else ""
-        if gender is not None and licensed and controller is not None and prev not in _DETERMINERS:
+        if gender is not None and after_other and prev == "," and not role \
+                and not (i + 1 < len(words) and words[i + 1] == "por"):
+            licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
+            continue
+        if role and (after_other or _speaker_label(words, i)):
+            licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
+            continue
+        if word in ("un", "una") and licensed and controller == "patient" and prev in _COPULAS and i + 1 < len(words):
+            # "es un antiguo obrero": the article of the patient's predicate noun
+            nxt = words[i + 1]
+            head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
+            own = "F" if word == "una" else "M"
+            if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
+                    or (head in _EPICENE_ROLES and _gender(nxt) == own):
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                      "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
+                                      "patient", "determiner"))
+                article = i
+                continue
+        if word in ("antiguo", "antigua") and i + 1 < len(words) and _gender(words[i + 1]) is None \
+                and words[i + 1] not in ROLE_NOUNS and words[i + 1] not in _EPICENE_ROLES:
+            licensed, controller = False, None  # "artritis reumatoide antigua": after its noun, not a role
+            continue
+        if word in ("gran", "ex") and licensed:
+            continue  # "gran fumador": an epicene adjective before the noun keeps the run going
+        if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,

@@ -39,7 +39,7 @@ OBJECT_CLITICS = frozenset({"l'", "l’", "la", "le"})
 PATIENT_NOUNS = frozenset({
     "patient", "patiente", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mme.", "mlle", "mlle.", "mr", "mr.", "___",
     "diabétique", "cycliste", "tabagique", "asthmatique", "épileptique", "alcoolique", "personne", "dame",
-    "victime", "blessé", "blessée", "malade", "jeune", "sujet",
+    "victime", "blessé", "blessée", "malade", "jeune", "sujet", "toxicomane", "héroïnomane",
 })
 PARTNER_NOUNS = frozenset({
     "mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin", "concubine",
@@ -125,7 +125,12 @@ _NOT_AGREEING_POS = frozenset({"PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "N
 def _candidate(token: Any) -> str | None:
     """The gender of an adjective / participle / role noun that can agree with a person, else None."""
     word = _lower(token)
-    if not word[:1].isalpha() or _is_plural(token) or word in PATIENT_PRONOUNS or word.endswith("ment"):
+    if word in ("et", "ou", "mais", "est"):
+        return None
+    if word.endswith("er") and _is_verb(word) and not is_adjective(word):
+        return None  # an infinitive ("l'a entendue crier"), not a masculine in -er
+    plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
+    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
         return None
     gender = gender_of(word)
     if gender is None:
@@ -139,6 +144,8 @@ def _candidate(token: Any) -> str | None:
     prev_word = _lower(prev) if prev is not None else ""
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
+    if prev_word in ("sous", "sans") and word in _noun_forms():
+        return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
         return gender
     if word.endswith(("ant", "ante")) and not _listed_participle(token):
@@ -177,6 +184,12 @@ def _compound(token: Any) -> str:
     if i >= 2 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_:
         return f"{_lower(doc[i - 2])}-{_lower(token)}"
     return _lower(token)
+
+
+def _noun_forms() -> frozenset[str]:
+    from biasmirror.counterfactuals.nlp import french_noun_forms
+
+    return french_noun_forms()
 
 
 def _is_noun_only(word: str) -> bool:
@@ -259,11 +272,39 @@ def _role_is_patient(token: Any) -> bool:
     dets = [c for c in token.children if c.dep_ == "det"]
     if not dets:
         prev = token.nbor(-1) if token.i > token.sent.start else None
+        if _speaker_label(token) or _apposed_to_other(token):
+            return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
     if det in ("le", "la", "l'") and dets[0].i == token.sent.start:
         return not any(c.dep_ == "nmod" for c in token.children)
     return False
+
+
+def _speaker_label(token: Any) -> bool:
+    """'Aide-soignante de l'EHPAD : patiente retrouvée ...': a role noun opening a label (a colon follows before
+    any verb) names who speaks, not the patient."""
+    doc = token.doc
+    for k in range(token.i + 1, min(token.i + 8, token.sent.end)):
+        if doc[k].text == ":":
+            return token.i <= token.sent.start + 2
+        if doc[k].pos_ in ("VERB", "AUX") or doc[k].text in (",", "."):
+            return False
+    return False
+
+
+def _apposed_to_other(token: Any) -> bool:
+    """'sa fille, infirmière, ...': a bare role noun after a comma that follows someone else's noun."""
+    doc, k = token.doc, token.i - 1
+    if k <= token.sent.start or doc[k].text != ",":
+        return False
+    before = doc[k - 1]
+    word = _lower(before)
+    if word in OTHER_PEOPLE or word in _KIN:
+        return True
+    return before.pos_ == "NOUN" and word not in PATIENT_NOUNS and word not in PARTNER_NOUNS \
+        and any(c.dep_ == "det" and _lower(c) in POSSESSIVES for c in before.children) \
+        and word not in ROLE_NOUNS
 
 
 def _person_kind(token: Any) -> str | None:
@@ -283,6 +324,9 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if word in _KIN and token.i == token.sent.start and token.i + 2 < len(token.doc) \
+            and _lower(token.doc[token.i + 1]) == "de" and token.doc[token.i + 2].like_num:
+        return "patient"  # "Grand-mère de 80 ans amenée par ...": the patient named by a kinship noun
     if word in ("ans", "_") and not after_possessive:
         return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
@@ -394,6 +438,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if prev is not None and ((prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None))
                              or _is_noun_only(_lower(prev))):
         word = _lower(prev)
+        if word in AGE_NOUNS and prev.i > prev.sent.start and _lower(prev.nbor(-1)) in DETERMINERS:
+            return prev  # "l'an dernier", "le mois dernier": the time noun, not an age
         if word in AGE_NOUNS:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
         if word not in ("___",):
@@ -533,7 +579,8 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             if _lower(doc[k]) not in _LIST_LINKS:
                 break
             j = k + 1
-            while j < len(doc) and (_lower(doc[j]) in _LIST_ADVERBS or _lower(doc[j]).endswith("ment")):
+            while j < len(doc) and (_lower(doc[j]) in _LIST_ADVERBS or _lower(doc[j]).endswith("ment")
+                                    or _lower(doc[j]) in _LIST_LINKS):  # ", et", ", mais"
                 j += 1
             if j >= len(doc):
                 break
@@ -566,9 +613,142 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     return found + extra
 
 
+# kinship nouns said of the patient (feminine -> masculine): "Il est oncle de trois neveux et parrain de ...",
+# "Grand-père gardant ses petits-enfants, il ...", "Elle est fille unique"
+KINSHIP_PAIRS = {"tante": "oncle", "marraine": "parrain", "grand-mère": "grand-père", "mère": "père", "fille": "fils",
+                 "petite-fille": "petit-fils", "sœur": "frère", "nièce": "neveu", "cousine": "cousin",
+                 "arrière-grand-mère": "arrière-grand-père"}
+_KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+# adjectives written before a role noun: "ancienne secrétaire", "grosse fumeuse", "grand sportif"
+_PRENOMINAL = frozenset({"ancien", "ancienne", "grand", "grande", "gros", "grosse"})
+_EPICENE_PERSON_SUFFIXES = ("iste", "logue", "thérapeute", "aire", "mane", "ique", "ète", "iatre", "pathe", "crate",
+                            "naute", "graphe", "pompier", "cadre", "comptable")
+_JUDGING_VERBS = frozenset({"trouve", "trouvait", "retrouve", "retrouvait", "juge", "jugeait", "décrit", "décrivait",
+                            "voit", "voyait", "sent", "sentait", "considère", "estime", "dit", "disait", "laisse",
+                            "découvre", "ramène", "amène", "rend", "rendait"})
+
+
+def _word_at(doc: Any, i: int) -> tuple[int, str]:
+    """(last token, word) of the word starting at token i, joining hyphenated parts spaCy split ('aide', '-',
+    'soignante')."""
+    j, word = i, _lower(doc[i])
+    while j + 2 < len(doc) and doc[j + 1].text == "-" and not doc[j].whitespace_ and not doc[j + 1].whitespace_:
+        word += "-" + _lower(doc[j + 2])
+        j += 2
+    return j, word
+
+
+def _item(doc: Any, i: int, j: int, gender: str, new: str, reason: str) -> Agreeing:
+    start, end = doc[i].idx, doc[j].idx + len(doc[j].text)
+    text = doc.text[start:end]
+    return Agreeing(start, end, text, gender, _match_case(text, new), "patient", reason)
+
+
+def _after_patient(doc: Any, k: int, patient: set[int]) -> bool:
+    """Whether the phrase starting after token k is said of the patient: at the start of a sentence, after the
+    patient's copula ("elle est (une) ..."), or apposed (after a comma) to a word of the patient's, or to anything
+    but someone else's noun."""
+    sent = doc[k + 1].sent
+    if k >= sent.start and _lower(doc[k]) in ("un", "une"):
+        k -= 1
+    if k < sent.start:
+        return True
+    word = _lower(doc[k])
+    if word in ETRE:
+        if k - 1 < sent.start:
+            return False
+        subject = doc[k - 1]
+        return _lower(subject) in PATIENT_PRONOUNS or _lower(subject) in PATIENT_NOUNS or subject.idx in patient
+    if word != ",":
+        return False
+    if k - 1 < sent.start:
+        return True
+    before = doc[k - 1]
+    low = _lower(before)
+    if before.idx in patient or low in PATIENT_NOUNS or low in AGE_NOUNS or low == "___":
+        return True
+    if low in OTHER_PEOPLE or low in _KIN:
+        return False
+    return not (before.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "det" for c in before.children))
+
+
+def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """Words said of the patient that the parse misses (issue 22, round 3): role nouns after an adjective
+    ("ancienne secrétaire", "un ancien ouvrier", "ancienne kinésithérapeute"), kinship nouns of the patient
+    ("Il est oncle ... et parrain ...") and the adjective after an object clitic and a verb of judging ("qui la
+    trouve ralentie", "Son fils, pompier, la trouve très affaiblie")."""
+    taken = {a.start for a in found}
+    patient = {a.start for a in found if a.controller == "patient"}
+    extra: list[Agreeing] = []
+
+    def add(item: Agreeing) -> None:
+        if item.start not in taken and item.text != item.replacement:
+            extra.append(item)
+            taken.add(item.start)
+            patient.add(item.start)
+
+    kin_in_sentence: dict[int, bool] = {}
+    for token in doc:
+        i, word, sent = token.i, _lower(token), token.sent
+        if i > sent.start and doc[i - 1].text == "-" and not doc[i - 1].whitespace_:
+            continue  # the tail of a hyphenated word
+        # an adjective before a role noun
+        if word in _PRENOMINAL and i + 1 < sent.end and doc[i + 1].text != "-":
+            gender = gender_of(word)
+            j, noun = _word_at(doc, i + 1)
+            noun_gender = gender_of(noun)
+            # a person noun: a role noun, a noun whose other-gender form is a noun or adjective too (ouvrier /
+            # ouvrière, not cicatrice / *cicateur), or an epicene noun with a suffix of persons (kinésithérapeute)
+            other = inflect(noun, gender) if noun_gender == gender else None
+            person = noun in ROLE_NOUNS or (other is not None and (other in _noun_forms() or is_adjective(other))) \
+                or (noun_gender is None and noun.endswith(_EPICENE_PERSON_SUFFIXES))
+            if gender and person and noun not in PARTNER_NOUNS | OTHER_PEOPLE and noun not in _KIN \
+                    and not _is_plural(doc[j]) and noun_gender in (None, gender) \
+                    and (i in patient or doc[i + 1].idx in patient or _after_patient(doc, i - 1, patient)):
+                add(_item(doc, i, i, gender, inflect(word, gender) or word, "role noun"))
+                if noun_gender == gender and inflect(noun, gender):
+                    add(_item(doc, i + 1, j, gender, inflect(noun, gender), "role noun"))
+                det = doc[i - 1] if i > sent.start else None
+                if det is not None and _lower(det) in ("un", "une") and i - 2 >= sent.start and _lower(doc[i - 2]) in ETRE:
+                    add(_item(doc, det.i, det.i, gender, "une" if _lower(det) == "un" else "un", "determiner of a role noun"))
+            continue
+        # a kinship noun of the patient
+        j, kin = _word_at(doc, i)
+        if kin in _KIN:
+            prev = _lower(doc[i - 1]) if i > sent.start else ""
+            if not prev:
+                nxt = _lower(doc[j + 1]) if j + 1 < sent.end else ""
+                later = {_lower(t) for t in doc[j + 1:]}  # the parse may end the sentence at a comma
+                mine = nxt.endswith("ant") and bool(later & {"il", "elle"})
+            elif prev in ETRE:
+                mine = i - 2 >= sent.start and _lower(doc[i - 2]) in PATIENT_PRONOUNS
+            elif prev in ("et", ","):
+                mine = kin_in_sentence.get(sent.start, False)
+            else:
+                mine = False
+            if mine:
+                kin_in_sentence[sent.start] = True
+                gender = "F" if kin in KINSHIP_PAIRS else "M"
+                add(_item(doc, i, j, gender, _KIN[kin], "role noun"))
+            continue
+        # the adjective after "la/le trouve"
+        if word in ("la", "le") and i + 2 < sent.end and _lower(doc[i + 1]) in _JUDGING_VERBS \
+                and (i == sent.start or doc[i - 1].pos_ != "ADP" and _lower(doc[i - 1]) not in DETERMINERS):
+            gender = "F" if word == "la" else "M"
+            add(_item(doc, i, i, gender, "le" if word == "la" else "la", "object clitic"))
+            k = i + 2
+            while k < sent.end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS):
+                k += 1
+            if k < sent.end:
+                adjective = _lower(doc[k])
+                if gender_of(adjective) == gender and not _is_noun_only(adjective) and inflect(adjective, gender):
+                    add(_item(doc, k, k, gender, inflect(adjective, gender), "predicative"))
+    return found + extra
+
+
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring)."""
-    return _extend_lists(doc, _analyse(doc))
+    return _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
 
 
 def _analyse(doc: Any) -> list[Agreeing]:
@@ -634,7 +814,7 @@ def _needs_parse(sentence: str) -> bool:
     """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
     role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
     for word in _WORD.findall(sentence.lower()):
-        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS:
+        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN:
             return True
         if gender_of(word) is not None and not _is_noun_only(word):
             return True

@@ -61,7 +61,13 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
               "asociación", "natación", "enfermedad", "cáncer", "tumor", "tumores", "palabras", "frases", "órdenes",
               "ojos", "manos", "espacio", "tiempo", "riesgos", "signos", "alarma", "esputo", "expectoración",
               "defensa", "esclerosis", "leucemia", "insuficiencia", "cardiopatía", "fibrilación", "hepatopatía",
-              "artritis", "deformidad", "marcha", "tendinitis", "obstrucción", "bridas", "visión", "sobrinos", "nietos", "hijos", "adolescentes", "cuidadores", "personal", "interés"}
+              "artritis", "deformidad", "marcha", "tendinitis", "obstrucción", "bridas", "visión", "sobrinos", "nietos", "hijos", "adolescentes", "cuidadores", "personal", "interés",
+              # anatomy and findings (an adjective after them agrees with them: "fosa lumbar derecha")
+              "fosa", "flanco", "pulgar", "índice", "antebrazo", "brazo", "hemitórax", "hipocondrio", "mama", "ojo",
+              "oído", "pie", "talón", "costado", "región", "zona", "miembro", "extremidad", "cólico", "muñón",
+              "uña", "labio", "párpado", "mejilla", "mentón", "hemicuerpo", "lado", "costilla", "clavícula",
+              "fémur", "tibia", "peroné", "húmero", "radio", "cúbito", "columna", "nalga", "glúteo", "pelvis",
+              "axila", "vía", "catéter", "quemadura", "úlcera"}
 
 
 def tokens(text: str) -> list[Token]:
@@ -143,6 +149,7 @@ class _Reader:
         if not w[:1].isalpha() or self.is_noun(i) or self.is_verb(i):
             return False
         return w not in ADVERBS and w not in PREPOSITIONS and w not in DETERMINERS and w not in COORDINATION \
+            and w not in NUMBERS \
             and w not in ("él", "ella", "que", "se", "lo", "le", "la", "pero") and not w.endswith("mente")
 
     def gender(self, i: int) -> str | None:
@@ -340,6 +347,8 @@ class _Reader:
         return Reading(patient, frozenset(partner), reasons)
 
 
+NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
+           "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",
          "trabaja", "fuma", "toma", "cuida", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
          "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",

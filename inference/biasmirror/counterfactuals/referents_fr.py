@@ -544,7 +544,70 @@ class _Reader:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
+        self._lists(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _lists(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """Every member of a list agrees as the patient's word that opens it ("Patiente agitée, désorientée, non
+        coopérante", "retraitée, ancienne secrétaire", "opposante, très agitée, menaçante"): from a patient
+        noun, role noun or adjective, the words after it (a comma, "et" or "ou" between; adverbs passed over)
+        that are adjectives or role nouns of the patient's sex - or of no sex the Lefff knows, with the sex's
+        ending - refer to the patient too. The list stops at any other word."""
+        # an apposed role after a preposed adjective, opening a clause: "Patiente de 68 ans, ancienne comptable",
+        # "retraitée, ancienne aide-soignante" (not after someone else's noun: "sa fille, ancienne infirmière")
+        for k in range(len(self.t) - 1):
+            w, noun = self.word(k), self.word(k + 1)
+            if w not in PREPOSED or self.gender(k) != self.sex or not (k == 0 or self.word(k - 1) in (",", ".", ";", ":")):
+                continue
+            before = self.word(k - 2) if k >= 2 else ""
+            if before in KINSHIP or reasons.get(k - 2) == "other person":
+                continue
+            entry = self.lex.get(noun)
+            unknown_role = entry is None and noun.endswith(_LIST_ENDINGS[self.sex] + ("eur", "trice", "ier", "ière"))
+            if not (self.is_person(k + 1) or unknown_role or noun.endswith(_EPICENE_ENDINGS + ("ante", "ant"))):
+                continue
+            patient[k] = "list"
+            reasons.pop(k, None)
+            noun_gender = None if noun.endswith(_EPICENE_ENDINGS) else self.gender(k + 1, as_noun=True)
+            if (noun_gender == self.sex or unknown_role) and k + 1 not in patient:
+                patient[k + 1] = "role noun"
+                reasons.pop(k + 1, None)
+        for start in sorted(patient):
+            if patient[start] not in ("patient noun", "role noun", "agreement", "list"):
+                continue
+            k = start + 1
+            linked = True   # right after a patient noun, an adjective is the patient's ("Patiente malvoyante")
+            while k < len(self.t):
+                w = self.word(k)
+                if w in (",", "et", "ou") or w in ADVERBS or w in PREPOSED:
+                    linked = linked or w in (",", "et", "ou")
+                    if w in PREPOSED and self.gender(k) == self.sex and k not in patient:
+                        patient[k] = "list"
+                        reasons.pop(k, None)
+                    k += 1
+                    continue
+                if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
+                        or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS:
+                    break
+                g = None if w.endswith(_EPICENE_ENDINGS) else self.gender(k)
+                entry = self.lex.get(w)
+                known = entry is not None and (entry.adjective or entry.noun or entry.finite_verb or entry.infinitive)
+                adjective = entry is not None and bool(entry.adjective)
+                role = self.is_noun(k) and self.is_person(k)
+                # a word the Lefff lacks, with an ending of adjectives or participles of the patient's sex,
+                # ending the list member ("démente,", "non observante.")
+                unknown = not known and w.endswith(_LIST_ENDINGS[self.sex]) and not w.endswith(_EPICENE_ENDINGS) and \
+                    self.word(k + 1) in ("", ",", "et", "ou", ".", ";", ":", "!", "?", ")")
+                if (g == self.sex and (adjective or role)) or unknown:
+                    if k not in patient and reasons.get(k) in (None, "agrees with something else", "other person"):
+                        patient[k] = "list"
+                        reasons.pop(k, None)
+                    if self.word(k + 1) in ("de", "d'", "d’", "du", "des", "à", "au", "aux", "par", "pour", "sans"):
+                        break   # a complement ends the list ("cuisinière de métier")
+                elif not (g is None and self.is_adjective(k)):
+                    break
+                linked = False
+                k += 1
 
     def _determiners(self, i: int, partner: set[int] | None, patient: dict[int, str] | None) -> None:
         j = i - 1
@@ -561,6 +624,13 @@ class _Reader:
             j -= 1
         if partner is not None and self.word(i - 1) in POSSESSIVES:
             partner.add(i - 1)
+
+
+# endings of adjectives of both genders ("mutique", "dyslipidémique", "stable")
+_EPICENE_ENDINGS = ("ique", "ible", "able", "aire", "iste", "ile", "ide", "ome", "carde", "phe", "trope")
+# endings of adjectives and participles of each sex, for words the Lefff lacks (list members only)
+_LIST_ENDINGS = {"F": ("ée", "ie", "ue", "ive", "euse", "ante", "ente", "ise", "elle", "enne", "ète", "aise", "oise"),
+                 "M": ("é", "i", "u", "if", "eux", "ant", "ent", "is", "el", "ien", "et", "ais", "ois")}
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:

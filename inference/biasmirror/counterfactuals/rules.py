@@ -198,6 +198,11 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             hits.append((item.start, item.end, item.replacement))
             taken.append((item.start, item.end))
         hits.sort()
+    if lex.language == "en" and hits:
+        from biasmirror.counterfactuals.agreement_en import other_persons_decades
+
+        kept = other_persons_decades(text, [(a, b) for a, b, _ in hits])
+        hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
     if lex.language == "fr":
