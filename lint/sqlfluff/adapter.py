@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from jinja2 import pass_context
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Undefined
 
 
 @pass_context
 def dispatch(context: Context, macro_name: str, macro_namespace: str | None = None) -> Callable[..., Any]:
     for prefix in ("duckdb__", "default__"):
         implementation = context.resolve(prefix + macro_name)
-        if callable(implementation):
+        if callable(implementation) and not isinstance(implementation, Undefined):
             return implementation
     raise KeyError(f"no duckdb__ or default__ implementation of {macro_name}")

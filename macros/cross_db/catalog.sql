@@ -82,13 +82,11 @@
   {%- if not execute or not root -%}{{ return('select 1 as no_tables_to_register') }}{%- endif -%}
   {%- set statements = [] -%}
   {%- set schemas = [] -%}
-  {%- for src in graph.sources.values() -%}
+  {%- for src in graph.sources.values() if src.source_name == 'inference' or biasmirror.source_reads_tables(src.source_meta) -%}
     {%- if src.source_name == 'inference' -%}
       {%- set relation = 'inference.' ~ src.identifier -%}
-    {%- elif biasmirror.source_reads_tables(src.source_meta) -%}
-      {%- set relation = biasmirror.raw_table_relation(src) | replace('`', '') -%}
     {%- else -%}
-      {%- continue -%}
+      {%- set relation = biasmirror.raw_table_relation(src) | replace('`', '') -%}
     {%- endif -%}
     {%- set schema, dot, table = relation.partition('.') -%}
     {%- if schema not in schemas -%}

@@ -24,10 +24,13 @@ ENGINE_SPECIFIC = ("hash", "md5", "random", "setseed", "uuid", "range", "generat
                    "percentile_disc", "median", "xor", "read_csv", "read_csv_auto", "read_parquet",
                    "regexp_escape", "glob", "try_cast", "any_value", "year", "list", "list_sort", "map_from_entries",
                    "string_split", "regexp_matches", "regexp_extract", "hashtextextended", "array_agg", "lgamma",
-                   "arg_max", "arg_min", "max_by", "min_by")
+                   "arg_max", "arg_min", "max_by", "min_by", "strpos", "regexp_replace", "element_at", "sequence",
+                   "explode", "collect_list", "xxhash64", "percentile")
 CALL = re.compile(r"\b(" + "|".join(ENGINE_SPECIFIC) + r")\s*\(", re.IGNORECASE)
 # DuckDB-only syntax and type names (PostgreSQL has none of them)
-SYNTAX = re.compile(r"\bgroup\s+by\s+all\b|\bqualify\b|\*\s*exclude\b|\bunion\s+all\s+by\s+name\b|\bas\s+(double|tinyint|ubigint|hugeint)\b",
+# (and what Spark lacks: a varchar without its length, the materialized CTE hint, an ordered string_agg)
+SYNTAX = re.compile(r"\bgroup\s+by\s+all\b|\bqualify\b|\*\s*exclude\b|\bunion\s+all\s+by\s+name\b|\bas\s+(double|tinyint|ubigint|hugeint)\b"
+                    r"|\bas\s+varchar\b(?!\s*\()|\bas\s+materialized\b|\bstring_agg\s*\([^()]*\border\s+by\b",
                     re.IGNORECASE)
 JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
 SQL_COMMENT = re.compile(r"--[^\n]*")
@@ -53,7 +56,23 @@ def test_dispatch_macros_have_a_duckdb_implementation() -> None:
     for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
         text = path.read_text()
         for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
-            assert f"macro duckdb__{name}(" in text, f"{name} in {path.name} has no duckdb__ implementation"
+            assert f"macro duckdb__{name}(" in text or f"macro default__{name}(" in text, \
+                f"{name} in {path.name} has no duckdb__ (or default__) implementation"
+
+
+def test_dispatch_macros_have_a_spark_implementation() -> None:
+    """Every dispatch macro has a spark__ implementation (which dbt-databricks also finds), or a default__ one."""
+    for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
+        text = path.read_text()
+        for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
+            assert f"macro spark__{name}(" in text or f"macro default__{name}(" in text, \
+                f"{name} in {path.name} has no spark__ or default__ implementation"
+
+
+def test_no_dispatch_outside_cross_db() -> None:
+    """adapter.dispatch appears only in macros/cross_db/ (where the engines' differences are listed)."""
+    for path in sql_files_outside_cross_db():
+        assert "adapter.dispatch(" not in path.read_text(), f"{path.name} dispatches outside macros/cross_db/"
 
 
 def test_dispatch_macros_have_a_postgres_implementation() -> None:
