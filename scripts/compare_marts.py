@@ -16,7 +16,7 @@ Bootstrap intervals: with `--intervals exact` the interval columns are compared 
 `--intervals se` (two engines whose hash functions differ, so their bootstrap draws differ) they are not
 compared value by value; instead, for every interval (a `..._ci_low` / `..._ci_high` pair of columns, or
 `ci_low` / `ci_high`), the summed width over the table's rows, a proxy of the bootstrap standard error, must agree
-within `--se-tolerance` (relative, default 5%), and columns derived from the draws (`--draw-columns`:
+within `--se-tolerance` (relative, default 5%; an odds ratio's interval by the width of its logarithms), and columns derived from the draws (`--draw-columns`:
 is_sparse, which flags a zero-width interval; ci_excludes_zero; n_boot, the replicates in which a metric is
 defined; n_boot_zero_cell and n_boot_undefined, the odds-ratio replicates with a zero cell or an empty margin; se,
 the replicates' standard deviation, and what is computed from it: p_value, q_value and mde, also with a prefix
@@ -186,6 +186,15 @@ def sort_key(row: tuple, float_positions: set[int]) -> tuple:
     return tuple(key)
 
 
+def interval_width(low: Any, high: Any, log_scale: bool) -> float | None:
+    """An interval's width (of its logarithms on the log scale; none where a bound is not positive there)."""
+    if low is None or high is None:
+        return None
+    if log_scale:
+        return math.log(float(high)) - math.log(float(low)) if float(low) > 0 and float(high) > 0 else None
+    return float(high) - float(low)
+
+
 def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, tolerance: float,
                   intervals: str, se_tolerance: float, draw_columns: set[str],
                   ignored: set[str] = frozenset()) -> list[str]:
@@ -234,11 +243,14 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
             low, high = (f"{stem}_ci_low", f"{stem}_ci_high") if stem else ("ci_low", "ci_high")
             if low not in skipped_order or high not in skipped_order:
                 continue
+            # a ratio's interval (an odds ratio's) is compared on the log scale, where its width tracks the
+            # standard error of the log ratio; on the ratio scale the summed width is dominated by the few upper
+            # bounds of sparse strata, the noisiest quantiles of the draws
+            log_scale = "ratio" in stem or (not stem and "odds_ratio" in columns)
             widths = []
             for extras in (rows[0][1], rows[1][1]):
                 li, hi = skipped_order.index(low), skipped_order.index(high)
-                pairs = [(e[li], e[hi]) for e in extras]
-                widths.append([None if lo is None or hi_ is None else float(hi_) - float(lo) for lo, hi_ in pairs])
+                widths.append([interval_width(e[li], e[hi], log_scale) for e in extras])
             both = [(x, y) for x, y in zip(*widths) if x is not None and y is not None]
             missing = sum((x is None) != (y is None) for x, y in zip(*widths))
             if missing:
@@ -248,7 +260,7 @@ def compare_table(schema: str, table: str, left: Warehouse, right: Warehouse, to
                 continue
             ratio = total_right / total_left if total_left else math.inf
             status = "ok" if abs(ratio - 1) <= se_tolerance else "DIFFERS"
-            print(f"  {name} {low}/{high}: summed width over {len(both)} rows, {right.label} / {left.label} = "
+            print(f"  {name} {low}/{high}: summed {'log ' if log_scale else ''}width over {len(both)} rows, {right.label} / {left.label} = "
                   f"{ratio:.4f} ({status})")
             if status != "ok":
                 problems.append(f"{name}: interval widths ({low}/{high}) differ by {abs(ratio - 1):.1%} "

@@ -28,7 +28,9 @@
 {#- log(k!) for the PTRS test, by Stirling's series to the k^-5 term, accurate to 1e-13 relative for k >= 100
     (the candidates of n >= 1000 that can be accepted are far above that); cheaper than lgamma. -#}
 {% macro log_factorial(k) -%}
-  {%- set x = '(greatest(' ~ k ~ ', 0) + 1)' -%}
+  {#- as a double: Spark's floor() gives a bigint, whose x^5 below would overflow (silently, ANSI mode off) past
+      x = 1,400 -#}
+  {%- set x = '(cast(greatest(' ~ k ~ ', 0) as ' ~ biasmirror.type_double() ~ ') + 1)' -%}
   (({{ x }} - 0.5) * ln({{ x }}) - {{ x }} + 0.91893853320467274 + 1 / (12 * {{ x }}) - 1 / (360 * {{ x }} * {{ x }} * {{ x }})
    + 1 / (1260 * {{ x }} * {{ x }} * {{ x }} * {{ x }} * {{ x }}))
 {%- endmacro %}
