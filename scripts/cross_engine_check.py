@@ -458,6 +458,29 @@ def parse_compiled(target_path: Path, dialect: str) -> int:
     return len(models)
 
 
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of every cross-engine check (this one and scripts/spark_check.py): its folder and data size."""
+    parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
+    parser.add_argument("--stays", type=int, default=1500)
+    parser.add_argument("--visits", type=int, default=800, help="visits of the synthetic Bordeaux extract")
+    parser.add_argument("--resamples", type=int, default=1000)
+
+
+def write_check_data(args: argparse.Namespace) -> Path:
+    """The synthetic data of a check in args.work (created): MIMIC-IV files, a Bordeaux extract, imported pairs."""
+    from biasmirror.synth.bordeaux import write_bordeaux
+    from biasmirror.synth.mimic import write_mimic
+
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    log(f"synthetic MIMIC-IV: {args.stays} stays")
+    write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
+    log(f"synthetic Bordeaux extract: {args.visits} visits")
+    write_bordeaux(work / "bordeaux", visits=args.visits, seed=6)
+    imported_pairs().to_parquet(work / "pairs.parquet", index=False)
+    return work
+
+
 def check_variables(resamples: int) -> dict:
     """The vars of every build of a cross-engine check (this one and scripts/spark_check.py)."""
     # the implicit-bias study has few units (12 answers per category): its intervals need the project's B = 2000
@@ -468,23 +491,11 @@ def check_variables(resamples: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
-    parser.add_argument("--stays", type=int, default=1500)
-    parser.add_argument("--visits", type=int, default=800, help="visits of the synthetic Bordeaux extract")
-    parser.add_argument("--resamples", type=int, default=1000)
+    add_data_arguments(parser)
     parser.add_argument("--duckdb-only", action="store_true")
     args = parser.parse_args(argv)
-    from biasmirror.synth.bordeaux import write_bordeaux
-    from biasmirror.synth.mimic import write_mimic
-
-    work = args.work.resolve()
-    work.mkdir(parents=True, exist_ok=True)
+    work = write_check_data(args)
     variables = check_variables(args.resamples)
-    log(f"synthetic MIMIC-IV: {args.stays} stays")
-    write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
-    log(f"synthetic Bordeaux extract: {args.visits} visits")
-    write_bordeaux(work / "bordeaux", visits=args.visits, seed=6)
-    imported_pairs().to_parquet(work / "pairs.parquet", index=False)
     duckdb_file = build_duckdb(work, variables)
     n = parse_compiled(work / "duckdb" / "target", "duckdb")
     log(f"sqlglot: {n} compiled models of the DuckDB build parse as duckdb")

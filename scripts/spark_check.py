@@ -92,21 +92,10 @@ def export_marts(work: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, required=True, help="an empty folder for the data and warehouses")
-    parser.add_argument("--stays", type=int, default=1500)
-    parser.add_argument("--visits", type=int, default=800, help="visits of the synthetic Bordeaux extract")
-    parser.add_argument("--resamples", type=int, default=1000)
+    cross_engine_check.add_data_arguments(parser)
     args = parser.parse_args(argv)
-    from biasmirror.synth.bordeaux import write_bordeaux
-    from biasmirror.synth.mimic import write_mimic
-
-    work = args.work.resolve()
-    work.mkdir(parents=True, exist_ok=True)
+    work = cross_engine_check.write_check_data(args)
     variables = cross_engine_check.check_variables(args.resamples)
-    log(f"synthetic MIMIC-IV: {args.stays} stays; synthetic Bordeaux extract: {args.visits} visits")
-    write_mimic(work / "mimic", stays=args.stays, seed=5, female_effect=0.9)
-    write_bordeaux(work / "bordeaux", visits=args.visits, seed=6)
-    cross_engine_check.imported_pairs().to_parquet(work / "pairs.parquet", index=False)
     duckdb_file = cross_engine_check.build_duckdb(work, variables)
     export_tables(work, duckdb_file)
     with cross_engine_check.environment(**spark_env(work)):

@@ -52,21 +52,15 @@ def test_no_engine_specific_call_outside_the_dispatch_macros(path: Path) -> None
     assert not syntax, f"{path.name} uses DuckDB-only SQL {sorted(set(syntax))}: use the dispatch macros in macros/cross_db/"
 
 
-def test_dispatch_macros_have_a_duckdb_implementation() -> None:
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_dispatch_macros_have_an_implementation_for(engine: str) -> None:
+    """Every dispatch macro has an implementation for the engine (spark__ also serves dbt-databricks), or a
+    default__ one."""
     for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
         text = path.read_text()
         for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
-            assert f"macro duckdb__{name}(" in text or f"macro default__{name}(" in text, \
-                f"{name} in {path.name} has no duckdb__ (or default__) implementation"
-
-
-def test_dispatch_macros_have_a_spark_implementation() -> None:
-    """Every dispatch macro has a spark__ implementation (which dbt-databricks also finds), or a default__ one."""
-    for path in (project_dir() / "macros" / "cross_db").glob("*.sql"):
-        text = path.read_text()
-        for name in re.findall(r"adapter\.dispatch\('(\w+)'", text):
-            assert f"macro spark__{name}(" in text or f"macro default__{name}(" in text, \
-                f"{name} in {path.name} has no spark__ or default__ implementation"
+            assert f"macro {engine}__{name}(" in text or f"macro default__{name}(" in text, \
+                f"{name} in {path.name} has no {engine}__ or default__ implementation"
 
 
 def test_no_dispatch_outside_cross_db() -> None:
