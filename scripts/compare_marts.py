@@ -68,7 +68,7 @@ class Warehouse:
             for folder in sorted(p for p in Path(self.target).glob("*/*") if p.is_dir()):
                 self._con.execute(f'create schema if not exists "{folder.parent.name}"')
                 self._con.execute(f'create view "{folder.parent.name}"."{folder.name}" as '
-                                  f"select * from read_parquet('{folder}/*.parquet')")
+                                  "select * from read_parquet('" + str(folder / "*.parquet").replace("'", "''") + "')")
         else:
             import psycopg2
 

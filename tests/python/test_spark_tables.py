@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import pytest
 import yaml
 
 from biasmirror.paths import project_dir
@@ -92,3 +93,14 @@ def test_bordeaux_extract_loads_as_one_table(tmp_path: Path) -> None:
     write_bordeaux(tmp_path / "bordeaux", visits=30, seed=2)
     written = load_dataset_tables("bordeaux", tmp_path / "bordeaux", tmp_path / "tables")
     assert written == {"bordeaux.visits": 30}
+
+
+def test_a_missing_file_is_named_and_nothing_is_written(tmp_path: Path) -> None:
+    write_mimic(tmp_path / "mimic", stays=10, seed=3)
+    (tmp_path / "mimic" / "ed" / "triage.csv.gz").unlink()
+
+    with pytest.raises(FileNotFoundError, match="mimic.triage: none of ed/triage.csv.gz"):
+        load_dataset_tables("mimic", tmp_path / "mimic", tmp_path / "it's tables")
+    # the folder's apostrophe is quoted in the SQL: the table before the missing file was written there
+    assert not (tmp_path / "it's tables" / "mimiciv_ed" / "triage").exists()
+    assert (tmp_path / "it's tables" / "mimiciv_ed" / "edstays" / "part-0.parquet").exists()

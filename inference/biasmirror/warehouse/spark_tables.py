@@ -34,13 +34,18 @@ def _timestamps_as_instants(con: duckdb.DuckDBPyConnection, relation: str) -> st
                      for name, kind, *_ in columns)
 
 
+def _literal(path: Path) -> str:
+    """A path as an SQL string literal (a quote in a folder name must not end it)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
 def _write(con: duckdb.DuckDBPyConnection, select: str, folder: Path) -> int:
     """Write a query's rows as one Parquet file in `folder` (replacing what was there); the row count."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    con.execute(f"copy ({select}) to '{folder / 'part-0.parquet'}' (format parquet)")
-    return con.execute(f"select count(*) from read_parquet('{folder / 'part-0.parquet'}')").fetchone()[0]
+    con.execute(f"copy ({select}) to {_literal(folder / 'part-0.parquet')} (format parquet)")
+    return con.execute(f"select count(*) from read_parquet({_literal(folder / 'part-0.parquet')})").fetchone()[0]
 
 
 def export_inference_tables(warehouse: Path, root: Path) -> dict[str, int]:
@@ -77,18 +82,21 @@ def load_dataset_tables(dataset: str, folder: Path, root: Path, schema_prefix: s
         con.execute("set TimeZone = 'UTC'")
         for table in _source_tables(dataset):
             files = table["meta"]["file"]
-            file = next(f for f in ([files] if isinstance(files, str) else files) if (folder / f).exists())
+            candidates = [files] if isinstance(files, str) else files
+            file = next((f for f in candidates if (folder / f).exists()), None)
+            if file is None:
+                raise FileNotFoundError(f"{dataset}.{table['name']}: none of {', '.join(candidates)} in {folder}")
             module, _, file_name = file.rpartition("/")
             schema, name = (f"{schema_prefix}{module}" if module else dataset), file_name.split(".")[0]
             path = folder / file
             if path.suffix == ".parquet":
-                reader = f"(select columns(*)::varchar from read_parquet('{path}'))"
+                reader = f"(select columns(*)::varchar from read_parquet({_literal(path)}))"
             else:
                 opener = gzip.open if path.suffix == ".gz" else open
                 with opener(path, "rt", encoding="utf-8") as handle:  # an empty file has no header to read
                     if not handle.readline():
                         raise ValueError(f"{path.name}: the file is empty")
-                reader = f"read_csv('{path}', header = true, all_varchar = true, max_line_size = 16777216)"
+                reader = f"read_csv({_literal(path)}, header = true, all_varchar = true, max_line_size = 16777216)"
             selected = []
             for column in table["columns"]:
                 kind = str(column.get("data_type") or "varchar").lower()
