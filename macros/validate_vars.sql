@@ -67,6 +67,7 @@
     'publish_warehouse': {'type': 'boolean', 'what': 'publish the working copy when the build succeeds'},
     'publish_compact_free_share': {'type': 'number', 'min': 0, 'max': 1,
                                    'what': 'the share of free blocks in the working copy above which a publish is compacted'},
+    'publish_compact': {'type': 'boolean', 'what': 'compact the publish of this build whatever the free share'},
   }) }}
 {% endmacro %}
 

@@ -261,7 +261,7 @@ class Warehouse:
     def build(self, *, select: Sequence[str] | None = None, resamples: int | None = None, seed: int | None = None,
               mimic_root: PathLike | None = None, bordeaux_root: PathLike | None = None,
               variables: dict[str, Any] | None = None, quiet: bool = False, full: bool = False,
-              unit_tests: bool | None = None, dbt_log: bool = False) -> BuildSummary:
+              unit_tests: bool | None = None, dbt_log: bool = False, compact: bool = False) -> BuildSummary:
         """Run ``dbt build`` on the working copy and publish it when every model and test passed
         (``biasmirror build``); return what was built.
 
@@ -287,6 +287,10 @@ class Warehouse:
             Run dbt's unit tests of the macros (default: ``$BIASMIRROR_UNIT_TESTS``, else only when ``$CI`` is set).
         dbt_log : bool, default False
             Show dbt's node log on the console instead of the progress line (it always goes to ``dbt.log``).
+        compact : bool, default False
+            Publish a compacted copy (live rows only) instead of a byte copy, whose free blocks can hold removed
+            rows: after removing patients from an extract (``docs/security.md``). Slower; a full build unless
+            `select` is given.
 
         Returns
         -------
@@ -308,7 +312,8 @@ class Warehouse:
             return build(select=list(select) if select else None, resamples=resamples, seed=seed,
                          mimic_root=Path(mimic_root) if mimic_root is not None else None,
                          bordeaux_root=Path(bordeaux_root) if bordeaux_root is not None else None,
-                         variables=variables, quiet=quiet, full=full, unit_tests=unit_tests, dbt_log=dbt_log)
+                         variables=variables, quiet=quiet, full=full, unit_tests=unit_tests, dbt_log=dbt_log,
+                         compact=compact)
 
     def forget(self, *, dataset: str, model: str | None = None, generator: str | None = None,
                dry_run: bool = False) -> pd.DataFrame:

@@ -124,6 +124,7 @@ def build(
     full: Annotated[bool, typer.Option("--full", help="Build every node, even when only pairs were imported since the last build.")] = False,
     unit_tests: Annotated[Optional[bool], typer.Option("--unit-tests/--no-unit-tests", help="Run dbt's unit tests of the macros (default: BIASMIRROR_UNIT_TESTS, else only when CI is set).")] = None,
     dbt_log: Annotated[bool, typer.Option("--dbt-log", help="Show dbt's node log here instead of one progress line (it always goes to dbt.log).")] = False,
+    compact: Annotated[bool, typer.Option("--compact", help="Publish a fresh file of live rows only (slower), not a byte copy whose free blocks can hold removed rows: after removing patients from an extract.")] = False,
 ) -> None:
     """Run `dbt build` on the working copy: cohorts, model inputs and every audit mart, with their tests; after
     imports of pairs alone, only what they feed (--full: everything). When every node succeeds, the build is
@@ -145,7 +146,7 @@ def build(
             variables["bordeaux_source"] = "tables"
         result = build_warehouse(select=select, mimic_root=mimic_root, bordeaux_root=bordeaux_root,
                                  resamples=resamples, seed=seed, variables=variables, announce=announce, full=full,
-                                 unit_tests=unit_tests, dbt_log=dbt_log)
+                                 unit_tests=unit_tests, dbt_log=dbt_log, compact=compact)
     except (FileNotFoundError, ValueError, DbtFailed) as error:
         summary = getattr(error, "summary", None)
         if summary is not None and summary.log_file is not None:

@@ -101,7 +101,7 @@ def unit_tests_default() -> bool:
 def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bordeaux_root: Path | None = None,
           resamples: int | None = None, seed: int | None = None, variables: dict[str, Any] | None = None,
           quiet: bool = False, announce: Any = None, full: bool = False, unit_tests: bool | None = None,
-          dbt_log: bool = False) -> BuildSummary:
+          dbt_log: bool = False, compact: bool = False) -> BuildSummary:
     """`biasmirror build` (the command line and the Python API): `dbt build` of the working copy, published when
     every node succeeds; returns what it built (BuildSummary).
 
@@ -109,6 +109,10 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
     imported pairs feed is built (biasmirror.build_plan); `full=True` builds everything. dbt's unit tests run when
     `unit_tests` (default: BIASMIRROR_UNIT_TESTS, else in CI). The console shows one progress line (none when
     `quiet`) and dbt's errors; dbt's node log goes to its log file, or to the console too with `dbt_log`.
+
+    `compact` publishes a compacted copy (a fresh file of live rows only, var publish_compact) instead of a byte
+    copy, which would carry the bytes of removed rows in the working copy's free blocks: after removing patients
+    from an extract. It is slower (docs/warehouse.md), and makes the build a full one unless `select` is given.
 
     A data set folder given here is checked to hold its files first, and recorded in the warehouse by the
     build's on-run-end hook only when the build succeeds. `variables` are further dbt vars; `resamples` and
@@ -130,6 +134,8 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
     if remembered:
         # recorded in inference.dataset_roots by the on-run-end hook, only if the build succeeds
         merged["remember_dataset_roots"] = remembered
+    if compact:
+        merged["publish_compact"] = True
     merged.update({k: v for k, v in {"bootstrap_resamples": resamples, "bootstrap_seed": seed}.items() if v is not None})
     if select:
         plan = BuildPlan(tuple(select), reason="the selection " + " ".join(select))

@@ -41,7 +41,9 @@
   {{ return(load_result('publish_working_copy').table.columns[0].values()[0]) }}
 {% endmacro %}
 
-{#- Why this publish must be compacted ('' when a byte copy will do): a `forget` finished since the last published
+{#- Why this publish must be compacted ('' when a byte copy will do): the build asks for it (var publish_compact:
+    `biasmirror build --compact`, e.g. after patients were removed from an extract) or lets a raw file shrink (var
+    allow_raw_shrink: rows were removed on purpose), a `forget` finished since the last published
     build (the working copy's free blocks still hold the forgotten rows' bytes, and a byte copy would carry them to
     every reader), or free blocks are more than var publish_compact_free_share of the working copy (dead space,
     e.g. from killed builds, that every byte copy would carry). -#}
@@ -56,7 +58,11 @@
   {%- endcall -%}
   {%- set row = load_result('publish_compacts').table.rows[0] -%}
   {%- set limit = var('publish_compact_free_share', 0.75) | float -%}
-  {%- if row[0] | int > 0 -%}
+  {%- if biasmirror.as_boolean(var('publish_compact', false)) -%}
+    {{ return("asked for (var publish_compact)") }}
+  {%- elif biasmirror.as_boolean(var('allow_raw_shrink', false)) -%}
+    {{ return("raw files were allowed to shrink (var allow_raw_shrink): removed rows must not stay in free blocks") }}
+  {%- elif row[0] | int > 0 -%}
     {{ return(row[0] ~ " forget run(s) since the last published build") }}
   {%- elif row[1] is not none and row[1] | float > limit -%}
     {{ return("free blocks " ~ ((row[1] | float) * 100) | round(0) ~ "% of the working copy, over " ~ (limit * 100) | round(0) ~ "%") }}

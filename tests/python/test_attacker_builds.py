@@ -63,6 +63,32 @@ def test_forget_then_build_leaves_no_byte_of_the_forgotten_rows_in_the_published
     assert filecmp.cmp(workspace.working, workspace.warehouse, shallow=False)
 
 
+@pytest.mark.parametrize("erase", [["--compact"], ["--vars", "{allow_raw_shrink: true}"]], ids=["compact", "shrink"])
+def test_a_visit_removed_from_the_extract_leaves_no_byte_in_a_compacted_publish(workspace: Workspace,
+                                                                                 erase: list[str]) -> None:
+    """Rows also leave without `forget`: a hospital removes a patient from its extract (an objection, a
+    correction) and rebuilds. The replaced table's blocks still hold the note; `build --compact` (or a build that
+    lets the raw file shrink on purpose) publishes a fresh file of live rows only, which holds none of its bytes."""
+    from biasmirror.synth.bordeaux import VISITS_PARQUET, write_bordeaux
+
+    root = workspace.root / "bordeaux"
+    write_bordeaux(root, visits=300, seed=11, fmt="parquet")
+    visits = pd.read_parquet(root / VISITS_PARQUET)
+    # a note of a few kB is stored as it is (short strings are compressed, which `grep -a` does not see through)
+    visits.loc[0, "triage_note"] = PLANTED + ". " + "Patiente calme, pas de fievre, douleur stable. " * 90
+    visits.to_parquet(root / VISITS_PARQUET, index=False)
+    command = ["build", "--select", "stg_bordeaux__visits", "--bordeaux-root", str(root)]
+    with workspace.active():
+        first = CliRunner().invoke(app, command)
+        assert first.exit_code == 0, first.output
+        assert holds_planted(workspace.warehouse), "the planted note was never published: the test proves nothing"
+        visits.iloc[1:].to_parquet(root / VISITS_PARQUET, index=False)
+        second = CliRunner().invoke(app, command + erase)
+    assert second.exit_code == 0, second.output
+    assert workspace.query_published("select count(*) as n from staging.stg_bordeaux__visits").n[0] == 299
+    assert not holds_planted(workspace.warehouse), "the published file holds the bytes of a removed visit's note"
+
+
 def test_a_build_whose_publish_failed_is_not_recorded_as_successful(workspace: Workspace) -> None:
     from biasmirror.build_record import last_build_vars
     from biasmirror.dbt_runner import DbtFailed
