@@ -163,7 +163,7 @@ _OPENINGS = (
     "Motif de venue : {motif}. [[Patient|Patiente]] de {age} ans, autonome à domicile.",
     "[[Patient|Patiente]] de {age} ans, [[résident|résidente]] en EHPAD, [[adressé|adressée]] par l'IDE de nuit "
     "pour {motif}.",
-    "Arrivée par {transport} à {hour}h : [[patient|patiente]] de {age} ans, {motif}.",
+    "Admission à {hour}h, [[amené|amenée]] par {transport} : [[patient|patiente]] de {age} ans, {motif}.",
     "[[Patient|Patiente]] de {age} ans [[venu de lui-même|venue d'elle-même]] pour {motif} évoluant depuis {dur}.",
 )
 _MOTIFS = {
