@@ -134,9 +134,14 @@ def swap(records: list[Record], language: str) -> list:
     return RuleRewriter().rewrite_batch(items)
 
 
-def measure(records: list[Record], language: str, by_family: bool = True) -> dict[str, object]:
+def _joined(hpi: str | None, pmh: str | None) -> str:
+    return "\n".join(t for t in (hpi, pmh) if t)
+
+
+def measure(records: list[Record], language: str, by_family: bool = True, check: bool = True) -> dict[str, object]:
     """Exact-match share of the rule generator's copies against the reference, overall, by field, among the
-    copies it does not flag, and (by_family) by template family."""
+    copies it does not flag, and (by_family) by template family; (check) how the second opinion's reading, which
+    audit.counterfactual_quality reports, flags the exact and the wrong copies."""
     from biasmirror.counterfactuals.rules import swap_many
 
     started = time.process_time()
@@ -161,6 +166,17 @@ def measure(records: list[Record], language: str, by_family: bool = True) -> dic
             sex: sum(e for e, r in zip(exact, records) if r.sex == sex) / max(1, sum(r.sex == sex for r in records))
             for sex in ("F", "M")},
     }
+    if check:
+        from biasmirror.counterfactuals.second_opinion import judge_many
+
+        flags = judge_many([_joined(*r.texts) for r in records], [_joined(c.hpi, c.pmh) for c in copies],
+                           [r.sex for r in records], language, methods=("reading",))
+        flagged = [bool(f) for f in flags]
+        wrong = n - sum(exact)
+        result["reading_flags_exact"] = sum(f for f, e in zip(flagged, exact) if e)
+        result["reading_flags_exact_share"] = result["reading_flags_exact"] / max(1, sum(exact))  # type: ignore[operator]
+        result["reading_flags_wrong"] = sum(f for f, e in zip(flagged, exact) if not e)
+        result["reading_flags_wrong_share"] = result["reading_flags_wrong"] / max(1, wrong)  # type: ignore[operator]
     if by_family:
         parts = [(f, t, o, r.sex) for r in records for f, t, o in r.parts if t]
         swapped = swap_many([t for _, t, _, _ in parts], ["M" if s == "F" else "F" for *_, s in parts], language)
@@ -197,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         by_sex = r["flagged_share_by_original_sex"], r["exact_share_by_original_sex"]
         print(f"  by original sex: exact F->M {by_sex[1]['F']:.1%}, M->F {by_sex[1]['M']:.1%}; "  # type: ignore[index]
               f"flagged F->M {by_sex[0]['F']:.1%}, M->F {by_sex[0]['M']:.1%}")  # type: ignore[index]
+        if "reading_flags_exact" in r:
+            print(f"  second opinion (reading): flags {r['reading_flags_wrong_share']:.1%} of the wrong copies and "
+                  f"{r['reading_flags_exact_share']:.1%} of the exact ones")
         for family, f in r["families"].items():  # type: ignore[union-attr]
             print(f"  {family:<14} {f['exact']:>7,} / {f['parts']:<7,} = {f['exact_share']:6.1%} "
                   f"({f['distinct']:,} distinct)")

@@ -163,7 +163,7 @@ _OPENINGS = (
     "Motif de venue : {motif}. [[Patient|Patiente]] de {age} ans, autonome à domicile.",
     "[[Patient|Patiente]] de {age} ans, [[résident|résidente]] en EHPAD, [[adressé|adressée]] par l'IDE de nuit "
     "pour {motif}.",
-    "Admission à {hour}h, [[amené|amenée]] par {transport} : [[patient|patiente]] de {age} ans, {motif}.",
+    "[[Amené|Amenée]] par {transport} à {hour}h : [[patient|patiente]] de {age} ans, {motif}.",
     "[[Patient|Patiente]] de {age} ans [[venu de lui-même|venue d'elle-même]] pour {motif} évoluant depuis {dur}.",
 )
 _MOTIFS = {
@@ -266,7 +266,7 @@ _ANATOMY = {
 }
 # A relative ({rel}, {Rel}; "<<m|f>>" agrees with the relative), or the patient's partner.
 _RELATIVE_SENTENCES = (
-    "[[Accompagné|Accompagnée]] par {rel}, <<inquiet|inquiète>> de l'aggravation.",
+    "[[Accompagné|Accompagnée]] par {rel}, qui est <<inquiet|inquiète>> de l'aggravation.",
     "{Rel} l'a [[trouvé|trouvée]] [[confus|confuse]] ce matin et a appelé le 15.",
     "Selon {rel}, [[il|elle]] est plus [[fatigué|fatiguée]] depuis {dur}.",
     "{Rel}, <<présent|présente>> aux urgences, rapporte une chute la veille.",
