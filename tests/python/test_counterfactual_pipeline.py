@@ -71,13 +71,26 @@ def test_rules_and_placebo_copies(cohort: Workspace) -> None:
     assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))
     # the placebo copy is the swap swapped back: mostly the original itself
     assert (placebo.hpi == placebo.hpi_original).mean() > 0.8
+    # every copy with a text is checked, flagged ones included (diagnostics.write_checks)
     checks = cohort.query("select generator, count(*) as n from inference.counterfactual_checks group by generator")
-    assert dict(zip(checks.generator, checks.n)) == {
-        "rules": int((swap.status == "ok").sum()), "rules-placebo": int((placebo.status == "ok").sum())}
+    with_text = {name: int((group.hpi.notna() | group.pmh.notna()).sum()) for name, group in (("rules", swap),
+                                                                                             ("rules-placebo", placebo))}
+    assert dict(zip(checks.generator, checks.n)) == with_text and with_text["rules"] == len(swap)
     runs = cohort.query("select * from inference.runs where kind = 'counterfactuals' and generator = 'rules'")
     parameters = json.loads(runs.parameters[0])
     assert runs.status[0] == "finished" and parameters["counts"]["written"] == len(test)
     assert parameters["backend"] == "rules" and parameters["placebo"] is False
+
+
+def _rule_swap_is_valid(hpi: str | None, pmh: str | None, sex: str) -> bool:
+    """Whether the rule swap of a record passes the rewriter's checks (checks.field_problems). The synthetic notes
+    name relatives and clinicians with their own pronouns, which the rule swap sometimes swaps too: a stub that
+    answers with the rule swap then gets those records flagged, after the one retry."""
+    from biasmirror.counterfactuals.checks import field_problems
+
+    target = OTHER_SEX[sex]
+    return not any(field_problems(name, text, swap_sex(text, target).text, target, "en")
+                   for name, text in (("hpi", hpi), ("pmh", pmh)))
 
 
 def _planted_model(body, n):
@@ -110,14 +123,17 @@ def test_llm_rewriter_through_a_local_server_with_cache_and_manifest(cohort: Wor
         test, on="record_id", suffixes=("", "_original"))
     low = copies.hpi_original.fillna("").str.lower()
     refused = low.str.contains("pain") & low.str.contains("nausea")
-    retried = low.str.contains("fever") & ~refused
-    assert refused.any() and retried.any() and (~refused).any()
+    valid = pd.Series([_rule_swap_is_valid(h, p, x) for h, p, x in zip(copies.hpi_original, copies.pmh_original,
+                                                                        copies.sex)], index=copies.index)
+    invalid = ~refused & ~valid
+    retried = (low.str.contains("fever") & ~refused) | invalid
+    assert refused.any() and retried.any() and (~refused & valid).any()
     assert (copies[refused].status == "flagged").all()
     assert (copies[refused].flag_reason == "cannot swap: test refusal").all()
-    assert (copies[~refused].status == "ok").all()
-    ok = copies[~refused]
+    assert (copies[~refused & valid].status == "ok").all() and (copies[invalid].status == "flagged").all()
+    ok = copies[~refused & valid]
     assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))
-    assert first.written == replay.written == len(test) and first.flagged == int(refused.sum())
+    assert first.written == replay.written == len(test) and first.flagged == int((refused | invalid).sum())
     assert sent == len(test) + int(retried.sum())
     run = cohort.query("select * from inference.runs where run_id = ?", [first.run_id])
     parameters = json.loads(run.parameters[0])
@@ -137,7 +153,8 @@ def test_resume_after_the_process_is_killed_mid_run(cohort: Workspace) -> None:
     def slow(body, n):
         return 200, completion(rule_swap_answer(body)), 0.15
 
-    test = cohort.query("select record_id, hpi from audit.triage_cohort where split = 'test'")
+    test = cohort.query("select record_id, sex, hpi, pmh from audit.triage_cohort where split = 'test'")
+    n_invalid = sum(not _rule_swap_is_valid(h, p, x) for h, p, x in zip(test.hpi, test.pmh, test.sex))
     with LocalChatServer(slow) as server:
         env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(cohort.warehouse), "BIASMIRROR_PROJECT_DIR": str(project_dir())}
         command = [sys.executable, "-m", "biasmirror.cli", "counterfactuals", "--generator", "llm", "--backend",
@@ -160,15 +177,18 @@ def test_resume_after_the_process_is_killed_mid_run(cohort: Workspace) -> None:
         with cohort.active():
             resumed = generate_counterfactuals("mimic", "llm", batch_size=3, llm=LlmSpec(
                 "openai", "killed-model", options={"base_url": server.url}, k_shots=1))
-    rows = cohort.query("select record_id, hpi, counterfactual_sex from inference.counterfactuals "
+    rows = cohort.query("select record_id, hpi, counterfactual_sex, status from inference.counterfactuals "
                         "where generator = 'llm-killed-model'").merge(test, on="record_id", suffixes=("", "_original"))
     assert len(rows) == rows.record_id.nunique() == len(test)  # nothing lost, nothing duplicated
     assert resumed.skipped_existing == partial and resumed.written == len(test) - partial
-    assert all(h == swap_sex(o, c).text for h, o, c in zip(rows.hpi, rows.hpi_original, rows.counterfactual_sex))
+    valid = [_rule_swap_is_valid(h, p, x) for h, p, x in zip(rows.hpi_original, rows.pmh, rows.sex)]
+    assert list(rows.status == "ok") == valid
+    ok = rows[valid]
+    assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))
     # answers stored before the kill were not asked again: only the batch in flight can be sent twice
     repeats = Counter(json.dumps(b, sort_keys=True) for b in server.bodies)
     assert sum(n - 1 for n in repeats.values()) <= 3
-    assert len(server.bodies) - killed_at <= len(test) - partial + 3
+    assert len(server.bodies) - killed_at <= len(test) - partial + 3 + n_invalid  # + a retry per invalid answer
     runs = cohort.query("select status, finished_at, error from inference.runs where generator = 'llm-killed-model' "
                         "order by started_at")
     # the killed run could record nothing; the resumed run's start found its process gone
@@ -274,4 +294,9 @@ def test_quality_mart_against_independent_computations(cohort: Workspace) -> Non
                           "where split = 'test' and (variant = 'original' or generator = 'rules-placebo')")
     tabular = inputs[inputs.setting == "tabular_only"].pivot_table(index="record_id", columns="variant",
                                                                    values="input_id", aggfunc="first")
-    assert (tabular["original"] == tabular["counterfactual"]).all()
+    # (a flagged placebo copy has no input: it leaves the pairs)
+    flagged = set(cohort.query("select record_id from inference.counterfactuals where generator = 'rules-placebo' "
+                               "and status <> 'ok'").record_id)
+    assert set(tabular.index[tabular["counterfactual"].isna()]) == flagged
+    kept = tabular.dropna(subset=["counterfactual"])
+    assert len(kept) > 0 and (kept["original"] == kept["counterfactual"]).all()

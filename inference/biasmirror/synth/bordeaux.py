@@ -16,7 +16,11 @@ How the data are built:
   severe" only with female nurses (the direction of the study's Figure 6).
 * Notes are French and agree in grammatical gender with the patient: the same template and the same draws
   give "Patiente de 67 ans, agitée ... Elle est tombée" or "Patient de 67 ans, agité ... Il est tombé".
-  Only these gendered forms differ between the sexes.
+  Only these gendered forms differ between the sexes. The notes vary as real ones do (openings, symptoms,
+  anatomy and diseases agreeing with an organ, relatives and staff of their own gender, lists of adjectives
+  agreeing with the patient, abbreviations), so the same draws rendered in the other sex
+  (:func:`renderings`) are the exact counterfactual a perfect swap gives: benchmarks/swap_demo_notes.py
+  measures the rule-based swap against it.
 * Records the cohort must exclude are planted and recorded in ``truth.planted_exclusion``, in the order of the
   cohort's exclusion steps: ``sex_missing`` (empty patient_sex), ``level_missing`` (empty level), ``level_1``
   (policy level 1), ``complaint_class`` (a chief-complaint class of a sex-specific condition, e.g. N94.8 or
@@ -34,7 +38,7 @@ import csv
 import gzip
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,15 +140,31 @@ KEYWORD_PHRASES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # ------------------------------------------------------------------------------------------------------------
-# French templates. "[[masculine|feminine]]" is rendered in the patient's gender; "{name}" from the context.
+# French templates, written in the style of triage notes (IOA) and histories. "[[masculine|feminine]]" is
+# rendered in the patient's grammatical gender: the words that agree with the patient, and the partner nouns
+# (a partner is swapped so that the relationship keeps its configuration, docs/counterfactuals.md).
+# "<<masculine|feminine>>" is rendered in the gender of the other person the sentence names (a relative or a
+# member of staff, drawn apart from the patient's sex): a correct swap leaves it as it is. Words agreeing with
+# an organ, a disease or an object ("hypochondre droit", "cardiopathie ischémique stentée") are written plain.
+# "{name}" comes from the context. Each pool is a template *family* (benchmarks/swap_demo_notes.py reports the
+# swap's exact-match share by family).
 # ------------------------------------------------------------------------------------------------------------
 _GENDER = re.compile(r"\[\[([^|\]]*)\|([^\]]*)\]\]")
+_OTHER_GENDER = re.compile(r"<<([^|>]*)\|([^>]*)>>")
 
 _OPENINGS = (
     "[[Patient|Patiente]] de {age} ans, [[amené|amenée]] par {transport}, pour {motif}.",
     "[[Patient|Patiente]] de {age} ans [[adressé|adressée]] par son médecin traitant pour {motif}.",
     "[[Monsieur|Madame]] ___, {age} ans, [[venu|venue]] pour {motif}.",
     "[[Patient|Patiente]] de {age} ans qui consulte pour {motif}.",
+    "{age} ans, [[amené|amenée]] par {transport} pour {motif}.",
+    "[[Homme|Femme]] de {age} ans [[adressé|adressée]] par SOS Médecins pour {motif}.",
+    "[[M.|Mme]] ___, {age} ans, [[connu|connue]] du service, [[revenu|revenue]] ce jour pour {motif}.",
+    "Motif de venue : {motif}. [[Patient|Patiente]] de {age} ans, autonome à domicile.",
+    "[[Patient|Patiente]] de {age} ans, [[résident|résidente]] en EHPAD, [[adressé|adressée]] par l'IDE de nuit "
+    "pour {motif}.",
+    "[[Amené|Amenée]] par {transport} à {hour}h : [[patient|patiente]] de {age} ans, {motif}.",
+    "[[Patient|Patiente]] de {age} ans [[venu de lui-même|venue d'elle-même]] pour {motif} évoluant depuis {dur}.",
 )
 _MOTIFS = {
     "chest_pain": ("douleur thoracique", "oppression thoracique", "palpitations"),
@@ -155,7 +175,8 @@ _MOTIFS = {
     "trauma": ("chute", "traumatisme de la cheville", "plaie de la main", "accident de la route"),
     "other": ("lombalgie", "éruption cutanée", "épistaxis", "anxiété", "œdème du membre inférieur"),
 }
-_TRANSPORT = ("les pompiers", "une ambulance", "sa famille", "le SAMU")
+_TRANSPORT = ("les pompiers", "une ambulance", "sa famille", "le SAMU", "sa fille", "son fils", "un ami",
+              "une voisine")
 _SENTENCES = {
     "chest_pain": (
         "Douleur thoracique constrictive depuis {dur}, irradiant dans le bras gauche.",
@@ -164,6 +185,9 @@ _SENTENCES = {
         "Sueurs et nausées associées.",
         "[[Retrouvé|Retrouvée]] [[allongé|allongée]] par [[sa femme|son mari]], qui a appelé le 15.",
         "[[Il|Elle]] est [[inquiet|inquiète]] et se dit [[essoufflé|essoufflée]] à l'effort.",
+        "Douleur rétrosternale en étau, non modifiée par la respiration ni par la position.",
+        "[[Réveillé|Réveillée]] la nuit par la douleur, [[il|elle]] s'est [[levé|levée]] puis a fait un malaise.",
+        "Palpitations depuis {dur}, [[il|elle]] se dit [[angoissé|angoissée]] et [[oppressé|oppressée]].",
     ),
     "abdominal_pain": (
         "Douleurs abdominales en {abd} depuis {dur}, à type de crampes, EN {pain}/10.",
@@ -171,6 +195,8 @@ _SENTENCES = {
         "[[Il|Elle]] est [[fatigué|fatiguée]], transit ralenti depuis {dur}.",
         "Pas de fièvre rapportée.",
         "[[Le patient|La patiente]] est [[algique|algique]], [[couché|couchée]] en chien de fusil.",
+        "[[Il|Elle]] n'a rien pu manger depuis {dur} et se sent [[ballonné|ballonnée]].",
+        "[[Opéré|Opérée]] de la vésicule il y a {n} ans, [[il|elle]] décrit une douleur identique.",
     ),
     "dyspnea": (
         "Dyspnée d'aggravation progressive depuis {dur}, majorée à l'effort.",
@@ -178,6 +204,8 @@ _SENTENCES = {
         "Toux productive, expectorations jaunâtres.",
         "Orthopnée à {n} oreillers, œdèmes des chevilles.",
         "[[Il|Elle]] a utilisé son inhalateur {n} fois sans amélioration.",
+        "[[Il|Elle]] dort [[assis|assise]] depuis {dur}, [[essoufflé|essoufflée]] au moindre effort.",
+        "[[Connu|Connue]] pour un asthme, [[il|elle]] n'a plus de traitement de fond depuis {dur}.",
     ),
     "neurological": (
         "Céphalées brutales ce matin, EN {pain}/10.",
@@ -185,6 +213,8 @@ _SENTENCES = {
         "[[Confus|Confuse]] selon [[sa femme|son mari]], troubles de la parole depuis {dur}.",
         "Vertiges rotatoires, [[il|elle]] est [[resté|restée]] [[allongé|allongée]] toute la matinée.",
         "[[Le patient|La patiente]] est sous anticoagulant pour une FA.",
+        "[[Il|Elle]] est [[ralenti|ralentie]], [[désorienté|désorientée]] dans le temps, sans déficit moteur.",
+        "Dernière fois [[vu|vue]] asymptomatique hier à 22h.",
     ),
     "sepsis_like": (
         "Fièvre à {tmax} °C depuis {dur} avec frissons.",
@@ -192,6 +222,8 @@ _SENTENCES = {
         "[[Il|Elle]] est [[ralenti|ralentie]] et [[déshydraté|déshydratée]].",
         "Toux fébrile, asthénie marquée.",
         "[[Le patient|La patiente]] a pris du paracétamol {n} fois avec un soulagement transitoire.",
+        "Frissons intenses, [[il|elle]] est [[marbré|marbrée]] aux genoux.",
+        "[[Il|Elle]] est [[resté|restée]] [[alité|alitée]] depuis {dur}, [[fiévreux|fiévreuse]] et [[confus|confuse]].",
     ),
     "trauma": (
         "Chute de sa hauteur à domicile, [[il|elle]] est [[tombé|tombée]] sur {body}.",
@@ -200,6 +232,8 @@ _SENTENCES = {
         "Plaie de {lac} cm de la main, saignement contrôlé.",
         "Accident de la voie publique, [[conducteur|conductrice]] [[ceinturé|ceinturée]].",
         "[[Il|Elle]] a pu marcher après la chute, [[aidé|aidée]] par un voisin.",
+        "[[Il|Elle]] s'est tordu la cheville droite en descendant du trottoir.",
+        "[[Piéton|Piétonne]] [[renversé|renversée]] par une voiture à faible vitesse, [[projeté|projetée]] au sol.",
     ),
     "other": (
         "Lombalgie depuis {dur} après un effort de soulèvement, sans déficit.",
@@ -208,8 +242,75 @@ _SENTENCES = {
         "Épistaxis antérieure ayant cédé à la compression.",
         "[[Il|Elle]] se sent [[anxieux|anxieuse]] depuis plusieurs jours.",
         "Œdème du membre inférieur droit, [[il|elle]] est [[gêné|gênée]] à la marche.",
+        "Éruption des deux avant-bras, [[il|elle]] est [[gêné|gênée]] pour dormir.",
     ),
 }
+# Anatomy, diseases and objects: words that agree with a noun other than the patient (a swap keeps them).
+_ANATOMY = {
+    "chest_pain": ("Douleur thoracique gauche reproduite à la palpation.",
+                   "Douleur latérothoracique droite, majorée à l'inspiration profonde."),
+    "abdominal_pain": ("Douleur de l'hypochondre droit irradiant vers l'épaule droite, majorée après le repas.",
+                       "Abdomen souple, sensible en fosse iliaque droite, défense localisée.",
+                       "Fosse lombaire gauche douloureuse, hématurie macroscopique rapportée."),
+    "dyspnea": ("Crépitants aux deux bases, murmure vésiculaire diminué à droite.",
+                "BPCO connue, sous oxygène à domicile, exacerbation récente traitée."),
+    "neurological": ("Faiblesse du membre supérieur droit depuis {hour}h, paralysie faciale droite.",
+                     "Pupilles isocores et réactives, nuque souple."),
+    "sepsis_like": ("Fosse lombaire droite douloureuse à la percussion.",
+                    "Sonde urinaire à demeure, urines troubles et malodorantes."),
+    "trauma": ("Réception sur le poignet gauche, déformation en dos de fourchette.",
+               "Plaie frontale gauche de {lac} cm, propre, non suturée.",
+               "Épaule droite douloureuse, mobilité active limitée, pouls radial perçu."),
+    "other": ("Genou droit gonflé et chaud depuis {dur}.",
+              "Mollet gauche induré et douloureux, jambe gauche augmentée de volume."),
+}
+# A relative ({rel}, {Rel}; "<<m|f>>" agrees with the relative), or the patient's partner.
+_RELATIVE_SENTENCES = (
+    "[[Accompagné|Accompagnée]] par {rel}, qui est <<inquiet|inquiète>> de l'aggravation.",
+    "{Rel} l'a [[trouvé|trouvée]] [[confus|confuse]] ce matin et a appelé le 15.",
+    "Selon {rel}, [[il|elle]] est plus [[fatigué|fatiguée]] depuis {dur}.",
+    "{Rel}, <<présent|présente>> aux urgences, rapporte une chute la veille.",
+    "[[Il|Elle]] vit avec {rel}, qui s'occupe des courses et des médicaments.",
+    "Appel de {rel} : <<il|elle>> est <<passé|passée>> [[le|la]] voir et l'a [[trouvé|trouvée]] au sol.",
+    "[[Sa femme|Son mari]] signale des troubles de la mémoire récents.",
+    "[[Il|Elle]] vit avec [[sa compagne|son compagnon]], joignable par téléphone.",
+)
+_RELATIVES = (("sa fille", "F"), ("son fils", "M"), ("sa voisine", "F"), ("son voisin", "M"), ("sa sœur", "F"),
+              ("son frère", "M"), ("sa belle-fille", "F"), ("son gendre", "M"), ("sa petite-fille", "F"),
+              ("son petit-fils", "M"))
+# A member of staff ({staff}, {Staff}; "<<m|f>>" agrees with them).
+_STAFF_SENTENCES = (
+    "[[Adressé|Adressée]] par {staff}, qui [[le|la]] trouve plus [[ralenti|ralentie]] depuis {dur}.",
+    "{Staff} a appelé la régulation : <<il|elle>> signale une chute sans témoin.",
+    "Examen par {staff} à {hour}h : <<il|elle>> ne retrouve pas de signe de gravité.",
+    "{Staff}, <<joint|jointe>> par téléphone, confirme le traitement habituel.",
+    "Transmission de {staff} : [[patient|patiente]] [[agité|agitée]] la nuit dernière.",
+)
+_STAFF = (("l'infirmière de l'EHPAD", "F"), ("l'infirmier de l'EHPAD", "M"), ("l'IDE libérale", "F"),
+          ("l'IDE libéral", "M"), ("le Dr ___", "M"), ("la Dr ___", "F"), ("l'interne de garde", "F"),
+          ("l'interne de garde", "M"))
+# Coordinated adjectives and participles, every one agreeing with the patient.
+_LIST_SENTENCES = (
+    "[[Il|Elle]] est [[anxieux|anxieuse]], pâle, en sueur et [[agité|agitée]].",
+    "[[Patient|Patiente]] [[conscient|consciente]], [[orienté|orientée]], algique mais [[coopérant|coopérante]].",
+    "[[Patient non communicant|Patiente non communicante]], grabataire, [[dénutri|dénutrie]].",
+    "[[Retrouvé|Retrouvée]] [[allongé|allongée]] dans la cuisine, [[conscient|consciente]] mais "
+    "[[désorienté|désorientée]].",
+    "Ce jour, [[il|elle]] paraît [[fatigué|fatiguée]], [[amaigri|amaigrie]] et [[déshydraté|déshydratée]].",
+    "[[Agité|Agitée]], [[opposant|opposante]], [[menaçant|menaçante]] envers l'équipe.",
+    "[[Il|Elle]] se dit [[épuisé|épuisée]], [[découragé|découragée]], incapable de se lever seul[[|e]].",
+)
+# Abbreviations and figures, as triage nurses write them.
+_ABBREVIATION_SENTENCES = (
+    "TA {sbp}/{dbp}, FC {hr}, SpO2 {spo2} % en AA, EVA {pain}/10.",
+    "ECG fait à l'IOA : RSR, pas de trouble de la repolarisation.",
+    "Pas de PC, pas de TC, pas de DT.",
+    "AEG depuis {dur}, perte de {kg} kg.",
+    "Ttt habituel : Kardégic 75, bisoprolol 2,5 mg.",
+    "Dextro à {gly} g/L à l'arrivée, HGT de contrôle demandé.",
+    "[[Il|Elle]] est sous AVK, INR à {inr} ce matin chez son MT.",
+    "Glasgow 15, pupilles isocores et réactives.",
+)
 _CLASS_SENTENCES = (
     "Douleur pelvienne depuis {dur}, EN {pain}/10.",
     "[[Il|Elle]] est [[gêné|gênée]] et [[inquiet|inquiète]], consulte pour la première fois.",
@@ -223,20 +324,37 @@ _CLOSINGS = (
 )
 _HISTORY_ITEMS = (
     "HTA", "diabète de type 2", "dyslipidémie", "asthme", "BPCO", "FA sous anticoagulant",
-    "cardiopathie ischémique stentée", "insuffisance rénale chronique", "hypothyroïdie", "dépression",
+    "insuffisance rénale chronique", "hypothyroïdie", "dépression",
     "appendicectomie", "cholécystectomie", "tabagisme actif", "allergie à la pénicilline",
     "[[ancien fumeur|ancienne fumeuse]]", "[[opéré|opérée]] d'une hernie inguinale", "[[veuf|veuve]], vit [[seul|seule]]",
+    "[[ancien fumeur|ancienne fumeuse]] (30 PA)", "[[suivi|suivie]] en cardiologie pour une FA",
+    "[[hospitalisé|hospitalisée]] en 2021 pour une pneumopathie", "[[marié|mariée]], 3 enfants",
+    "[[retraité|retraitée]] de la fonction publique", "[[ancien boulanger|ancienne boulangère]]",
+    "[[ancien agriculteur|ancienne agricultrice]]", "vit avec sa fille", "autonome pour les AVQ",
+    "[[appareillé|appareillée]] pour une surdité",
+)
+# History items whose agreement is with an organ or a disease, never with the patient.
+_HISTORY_ORGAN = (
+    "cardiopathie ischémique stentée", "fracture du col du fémur droit opérée en 2020",
+    "cancer du côlon opéré en 2017", "valve aortique mécanique", "PTH gauche",
+    "insuffisance cardiaque à FEVG altérée", "hernie inguinale droite opérée", "sténose carotidienne gauche serrée",
+    "AVC ischémique sans séquelle", "lithiase vésiculaire connue", "épilepsie connue, traitée par lévétiracétam",
 )
 _ABDOMEN = ("fosse iliaque droite", "région épigastrique", "hypochondre droit", "région péri-ombilicale")
 _BODY = ("le poignet droit", "la hanche gauche", "l'épaule droite", "le genou", "la tête")
 _DURATION = ("2 heures", "6 heures", "la veille", "2 jours", "3 jours", "une semaine")
 
 _EXCLUSIONS = ("none", "sex_missing", "level_missing", "level_1", "complaint_class", "keyword")
+# Template families, in the order a note uses them (the history's families come last).
+FAMILIES: tuple[str, ...] = ("opening", "symptoms", "anatomy", "relative", "staff", "list", "abbreviations",
+                             "planted", "closing", "history", "history_organ")
 
 
-def render(template: str, sex: str, **context: object) -> str:
-    """A template in the patient's grammatical gender: [[masculine|feminine]] picks one form, then format()."""
+def render(template: str, sex: str, other_sex: str = "M", **context: object) -> str:
+    """A template in the patient's grammatical gender: [[masculine|feminine]] picks one form, <<masculine|feminine>>
+    one by `other_sex` (the relative or member of staff the sentence names), then format()."""
     text = _GENDER.sub(lambda m: m.group(2) if sex == "F" else m.group(1), template)
+    text = _OTHER_GENDER.sub(lambda m: m.group(2) if other_sex == "F" else m.group(1), text)
     return text.format(**context) if context else text
 
 
@@ -354,25 +472,105 @@ def _draw_visits(rng: np.random.Generator, n: int, ff_effect: float) -> _Visits:
 def _texts(d: Draws, sex: str, age: int, group: str, exclusion: str, keyword_field: str,
            pain: int, temperature: float) -> tuple[str, str, str]:
     """(triage note, history, planted phrase) of one visit, in the patient's grammatical gender."""
+    note, history, planted = _parts(d, sex, age, group, exclusion, keyword_field, pain, temperature)
+    items = [text for _, text in history]
+    joined = ", ".join(items) if items else "Pas d'antécédent notable"
+    return " ".join(text for _, text in note), joined[0].upper() + joined[1:], planted
+
+
+Parts = list[tuple[str, str]]
+
+
+def _parts(d: Draws, sex: str, age: int, group: str, exclusion: str, keyword_field: str,
+           pain: int, temperature: float) -> tuple[Parts, Parts, str]:
+    """The (family, text) parts of one visit's triage note and history, and its planted phrase. Every draw is
+    made whatever `sex` is, so the same draws rendered in the other sex give the exact counterfactual."""
     context = {"age": age, "transport": d.choice(_TRANSPORT), "motif": d.choice(_MOTIFS[group]),
                "dur": d.choice(_DURATION), "pain": pain, "n": d.integer(2, 5), "abd": d.choice(_ABDOMEN),
-               "body": d.choice(_BODY), "lac": d.integer(1, 6), "tmax": f"{max(temperature, 38.2):.1f}".replace(".", ",")}
-    parts = [render(d.choice(_OPENINGS), sex, **context)]
+               "body": d.choice(_BODY), "lac": d.integer(1, 6), "tmax": f"{max(temperature, 38.2):.1f}".replace(".", ","),
+               "hour": d.integer(0, 23), "sbp": d.integer(95, 175), "dbp": d.integer(55, 100), "hr": d.integer(55, 125),
+               "spo2": d.integer(90, 100), "kg": d.integer(2, 8), "gly": f"{d.integer(6, 35) / 10:.1f}".replace(".", ","),
+               "inr": f"{d.integer(15, 45) / 10:.1f}".replace(".", ",")}
+
+    def part(family: str, template: str) -> tuple[str, str]:
+        other = {"relative": _RELATIVES, "staff": _STAFF}.get(family)
+        other_sex = "M"
+        if other is not None:  # the relative or member of staff this sentence names, drawn apart from the patient
+            phrase, other_sex = other[d.index(len(other))]
+            key = "rel" if family == "relative" else "staff"
+            context[key], context[key.capitalize()] = phrase, phrase[0].upper() + phrase[1:]
+        return family, render(template, sex, other_sex, **context)
+
+    note = [part("opening", d.choice(_OPENINGS))]
     sentences = _CLASS_SENTENCES if exclusion == "complaint_class" else _SENTENCES[group]
-    parts += [render(s, sex, **context) for s in d.sample(sentences, min(len(sentences), d.integer(2, 3)))]
+    note += [part("symptoms", s) for s in d.sample(sentences, min(len(sentences), d.integer(2, 3)))]
+    for family, pool, p in (("anatomy", _ANATOMY[group], 0.5), ("relative", _RELATIVE_SENTENCES, 0.35),
+                            ("staff", _STAFF_SENTENCES, 0.2), ("list", _LIST_SENTENCES, 0.35),
+                            ("abbreviations", _ABBREVIATION_SENTENCES, 0.4)):
+        u, template = d.random(), d.choice(pool)  # both drawn always: the draws stay aligned
+        if u < p and exclusion != "complaint_class":
+            note.append(part(family, template))
     closing = render(d.choice(_CLOSINGS), sex)
     planted = ""
     if exclusion == "keyword":
         planted = render(d.choice(KEYWORD_PHRASES[sex][keyword_field]), sex, n=d.integer(6, 20))
     if planted and keyword_field == "triage_note":
-        parts.append(planted)
+        note.append(("planted", planted))
     if closing:
-        parts.append(closing)
-    items = [render(item, sex) for item in d.sample(_HISTORY_ITEMS, d.integer(0, 3))]
+        note.append(("closing", closing))
+    k = d.integer(0, 4)
+    history = [part("history_organ" if item in _HISTORY_ORGAN else "history", item)
+               for item in d.sample(_HISTORY_ITEMS + _HISTORY_ORGAN, k)]
     if planted and keyword_field == "history":
-        items.insert(d.index(len(items) + 1), planted)
-    history = ", ".join(items) if items else "Pas d'antécédent notable"
-    return " ".join(parts), history[0].upper() + history[1:], planted
+        history.insert(d.index(len(history) + 1), ("planted", planted))
+    return note, history, planted
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One visit's texts in the patient's sex and, from the same draws, in the other sex: each a list of
+    (family, text) parts of the triage note and of the history (joined as the extract writes them by
+    :func:`join_note` and :func:`join_history`)."""
+
+    visit_id: str
+    sex: str
+    exclusion: str
+    note: Parts
+    history: Parts
+    other_note: Parts
+    other_history: Parts
+
+
+def join_note(parts: Parts) -> str:
+    """The triage note as the extract writes it."""
+    return " ".join(text for _, text in parts)
+
+
+def join_history(parts: Parts) -> str:
+    """The history as the extract writes it."""
+    joined = ", ".join(text for _, text in parts) if parts else "Pas d'antécédent notable"
+    return joined[0].upper() + joined[1:]
+
+
+def renderings(visits: int, seed: int, ff_effect: float = DEFAULT_FF_EFFECT) -> Iterator[Rendering]:
+    """Every visit of :func:`write_bordeaux` with the same arguments, its texts in both sexes (the generator's
+    own draws replayed; a visit whose sex is missing is rendered in the sex it was drawn with)."""
+    _validate(visits, seed, ff_effect, "csv")
+    n = int(visits)
+    rng = np.random.default_rng(seed)
+    v = _draw_visits(rng, n, float(ff_effect))
+    for start in range(0, n, _CHUNK):
+        stop = min(start + _CHUNK, n)
+        block = rng.random((stop - start, _TEXT_DRAWS)).tolist()
+        for i in range(start, stop):
+            sex = "F" if v.female[i] else "M"
+            exclusion = _EXCLUSIONS[v.exclusion[i]]
+            args = (int(v.age[i]), GROUPS[v.group[i]], exclusion,
+                    "triage_note" if v.keyword_in_note[i] else "history", int(v.vitals["pain_score"][i]),
+                    float(v.vitals["temperature_c"][i]))
+            note, history, _ = _parts(Draws(block[i - start]), sex, *args)
+            other_note, other_history, _ = _parts(Draws(block[i - start]), "M" if sex == "F" else "F", *args)
+            yield Rendering(f"V{i + 1:08d}", sex, exclusion, note, history, other_note, other_history)
 
 
 def _value(x: float, missing: bool, decimals: int = 0) -> str:

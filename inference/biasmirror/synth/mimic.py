@@ -14,7 +14,12 @@ How the data are built:
   groups ``female_effect / 3``), a policy level 2 or 3 is documented one level less severe
   (capped at 4). ``truth.sex_shifted`` marks these stays. Male acuity always equals the policy.
 * Text and vitals come from the same templates and distributions for both sexes; only the gendered
-  words differ. So the planted shift is the only sex signal in the data.
+  words differ. So the planted shift is the only sex signal in the data. The notes vary as real ones do
+  (intros, abbreviations, lists, the patient's role nouns, relatives, clinicians and other people of their
+  own sex, drawn apart from the patient's), so the same draws rendered in the other sex
+  (:func:`renderings`) are the exact counterfactual a perfect swap gives: benchmarks/swap_demo_notes.py
+  measures the rule-based swap against it. Partners follow the patient ("her husband" / "his wife"), as
+  the swap treats them (docs/counterfactuals.md).
 * Records that a cohort must exclude are planted and recorded in ``truth.planted_exclusion``
   (priority ``no_link`` > ``acuity_5`` > ``gender_specific`` > ``none``).
 
@@ -143,13 +148,24 @@ _PAIN_INT_P = (0.22, 0.02, 0.04, 0.06, 0.06, 0.08, 0.07, 0.08, 0.12, 0.05, 0.20)
 _GENDER_WORDS: dict[str, dict[str, str]] = {
     "F": {"noun": "woman", "noun2": "lady", "sexw": "female", "sub": "she", "Sub": "She",
           "obj": "her", "pos": "her", "Pos": "Her", "poss": "hers", "refl": "herself",
-          "spouse": "husband", "parent": "mother", "child": "daughter"},
+          "spouse": "husband", "parent": "mother", "sexcode": "F"},
     "M": {"noun": "man", "noun2": "gentleman", "sexw": "male", "sub": "he", "Sub": "He",
           "obj": "him", "pos": "his", "Pos": "His", "poss": "his", "refl": "himself",
-          "spouse": "wife", "parent": "father", "child": "son"},
+          "spouse": "wife", "parent": "father", "sexcode": "M"},
 }
 # Index drawn once and mapped per sex, so honorific choice is not a sex-dependent draw.
 _HONORIFICS = {"F": ("Ms.", "Ms.", "Mrs."), "M": ("Mr.", "Mr.", "Mr.")}
+# The patient's role nouns (swapped with the patient), index drawn once: (male, female).
+_PATIENT_ROLES = (("retired policeman", "retired policewoman"), ("waiter", "waitress"),
+                  ("retired actor", "retired actress"), ("grandfather", "grandmother"),
+                  ("businessman", "businesswoman"), ("retired headmaster", "retired headmistress"))
+# Other people, drawn apart from the patient's sex, with their own pronouns (a correct swap keeps them): a
+# relative ({rel}: {rsub}/{robj}/{rpos}), a clinician ({ssub}/{sobj}/{spos}), someone else ({other_noun}).
+_RELATIVES = (("daughter", "F"), ("son", "M"), ("sister", "F"), ("brother", "M"), ("niece", "F"),
+              ("nephew", "M"), ("granddaughter", "F"), ("grandson", "M"), ("neighbor", "F"), ("neighbor", "M"))
+_CHILDREN = ("daughter", "son")
+_PRONOUNS = {"F": ("she", "her", "her"), "M": ("he", "him", "his")}
+_OTHER_PEOPLE = (("man", "male"), ("woman", "female"), ("elderly man", "male"), ("young woman", "female"))
 
 # --------------------------------------------------------------------------------------------
 # Complaint groups: chief complaints, HPI phrases and sentences, ED course, hospital course.
@@ -187,6 +203,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} had a similar episode {dur2} ago that resolved on its own.",
         "{Pos} {spouse} noticed that {sub} looked pale and called EMS.",
         "EMS found {obj} with BP {ems_sbp}/{ems_dbp} and gave nitroglycerin 0.4 mg SL x{n_small}.",
+        "Pt c/o substernal CP x {dur2}, nonradiating, assoc w/ SOB and diaphoresis.",
+        "The pain woke {obj} from sleep and {sub} describes it as an elephant sitting on {pos} chest.",
     ),
     "abdominal_pain": (
         "{Sub} describes {pain}/10 crampy pain in the {abd_loc}, constant since onset.",
@@ -195,6 +213,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Pos} last bowel movement was {dur2} ago, without blood.",
         "The pain is worse after meals and radiates to {pos} back.",
         "{Sub} had a similar episode last year that was managed conservatively.",
+        "Pt reports RUQ pain radiating to the R shoulder, worse after fatty meals.",
+        "{Sub} has not passed flatus since yesterday and feels bloated.",
     ),
     "dyspnea": (
         "{Sub} reports progressive shortness of breath, now with minimal exertion.",
@@ -203,6 +223,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} used {pos} rescue inhaler {n_small} times today without relief.",
         "Home O2 sat was {home_o2}% per {pos} {spouse}.",
         "{Sub} ran out of furosemide 40 mg {dur2} ago.",
+        "{Sub} now gets winded walking to the mailbox, which {sub} could do easily a month ago.",
+        "Pt on 2L home O2, increased to 4L by {pos} VNA this morning.",
     ),
     "neurological": (
         "{Sub} reports sudden onset of {neuro_sx} while watching TV.",
@@ -211,6 +233,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} describes the headache as {pain}/10, the worst of {pos} life.",
         "{Sub} takes apixaban 5 mg BID for atrial fibrillation.",
         "Symptoms had partially improved by the time {sub} arrived.",
+        "{Sub} was last known well at {lkw_hour}:00 last night, when {sub} went to bed.",
+        "Pt w/ R facial droop and L arm drift noted at triage.",
     ),
     "sepsis_like": (
         "{Sub} reports fevers to {tmax} at home with rigors.",
@@ -219,6 +243,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} has a productive cough and a decreased appetite.",
         "{Sub} took acetaminophen 650 mg {n_small} times with transient relief.",
         "{Sub} recently completed a course of ciprofloxacin 500 mg BID.",
+        "{Sub} has an indwelling Foley catheter that was last changed {dur2} ago.",
+        "Pt with R CVA tenderness and rigors, T max {tmax} at home.",
     ),
     "trauma": (
         "{Sub} tripped on a rug at home and fell onto {pos} {body_part}.",
@@ -227,6 +253,8 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} was able to walk after the fall with help from {pos} {child}.",
         "{Sub} takes aspirin 81 mg daily and no other anticoagulants.",
         "{Sub} sustained a {lac_len} cm laceration to the {body_part}.",
+        "{Sub} was a pedestrian struck by a car driven by an elderly {other_noun}.",
+        "{Sub} twisted {pos} L ankle stepping off a curb and was unable to bear weight.",
     ),
     "other": (
         "{Sub} reports {other_sx} for the past {dur2}.",
@@ -235,8 +263,31 @@ _GROUP_SENTENCES: dict[str, tuple[str, ...]] = {
         "{Sub} noted bilateral leg swelling and redness.",
         "{Sub} reports low back pain after lifting a box, without saddle anesthesia.",
         "Blood glucose at home was {glucose}.",
+        "{Sub} noted a swollen, warm L calf after a long flight.",
+        "Pt with itchy rash on both forearms x {dur2}, no new soaps or meds.",
     ),
 }
+# Relatives, clinicians and other people, each with their own sex and pronouns.
+_PEOPLE = (
+    "{Pos} {rel} found {obj} on the floor this morning and {rsub} called 911.",
+    "Per {pos} {rel}, {sub} has been more confused over the past {dur2}; {rsub} visits {obj} daily.",
+    "{Pos} {rel} states that {rsub} last saw {obj} at baseline yesterday evening.",
+    "History was obtained from {pos} {rel}, as {sub} is a poor historian.",
+    "{Pos} PCP, Dr. ___, saw {obj} last week; {ssub} increased {pos} furosemide and asked {obj} to return "
+    "if {sub} gained weight.",
+    "Dr. ___ from {pos} nursing home called ahead; {ssub} reports that {sub} fell twice this week.",
+    "{Pos} roommate, a {other_age} year old {other_sexw}, called EMS after {sub} collapsed.",
+    "The triage nurse noted that {sub} appeared pale, and {ssub} brought {obj} straight back.",
+    "{Pos} HCP is {pos} {rel}, who confirmed that {sub} is full code.",
+)
+# Lists and short clinical descriptions of the patient.
+_DESCRIPTIONS = (
+    "On arrival {sub} appeared pale, diaphoretic, and anxious.",
+    "{Sub} was alert, oriented x3, and in mild distress.",
+    "{Sub} is frail, deconditioned, and uses a walker at baseline.",
+    "{Sub} is a {role} who is usually active and independent.",
+    "{age}{sexcode}, lives alone, independent in ADLs.",
+)
 _NEGATIONS = (
     "{Sub} denies fever, chills, or recent travel.",
     "No shortness of breath, no palpitations.",
@@ -252,6 +303,8 @@ _KINSHIP = (
     "{Pos} {child} reports that {sub} has been more tired than usual.",
     "{Sub} was accompanied by {pos} {spouse}, who provided additional history.",
     "{Sub} is a retired accountant and lives by {refl}.",
+    "{Sub} is a {role} and lives with {pos} {spouse}.",
+    "{Sub} is the primary caregiver for {pos} {rel}, who has dementia.",
 )
 _INTROS = (
     "{Hon} ___ is a {age} year old {noun} with {pmh_intro} who presents with {cc_phrase} for {dur}.",
@@ -261,6 +314,9 @@ _INTROS = (
     "{dur} ago.",
     "{Hon} ___ is a {age} yo {sexw} with {pmh_intro} who was brought in by {pos} {spouse} for "
     "{cc_phrase}.",
+    "{age}{sexcode} w/ h/o {pmh_intro} p/w {cc_phrase} x {dur}.",
+    "{Hon} ___ is a {age} year old {role} with {pmh_intro} who presents with {cc_phrase}.",
+    "Pt is a {age} yo {sexw} with {pmh_intro}, brought in by {pos} {rel} for {cc_phrase}.",
 )
 _DURATIONS = ("2 days", "3 days", "1 week", "6 hours", "12 hours", "2 weeks", "1 day", "4 days")
 _ABD_LOC = ("RUQ", "RLQ", "LLQ", "epigastrium", "periumbilical area")
@@ -360,7 +416,8 @@ _PMH_ITEMS = ("HTN", "HLD", "DM2 on metformin", "CAD s/p PCI", "asthma", "COPD",
               "CHF (EF 35%)", "OSA on CPAP", "obesity", "osteoarthritis", "migraines", "prior stroke",
               "seizure disorder", "gout", "anemia", "s/p appendectomy", "s/p cholecystectomy",
               "lumbar spinal stenosis", "hx of DVT", "diverticulosis", "hepatitis C",
-              "chronic back pain")
+              "chronic back pain", "CAD s/p CABG x3", "s/p L TKR", "HFpEF", "T2DM c/b neuropathy",
+              "h/o PE on warfarin", "hx of falls", "R hip ORIF")
 # A few PMH entries mention the patient's pronoun (swappable, unlike the gender-specific ones).
 _PMH_GENDERED = ("depression, followed by {pos} PCP", "HTN, poorly controlled per {pos} PCP",
                  "anxiety, managed by {pos} psychiatrist")
@@ -692,6 +749,12 @@ def _context(d: Draws, sex: str, age: int, group: str, pain: str,
     """Values shared by all template sentences of one note (same draws for both sexes)."""
     ctx: dict[str, object] = dict(_GENDER_WORDS[sex])
     ctx["Hon"] = _HONORIFICS[sex][d.index(3)]
+    ctx["role"] = _PATIENT_ROLES[d.index(len(_PATIENT_ROLES))][sex == "F"]
+    ctx["rel"], rel_sex = _RELATIVES[d.index(len(_RELATIVES))]
+    ctx["rsub"], ctx["robj"], ctx["rpos"] = _PRONOUNS[rel_sex]
+    ctx["ssub"], ctx["sobj"], ctx["spos"] = _PRONOUNS["FM"[d.index(2)]]
+    ctx["other_noun"], ctx["other_sexw"] = _OTHER_PEOPLE[d.index(len(_OTHER_PEOPLE))]
+    ctx["child"] = _CHILDREN[d.index(2)]
     ctx.update(
         age=age, group=group, cc_phrase=d.choice(_CC_PHRASES[group]),
         dur=d.choice(_DURATIONS), dur2=d.choice(_DURATIONS),
@@ -707,15 +770,12 @@ def _context(d: Draws, sex: str, age: int, group: str, pain: str,
         t=f"{vit['temperature']:.1f}", hr=int(vit["heartrate"]), rr=int(vit["resprate"]),
         o2=int(vit["o2sat"]), sbp=int(vit["sbp"]), dbp=int(vit["dbp"]),
         service=d.choice(_SERVICES[group]), diagnosis=d.choice(_DIAGNOSES[group]),
+        other_age=d.integer(20, 85), lkw_hour=d.integer(18, 23),
     )
     ctx["hr2"] = max(50, int(vit["heartrate"]) - d.integer(0, 15))
     ctx["sbp2"] = int(vit["sbp"]) - d.integer(-10, 15)
     ctx["dbp2"] = int(vit["dbp"]) - d.integer(-5, 10)
     return ctx
-
-
-def _fill(templates: Sequence[str], ctx: dict[str, object]) -> list[str]:
-    return [t.format(**ctx) for t in templates]
 
 
 def _past_medical_history(d: Draws, ctx: dict[str, object], gs_item: str | None) -> str:
@@ -741,13 +801,19 @@ def _past_medical_history(d: Draws, ctx: dict[str, object], gs_item: str | None)
 def _history_of_present_illness(d: Draws, ctx: dict[str, object], gs_sentence: str | None) -> str:
     """Gendered HPI ending with the ED course, which triage could not know."""
     group = str(ctx["group"])
-    body = [d.choice(_INTROS).format(**ctx)]
-    body += _fill(d.sample(_GROUP_SENTENCES[group], 2 + d.index(2)), ctx)
-    body += _fill(d.sample(_NEGATIONS, 1 + d.index(2)), ctx)
+    parts = [("intro", d.choice(_INTROS))]
+    parts += [("symptoms", t) for t in d.sample(_GROUP_SENTENCES[group], 2 + d.index(2))]
+    for family, pool, p in (("people", _PEOPLE, 0.45), ("descriptions", _DESCRIPTIONS, 0.3)):
+        u, template = d.random(), d.choice(pool)  # both drawn always: the draws stay aligned
+        if u < p:
+            parts.append((family, template))
+    parts += [("negations", t) for t in d.sample(_NEGATIONS, 1 + d.index(2))]
     if d.chance(0.7):
-        body.append(d.choice(_KINSHIP).format(**ctx))
+        parts.append(("kinship", d.choice(_KINSHIP)))
     if gs_sentence is not None:
-        body.insert(1 + d.index(len(body)), gs_sentence.format(**ctx))
+        parts.insert(1 + d.index(len(parts)), ("planted", gs_sentence))
+    ctx["hpi_parts"] = [(family, t.format(**ctx)) for family, t in parts]
+    body = [text for _, text in ctx["hpi_parts"]]
     tail = ("In the ED, initial vitals were T {t} HR {hr} BP {sbp}/{dbp} RR {rr} O2 {o2}% RA. "
             "Labs notable for " + d.choice(_ED_LABS[group]) + ". "
             + d.choice(_ED_IMAGING[group]) + " {Sub} was given " + d.choice(_ED_MEDS[group]) + ". "
@@ -1006,6 +1072,63 @@ def _write_patients(table: _Table, subjects: _Subjects, hosp: _Hospital) -> None
                      _YEAR_GROUPS[subjects.year_group[j]], hosp.dod[j]))
 
 
+def _stay_texts(d: Draws, i: int, sex: str, st: _Stays, hosp: _Hospital
+                ) -> tuple[str, str, list[tuple[str, str]]]:
+    """(chief complaint, discharge note or "" without one, the (family, sentence) parts of the HPI before the ED
+    course) of stay `i`. Every draw is made whatever `sex` is, so the same draws rendered in the other sex give
+    the exact counterfactual."""
+    group = GROUPS[st.group[i]]
+    field = _GS_FIELDS[st.gs_field[i]]
+    gs_options = _GS_CHIEF_COMPLAINTS[sex].get(group, ())
+    chief = (d.choice(gs_options) if field == "chief_complaint"
+             else _CHIEF_COMPLAINTS[group][st.cc_index[i]])
+    if not st.has_note[i]:
+        return chief, "", []
+    vit = {name: float(values[i]) for name, values in st.vitals.items()}
+    died = bool(st.died[i])
+    location = "DIED" if died else hosp.discharge_location[i]
+    ctx = _context(d, sex, int(st.age[i]), group, st.pain[i], vit)
+    gs_hpi = d.choice(_GS_HPI[sex]) if field == "hpi" else None
+    gs_pmh = d.choice(_GS_PMH[sex]) if field == "pmh" else None
+    text = _discharge_note(d, ctx, sex, chief, gs_hpi, gs_pmh, died, location)
+    return chief, text, list(ctx["hpi_parts"])  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One stay with a discharge note: the note in the patient's sex and, from the same draws, in the other sex,
+    with the (family, sentence) parts of the HPI before the ED course in both."""
+
+    stay_id: int
+    sex: str
+    exclusion: str
+    note: str
+    other_note: str
+    hpi_parts: list[tuple[str, str]]
+    other_hpi_parts: list[tuple[str, str]]
+
+
+def renderings(stays: int, seed: int, female_effect: float = DEFAULT_FEMALE_EFFECT) -> Iterator[Rendering]:
+    """Every stay with a note that :func:`write_mimic` writes with the same arguments, its note in both sexes
+    (the generator's own draws replayed)."""
+    _validate(stays, seed, female_effect)
+    n = int(stays)
+    rng = np.random.default_rng(seed)
+    subjects = _draw_subjects(rng, n)
+    st = _draw_stays(rng, subjects, n, float(female_effect))
+    hosp = _draw_hospital(rng, subjects, st)
+    for start in range(0, n, _CHUNK):
+        stop = min(start + _CHUNK, n)
+        block = rng.random((stop - start, _TEXT_DRAWS)).tolist()
+        for i in range(start, stop):
+            if not st.has_note[i]:
+                continue
+            sex = "F" if subjects.female[st.subj[i]] else "M"
+            _, note, parts = _stay_texts(Draws(block[i - start]), i, sex, st, hosp)
+            _, other, other_parts = _stay_texts(Draws(block[i - start]), i, "M" if sex == "F" else "F", st, hosp)
+            yield Rendering(int(st.stay_id[i]), sex, _EXCLUSIONS[st.exclusion[i]], note, other, parts, other_parts)
+
+
 def _write_stay(tables: dict[str, _Table], i: int, d: Draws, subjects: _Subjects, st: _Stays,
                 hosp: _Hospital, intime: list[str], outtime: list[str],
                 note_count: np.ndarray) -> None:
@@ -1018,9 +1141,7 @@ def _write_stay(tables: dict[str, _Table], i: int, d: Draws, subjects: _Subjects
     race = _RACES[subjects.race[j]][0]
     hadm_id = int(st.hadm_id[i]) if st.admitted[i] else ""
 
-    gs_options = _GS_CHIEF_COMPLAINTS[sex].get(group, ())
-    chief = (d.choice(gs_options) if field == "chief_complaint"
-             else _CHIEF_COMPLAINTS[group][st.cc_index[i]])
+    chief, text, _ = _stay_texts(d, i, sex, st, hosp)
     disposition = "ADMITTED" if st.admitted[i] else _NOT_ADMITTED_DISPO[st.disposition[i]][0]
     tables[EDSTAYS].write((subject_id, hadm_id, stay_id, intime[i], outtime[i], sex, race,
                            _TRANSPORT[st.transport[i]], disposition))
@@ -1045,10 +1166,6 @@ def _write_stay(tables: dict[str, _Table], i: int, d: Draws, subjects: _Subjects
             _LANGUAGES[subjects.language[j]][0], _MARITAL[subjects.marital[j]][0], race,
             intime[i], outtime[i], int(died)))
         if st.has_note[i]:
-            ctx = _context(d, sex, int(st.age[i]), group, st.pain[i], vit)
-            gs_hpi = d.choice(_GS_HPI[sex]) if field == "hpi" else None
-            gs_pmh = d.choice(_GS_PMH[sex]) if field == "pmh" else None
-            text = _discharge_note(d, ctx, sex, chief, gs_hpi, gs_pmh, died, location)
             note_seq = int(hosp.note_seq_base[j] + note_count[j])
             note_count[j] += 1
             tables[DISCHARGE].write((f"{subject_id}-DS-{note_seq}", subject_id, hadm_id, "DS",
