@@ -67,7 +67,7 @@ TRUNCATED = "(the answer was cut at the token limit)"
 
 def reason_kinds(reason: str | None) -> list[str]:
     """The kinds of problem a stored flag reason names, from a fixed vocabulary (never a quote of the reason: a
-    `cannot swap` reason is the model's own text). An ok copy is ["ok"]."""
+    `cannot swap` reason of an older warehouse can hold the model's own text). An ok copy is ["ok"]."""
     if reason is None:
         return ["ok"]
     if reason.startswith("cannot swap"):

@@ -10,7 +10,7 @@ import pytest
 
 from biasmirror.backends.openai_backend import OpenAIBackend
 from biasmirror.counterfactuals.base import RewriteInput
-from biasmirror.counterfactuals.llm_rewriter import (Answer, AnswerError, LlmRewriter, PromptBuilder, PromptError,
+from biasmirror.counterfactuals.llm_rewriter import (CANNOT_SWAP_REASON, Answer, AnswerError, LlmRewriter, PromptBuilder, PromptError,
                                                      load_examples, parse_answer, validate)
 from local_openai_server import LocalChatServer, completion, is_retry, last_record, rule_swap_answer
 
@@ -142,7 +142,7 @@ def test_retry_repairs_a_bad_first_answer_and_refusals_are_flagged() -> None:
     def model(body, n):
         target, record = last_record(body)
         if "pregnant" in (record["hpi"] or ""):
-            return 200, completion('{"cannot_swap": "pregnancy"}'), 0.0
+            return 200, completion('{"cannot_swap": "She is pregnant with abdominal pain (the note says so)"}'), 0.0
         if "junk" in (record["hpi"] or "") and not is_retry(body):
             return 200, completion("I think the patient is fine."), 0.0
         return 200, completion(rule_swap_answer(body)), 0.0
@@ -154,7 +154,9 @@ def test_retry_repairs_a_bad_first_answer_and_refusals_are_flagged() -> None:
         ok, repaired, refused = rewriter.rewrite_batch(items)
     assert ok.status == "ok" and ok.hpi.startswith("He is a 67 year old man") and ok.n_replacements >= 6
     assert repaired.status == "ok" and repaired.hpi == "She has junk symptoms and her back hurts."
-    assert refused.status == "flagged" and refused.flag_reason == "cannot swap: pregnancy" and refused.hpi is None
+    # the model's reason is free text that can quote the note: a fixed reason is stored instead
+    assert refused.status == "flagged" and refused.flag_reason == CANNOT_SWAP_REASON and refused.hpi is None
+    assert "pregnant" not in refused.flag_reason
     assert rewriter.counts.requests == 4 and rewriter.counts.retries == 1 and rewriter.counts.flagged_cannot_swap == 1
     retry_body = next(b for b in server.bodies if is_retry(b))
     assert retry_body["messages"][-2] == {"role": "assistant", "content": "I think the patient is fine."}

@@ -20,6 +20,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 from biasmirror.counterfactuals.base import OTHER_SEX
 from biasmirror.counterfactuals.generate import LlmSpec, generate_counterfactuals, llm_generator_name
 from biasmirror.counterfactuals.rules import residual_terms, swap_sex
+from biasmirror.counterfactuals.llm_rewriter import CANNOT_SWAP_REASON
 from biasmirror.paths import project_dir
 from biasmirror.synth.mimic import write_mimic
 from warehouse_workspace import Workspace
@@ -129,7 +130,7 @@ def test_llm_rewriter_through_a_local_server_with_cache_and_manifest(cohort: Wor
     retried = (low.str.contains("fever") & ~refused) | invalid
     assert refused.any() and retried.any() and (~refused & valid).any()
     assert (copies[refused].status == "flagged").all()
-    assert (copies[refused].flag_reason == "cannot swap: test refusal").all()
+    assert (copies[refused].flag_reason == CANNOT_SWAP_REASON).all()  # never the model's own words
     assert (copies[~refused & valid].status == "ok").all() and (copies[invalid].status == "flagged").all()
     ok = copies[~refused & valid]
     assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))

@@ -167,6 +167,10 @@ def _dumps(value: Any) -> str:
 _FENCE = re.compile(r"\A```(?:json)?[^\S\n]*\n(?P<body>.*?)\n?```\Z", re.DOTALL)
 
 
+# inference.counterfactuals.flag_reason of a record the model declined to rewrite (a fixed text: never its words)
+CANNOT_SWAP_REASON = "cannot swap: the model declined (its reason is not stored)"
+
+
 @dataclass(frozen=True)
 class Answer:
     sex: str | None = None
@@ -341,7 +345,8 @@ class LlmRewriter:
             if self.placebo:
                 return "a same-sex rewrite is always possible: return the record with its own sex"
             self.counts.flagged_cannot_swap += 1
-            return Rewrite(None, None, "flagged", f"cannot swap: {answer.cannot_swap}", 0)
+            # the model's own reason is not stored: it is free text that can quote the note (flag_reason is published)
+            return Rewrite(None, None, "flagged", CANNOT_SWAP_REASON, 0)
         problems = validate(answer, item, self.placebo)
         if problems:
             return "; ".join(problems)
