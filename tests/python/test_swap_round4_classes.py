@@ -1,0 +1,79 @@
+"""The error classes round 4 of issue 22 found (benchmarks/README.md, "Round 4's errors, for the next round"), one
+case or more per class, each swapped both ways: the swap of ``a`` to the other sex must give ``b`` and the swap
+of ``b`` back must give ``a``. Sentences are written for this test (none is copied from the held-out sets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+from biasmirror.counterfactuals.second_opinion import judge
+
+# (language, sex of a, a, b)
+CASES = [
+    # English: a definite or indefinite kinship noun as the patient's predicate; someone else's kept
+    ("en", "F", "She is the mother of a toddler in daycare.", "He is the father of a toddler in daycare."),
+    ("en", "M", "He is the youngest son and still lives at home.", "She is the youngest daughter and still lives at home."),
+    ("en", "F", "Her 70 yo mother drove her here.", "His 70 yo mother drove him here."),
+    ("en", "M", "Pt is an elderly man, son at bedside.", "Pt is an elderly woman, son at bedside."),
+    # English: a doctor's placeholder name is not the patient's; counted plural people are others
+    ("en", "F", "Her surgeon, Dr. ___, is a man she likes.", "His surgeon, Dr. ___, is a man he likes."),
+    ("en", "M", "He was found by three women and a man walking their dogs.",
+     "She was found by three women and a man walking their dogs."),
+    ("en", "F", "She is the mother of two girls.", "He is the father of two girls."),
+    # English: a same-sex partner keeps the configuration
+    ("en", "M", "He lives with his male partner.", "She lives with her female partner."),
+]
+
+
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])
+def test_round4_class_swaps_both_ways(language: str, sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), language).text == b
+    assert swap_sex(b, sex, language).text == a
+
+
+# one way only: the copy's "he" is both the patient's and the brother's, which no rule can tell apart
+ONE_WAY = [
+    # English: a pronoun of the other sex after a relative of that sex is the relative's; after the partner it
+    # follows the partner
+    ("en", "F", "She looks after her brother; he is blind.", "He looks after his brother; he is blind."),
+    ("en", "M", "His daughter says she found him on the floor.", "Her daughter says she found her on the floor."),
+    ("en", "F", "Her husband says he found her on the floor.", "His wife says she found him on the floor."),
+]
+
+
+@pytest.mark.parametrize(("language", "sex", "a", "b"), ONE_WAY, ids=[c[2][:45] for c in ONE_WAY])
+def test_round4_class_swaps_one_way(language: str, sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), language).text == b
+
+
+# The English reading: an age by decade is the patient's after the patient's own noun or with nobody else
+# before it; a child's noun with an age, a kinship predicate, an apposed role after "Mr. ___" and a partner's
+# sex are read as the copy changes them, so a correct copy is not flagged.
+READING_CASES = [
+    ("Her migraines began in her 20s.", "His migraines began in his 20s.", "F"),
+    ("Gentleman in his 60s with chest pain.", "Lady in her 60s with chest pain.", "M"),
+    ("Pt is a thin-appearing boy of 12 with a rash.", "Pt is a thin-appearing girl of 12 with a rash.", "M"),
+    ("Seen with her father; the girl is 9 and febrile.", "Seen with his father; the boy is 9 and febrile.", "F"),
+    ("Mr. ___, a retired fireman and a father of two, fell.", "Ms. ___, a retired firewoman and a mother of two, fell.", "M"),
+    ("She is the eldest daughter of five.", "He is the eldest son of five.", "F"),
+    ("Her female partner is at bedside.", "His male partner is at bedside.", "F"),
+]
+
+
+@pytest.mark.parametrize(("original", "copy", "sex"), READING_CASES, ids=[c[0][:40] for c in READING_CASES])
+def test_english_reading_passes_correct_copies(original: str, copy: str, sex: str) -> None:
+    assert judge(original, copy, sex, "en", ("reading",)) == []
+    assert judge(copy, original, other(sex), "en", ("reading",)) == []
+
+
+def test_english_reading_keeps_another_persons_decade() -> None:
+    # the aunt's decade changed in the copy is a content change; the patient's left unswapped is a residual
+    flags = judge("Her aunt had a stroke in her 60s.", "His aunt had a stroke in his 60s.", "F", "en", ("reading",))
+    assert [f.reason for f in flags] == ["other person"]
+    flags = judge("Her migraines began in her 20s.", "His migraines began in her 20s.", "F", "en", ("reading",))
+    assert [f.kind for f in flags] == ["residual"]
