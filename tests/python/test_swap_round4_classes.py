@@ -23,6 +23,24 @@ CASES = [
     ("en", "F", "She is the mother of two girls.", "He is the father of two girls."),
     # English: a same-sex partner keeps the configuration
     ("en", "M", "He lives with his male partner.", "She lives with her female partner."),
+    # Spanish: an apposition after the partner follows the partner
+    ("es", "F", "Vive con su marido, operado de cadera.", "Vive con su mujer, operada de cadera."),
+    # Spanish: a list after an agent complement is the patient's again; a participle coordinated across a
+    # complement; irregular participles; "la" before a noun is an article
+    ("es", "M", "Traído por un amigo, sentado en una silla, consciente.", "Traída por un amigo, sentada en una silla, consciente."),
+    ("es", "F", "Fue sedada en el domicilio y trasladada al hospital.", "Fue sedado en el domicilio y trasladado al hospital."),
+    ("es", "M", "Su vecina lo encuentra confuso y cubierto de barro.", "Su vecina la encuentra confusa y cubierta de barro."),
+    ("es", "F", "Se cayó la noche pasada y está dolorida.", "Se cayó la noche pasada y está dolorido."),
+    # Spanish: coordinated kinship nouns and a kinship predicate's run; "sí mismo"; "sola" after "ha venido"
+    ("es", "F", "Madre de tres hijos y abuela, vive con su hija.", "Padre de tres hijos y abuelo, vive con su hija."),
+    ("es", "M", "Es hijo único y cuidador de su padre.", "Es hija única y cuidadora de su padre."),
+    ("es", "F", "Agresiva, peligrosa para sí misma.", "Agresivo, peligroso para sí mismo."),
+    ("es", "M", "Ha llegado solo en taxi.", "Ha llegado sola en taxi."),
+    # Spanish: nouns that are participles after a copula, a participle at a clause start, the side of a
+    # patient's adjective
+    ("es", "F", "Fue herida por arma blanca.", "Fue herido por arma blanca."),
+    ("es", "M", "Tratado con insulina, bien controlado.", "Tratada con insulina, bien controlada."),
+    ("es", "F", "Está hemiparética izquierda desde el ictus.", "Está hemiparético izquierdo desde el ictus."),
 ]
 
 

@@ -34,7 +34,7 @@ _COPULAS = frozenset({
     "sentirse", "nota", "notaba", "notarse", "muestra", "mostraba", "mostrarse", "mantiene", "mantenía",
     "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
     "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
-    "despertó", "aparece", "apareció",
+    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
 })
 _CLITICS = frozenset({"lo", "la"})
 # someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
@@ -47,6 +47,8 @@ _OTHER_PERSONS = frozenset({"hijo", "hija", "hermano", "hermana", "tío", "tía"
 KINSHIP_PAIRS = {"tía": "tío", "madrina": "padrino", "abuela": "abuelo", "madre": "padre", "hija": "hijo",
                  "hermana": "hermano", "nieta": "nieto", "sobrina": "sobrino", "prima": "primo", "bisabuela": "bisabuelo"}
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+_COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
+                     "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
@@ -67,9 +69,9 @@ _NOUN_STOPLIST = frozenset({
     "analítica", "crónica", "dolor", "mayor", "menor", "mejor", "peor", "anterior", "posterior", "superior",
     "inferior", "exterior", "interior", "color", "sudor", "temblor", "tumor", "humor", "valor", "calor", "olor",
     "rubor", "estupor", "ardor", "error", "motor", "factor", "sector", "tutor", "doctor", "pastor", "rumor",
-    "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "tratado", "pasado", "lado",
-    "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "contenido", "tejido",
-    "partido", "apellido", "vestido", "marido", "médico", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
+    "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "pasado", "lado",
+    "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "tejido",
+    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
     "tobillo", "hombro", "ojo", "pelo", "cuerpo", "suelo", "baño", "año", "mes", "día", "caso", "paso", "peso",
     "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
     "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
@@ -131,7 +133,19 @@ _KNOWN_ADJECTIVES = frozenset({
     "sedado", "intubado", "estabilizado", "recuperado", "quemado", "herido", "lesionado", "atropellado",
     "embarazada", "viudo", "jubilado", "antiguo", "diestro", "zurdo", "ciego", "sordo", "cojo", "tenso", "frío",
     "único", "apto", "incompleto", "completo", "molesto", "quieto", "muerto", "despierto", "dispuesto", "exfumador", "enfermo",
+    # irregular participles ("cubierta de sudor", "envuelto en una manta")
+    "cubierto", "abierto", "descubierto", "envuelto", "suelto", "roto", "satisfecho", "absorto", "preso", "impreso",
+    "devuelto", "resuelto",
 })
+# nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
+# perro", "está herida")
+_PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
+# words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
+_NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
+                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+# the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
+_PARTNER_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida", "pareja"})
+_LATERALITY = {"derecho": "derecha", "derecha": "derecho", "izquierdo": "izquierda", "izquierda": "izquierdo"}
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
 
 
@@ -265,6 +279,9 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
+        elif prev in ("", ".", "\n", ":") and nxt == "de" and i + 2 < len(words) and (
+                words[i + 2].isdigit() or words[i + 2] in _COUNTS):
+            mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
         else:
             mine = False
         if mine:
@@ -302,13 +319,22 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
             after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
+            if after_other and i > 2 and words[i - 3] == "por":
+                # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
+                # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
+                after_other = "agent"
+            if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
+                    words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
+                controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
         if word in _COORD or word in _ADVERBS:
             continue
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         prev = words[i - 1] if i else ""
-        if gender is not None and after_other and prev == "," and not role \
+        if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
+            gender = "F"  # "fue mordida por su perro"
+        if gender is not None and after_other is True and prev == "," and not role \
                 and not (i + 1 < len(words) and words[i + 1] == "por"):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
@@ -333,6 +359,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("gran", "ex") and licensed:
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
+        if word in _KIN and licensed and controller == "patient" and reason == "predicative":
+            continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
@@ -361,7 +389,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
-            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS):
+            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS
+                                           and nxt not in _NOT_VERBS):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
@@ -383,4 +412,38 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
-    return found
+    return _coordinated_participles(tokens, words, found)
+
+
+def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A participle coordinated by "y" with the patient's participle across its complement, in the same clause
+    ("fue intubado por la UVI móvil y conectado a ventilación"), and the side of the patient's adjective
+    ("hemipléjico derecho")."""
+    at = {a.start: a for a in found}
+    out = list(found)
+    last: Agreeing | None = None
+    for i, word in enumerate(words):
+        start = tokens[i][1]
+        if start in at:
+            last = at[start] if at[start].controller == "patient" else None
+            if last is not None and i + 1 < len(words) and words[i + 1] in _LATERALITY and \
+                    _gender(last.text.lower()) is not None:
+                side, side_start = tokens[i + 1]
+                if (words[i + 1].endswith("a")) == (last.gender == "F") and side_start not in at:
+                    out.append(Agreeing(side_start, side_start + len(side), side, last.gender,
+                                        _match_case(side, _LATERALITY[words[i + 1]]), "patient", last.reason))
+            continue
+        if word in _CLAUSE_BREAK:
+            last = None
+            continue
+        if last is None or i == 0 or words[i - 1] not in ("y", "e"):
+            continue
+        gender = _gender(word)
+        if gender == last.gender and word.endswith(("ado", "ada", "ido", "ida")) and \
+                last.text.lower().endswith(("ado", "ada", "ido", "ida")):
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            if new:
+                out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,
+                                    _match_case(tokens[i][0], new), "patient", "coordinated"))
+                last = out[-1]
+    return sorted(out, key=lambda a: a.start)
