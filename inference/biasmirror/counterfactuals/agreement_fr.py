@@ -103,7 +103,9 @@ def _lower(token: Any) -> str:
 
 
 def _is_plural(token: Any) -> bool:
-    return "Plur" in token.morph.get("Number")
+    """Plural by the parse, and by its form: a French plural ends in -s, -x or -z, so a "Plur" tag on
+    "handicapé" is a tagging error."""
+    return "Plur" in token.morph.get("Number") and token.text.lower().endswith(("s", "x", "z"))
 
 
 def inflect(word: str, gender: str) -> str | None:
