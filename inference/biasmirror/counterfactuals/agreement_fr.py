@@ -430,9 +430,28 @@ def _clause_controller(token: Any, depth: int = 0) -> Any | str | None:
     return _IMPLICIT
 
 
+_FEMININE_PARTNERS = frozenset({"femme", "épouse", "compagne", "conjointe", "concubine", "copine", "amie", "fiancée"})
+
+
+def _apposed_partner(token: Any) -> Any | None:
+    """The partner's noun right before a comma when the word after it has the partner's gender ("son mari,
+    handicapé depuis un AVC", "Son compagnon, présent, ..."): the word is apposed to the partner."""
+    prev = _previous_word(token)
+    if prev is None or prev.text != "," or prev.i - 1 < token.sent.start:
+        return None
+    partner = token.doc[prev.i - 1]
+    if _person_kind(partner) != "partner":
+        return None
+    gender = "F" if _lower(partner) in _FEMININE_PARTNERS else "M"
+    return partner if gender_of(_lower(token)) == gender else None
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
+    partner = _apposed_partner(token)
+    if partner is not None:
+        return partner
     prev = _previous_word(token)
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
