@@ -42,8 +42,8 @@ CASES = [
     ("es", "M", "Tratado con insulina, bien controlado.", "Tratada con insulina, bien controlada."),
     ("es", "F", "Está hemiparética izquierda desde el ictus.", "Está hemiparético izquierdo desde el ictus."),
     # French: an apposition after the partner follows the partner (a "Plur" tag on "handicapé" is an error)
-    ("fr", "M", "Elle vit avec son mari, handicapé depuis une chute.", "Il vit avec sa femme, handicapée depuis une chute."),
-    ("fr", "M", "Son compagnon, présent, la trouve fatiguée.", "Sa compagne, présente, le trouve fatigué."),
+    ("fr", "F", "Elle vit avec son mari, handicapé depuis une chute.", "Il vit avec sa femme, handicapée depuis une chute."),
+    ("fr", "F", "Son compagnon, présent, la trouve fatiguée.", "Sa compagne, présente, le trouve fatigué."),
 ]
 
 
