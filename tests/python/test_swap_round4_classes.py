@@ -44,6 +44,22 @@ CASES = [
     # French: an apposition after the partner follows the partner (a "Plur" tag on "handicapé" is an error)
     ("fr", "F", "Elle vit avec son mari, handicapé depuis une chute.", "Il vit avec sa femme, handicapée depuis une chute."),
     ("fr", "F", "Son compagnon, présent, la trouve fatiguée.", "Sa compagne, présente, le trouve fatigué."),
+    # French: coordinated kinship nouns after "Mère de deux enfants"; role nouns after "ancien", after "sans
+    # enfant," and coordinated with a kinship predicate; a staff noun with an elided article is someone else
+    ("fr", "F", "Mère de trois enfants et grand-mère, elle vit seule.", "Père de trois enfants et grand-père, il vit seul."),
+    ("fr", "M", "Ancien boucher, il vit seul.", "Ancienne bouchère, elle vit seule."),
+    ("fr", "F", "Elle est célibataire, sans enfant, étudiante en pharmacie.",
+     "Il est célibataire, sans enfant, étudiant en pharmacie."),
+    ("fr", "M", "Il est fils unique et aidant de sa mère.", "Elle est fille unique et aidante de sa mère."),
+    ("fr", "M", "Appel de l'aide-soignante de l'EHPAD : il a été retrouvé au sol.",
+     "Appel de l'aide-soignante de l'EHPAD : elle a été retrouvée au sol."),
+    # French: slips - an epicene adjective whose suffix rule makes no word ("moite"), a verb ("vit"), an
+    # adjective between an article and its noun ("du second degré"), "traité", a present participle after adverbs
+    ("fr", "F", "Elle est moite et pâle.", "Il est moite et pâle."),
+    ("fr", "M", "Il est séparé et vit chez sa fille.", "Elle est séparée et vit chez sa fille."),
+    ("fr", "M", "Brûlure du second degré, il est algique.", "Brûlure du second degré, elle est algique."),
+    ("fr", "F", "Elle est traitée par insuline.", "Il est traité par insuline."),
+    ("fr", "M", "Il est toujours très toussant.", "Elle est toujours très toussante."),
 ]
 
 

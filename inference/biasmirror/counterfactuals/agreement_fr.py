@@ -57,7 +57,10 @@ ROLE_NOUNS = frozenset({
     "électricienne", "informaticien", "informaticienne", "éducateur", "éducatrice", "lycéen", "lycéenne",
     "collégien", "collégienne", "chômeur", "chômeuse", "sportif", "sportive", "buveur", "buveuse", "divorcé",
     "divorcée", "marié", "mariée", "travailleur", "travailleuse", "patron", "patronne", "musicien", "musicienne",
-    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne",
+    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne", "boucher", "bouchère", "charcutier",
+    "charcutière", "épicier", "épicière", "fermier", "fermière", "jardinier", "jardinière", "pâtissier",
+    "pâtissière", "couturier", "couturière", "menuisier", "menuisière", "plombier", "plombière", "aidant",
+    "aidante", "cavalier", "cavalière", "gardien", "gardienne", "paysan", "paysanne",
 })
 OTHER_PEOPLE = frozenset({
     "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
@@ -141,9 +144,15 @@ def _candidate(token: Any) -> str | None:
         return gender
     if _is_noun_only(word):
         return None
+    if _unknown_other_form(word, gender):
+        return None  # "moite" (*moit), "vit" (*vite): the suffix rule made a word that does not exist
     pos = token.pos_
     prev = token.nbor(-1) if token.i > token.sent.start else None
     prev_word = _lower(prev) if prev is not None else ""
+    nxt = token.doc[token.i + 1] if token.i + 1 < token.sent.end else None
+    if prev_word in DETERMINERS and nxt is not None and nxt.pos_ == "NOUN" and _lower(nxt) not in ROLE_NOUNS \
+            and word not in _PRENOMINAL:
+        return None  # "du second degré": an adjective between an article and its noun agrees with the noun
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
     if prev_word in ("sous", "sans") and word in _noun_forms():
@@ -178,6 +187,19 @@ def _candidate(token: Any) -> str | None:
     if is_adjective(word) or word.endswith("ée"):
         return gender
     return None
+
+
+def _unknown_other_form(word: str, gender: str) -> bool:
+    """Whether the other-gender form of ``word`` is no known French word (adjective, verb form or noun) while
+    ``word`` is one: then ``word`` has no gender inflection. Needs spaCy's lemma tables (else False)."""
+    from biasmirror.counterfactuals.nlp import french_lemma_tables
+
+    if french_lemma_tables() is None:
+        return False
+    other = inflect(word, gender)
+    if other is None or is_adjective(other) or other in _noun_forms() or _is_verb(other):
+        return False
+    return is_adjective(word) or _is_verb(word) or word in _noun_forms()
 
 
 def _compound(token: Any) -> str:
@@ -255,6 +277,8 @@ def _listed_participle(token: Any) -> bool:
     frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
     verb ('douleur ..., irradiant dans le bras')."""
     doc, i = token.doc, token.i - 1
+    while i > token.sent.start and (_lower(doc[i]) in ADVERBS or _lower(doc[i]) in _LIST_ADVERBS):
+        i -= 1            # "il est toujours très toussant", "non observant"
     if i < token.sent.start:
         return False
     prev = doc[i]
@@ -271,14 +295,26 @@ def _listed_participle(token: Any) -> bool:
 def _role_is_patient(token: Any) -> bool:
     """A role noun describes the patient when bare ('conductrice ceinturée', 'infirmière de profession') or a
     definite, sentence-initial subject without complement ('Le piéton a été renversé')."""
-    dets = [c for c in token.children if c.dep_ == "det"]
+    doc = token.doc
+    first = token
+    if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 1].whitespace_ \
+            and not doc[token.i - 2].whitespace_:
+        first = doc[token.i - 2]  # "aide-soignante" split into "aide", "-", "soignante": the first part's article
+    after = token.i + 1
+    if after + 1 < token.sent.end and _lower(doc[after]) in OBJECT_CLITICS and (
+            _is_verb(_lower(doc[after + 1])) or _lower(doc[after + 1]) in _JUDGING_VERBS | AVOIR):
+        return False  # "L'aide-soignante la trouve pâle": the subject acting on the patient, someone else
+    dets = [c for c in token.children if c.dep_ == "det"] + ([c for c in first.children if c.dep_ == "det"]
+                                                              if first is not token else [])
+    if not dets and first is not token and first.i > token.sent.start and _lower(doc[first.i - 1]) in DETERMINERS:
+        dets = [doc[first.i - 1]]
     if not dets:
-        prev = token.nbor(-1) if token.i > token.sent.start else None
+        prev = first.nbor(-1) if first.i > token.sent.start else None
         if _speaker_label(token) or _apposed_to_other(token):
             return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
-    if det in ("le", "la", "l'") and dets[0].i == token.sent.start:
+    if det in ("le", "la", "l'") and dets[0].i == token.sent.start and first is token:
         return not any(c.dep_ == "nmod" for c in token.children)
     return False
 
@@ -302,6 +338,8 @@ def _apposed_to_other(token: Any) -> bool:
         return False
     before = doc[k - 1]
     word = _lower(before)
+    if k - 2 >= token.sent.start and _lower(doc[k - 2]) in ("sans", "aucun", "aucune", "pas"):
+        return False  # "sans enfant, étudiante en droit": nobody is named
     if word in OTHER_PEOPLE or word in _KIN:
         return True
     return before.pos_ == "NOUN" and word not in PATIENT_NOUNS and word not in PARTNER_NOUNS \
@@ -741,6 +779,8 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 nxt = _lower(doc[j + 1]) if j + 1 < sent.end else ""
                 later = {_lower(t) for t in doc[j + 1:]}  # the parse may end the sentence at a comma
                 mine = nxt.endswith("ant") and bool(later & {"il", "elle"})
+                # "Mère de deux enfants et grand-mère": the lexicon swaps the first, the coordinated ones here
+                mine = mine or (nxt == "de" and j + 2 < sent.end and doc[j + 2].like_num)
             elif prev in ETRE:
                 mine = i - 2 >= sent.start and _lower(doc[i - 2]) in PATIENT_PRONOUNS
             elif prev in ("et", ","):
