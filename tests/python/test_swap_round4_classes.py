@@ -60,6 +60,13 @@ CASES = [
     ("fr", "M", "Brûlure du second degré, il est algique.", "Brûlure du second degré, elle est algique."),
     ("fr", "F", "Elle est traitée par insuline.", "Il est traité par insuline."),
     ("fr", "M", "Il est toujours très toussant.", "Elle est toujours très toussante."),
+    # French: a list goes on past an adjective of both genders after "la trouve" and past a place complement;
+    # a negated present participle is an adjective
+    ("fr", "F", "L'infirmière la trouve pâle et couverte de sueurs.", "L'infirmière le trouve pâle et couvert de sueurs."),
+    ("fr", "F", "Son voisin l'a retrouvée couchée dans le salon, confuse.",
+     "Son voisin l'a retrouvé couché dans le salon, confus."),
+    ("fr", "M", "Il est suivi pour une épilepsie, non observant du traitement.",
+     "Elle est suivie pour une épilepsie, non observante du traitement."),
 ]
 
 

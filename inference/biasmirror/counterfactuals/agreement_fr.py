@@ -167,7 +167,8 @@ def _candidate(token: Any) -> str | None:
         forms = token.morph.get("VerbForm")
         if "Inf" in forms:
             return None
-        if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word):
+        if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word) \
+                and not _listed_participle(token):
             return None
         if "Fin" in forms and not (_auxiliary(token) is not None or (is_adjective(word) and word.endswith(("é", "ée")))
                                    or (is_adjective(word) and not _is_verb(word))):
@@ -184,8 +185,8 @@ def _candidate(token: Any) -> str | None:
         return None
     if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
         return None
-    if is_adjective(word) or word.endswith("ée"):
-        return gender
+    if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
+        return gender  # "non observante du traitement" tagged as a noun
     return None
 
 
@@ -277,6 +278,8 @@ def _listed_participle(token: Any) -> bool:
     frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
     verb ('douleur ..., irradiant dans le bras')."""
     doc, i = token.doc, token.i - 1
+    if i >= token.sent.start and _lower(doc[i]) == "non":
+        return True       # "non observant", "non communicante": a negated participle is an adjective
     while i > token.sent.start and (_lower(doc[i]) in ADVERBS or _lower(doc[i]) in _LIST_ADVERBS):
         i -= 1            # "il est toujours très toussant", "non observant"
     if i < token.sent.start:
@@ -587,6 +590,9 @@ _LIST_LINKS = frozenset({",", "et", "mais", "ou", "puis"})
 _LIST_ADVERBS = frozenset({"non", "très", "peu", "plus", "bien", "mal", "un", "assez", "trop", "si", "moins",
                            "légèrement", "encore", "toujours", "déjà"})
 _BARE_PREPOSITIONS = frozenset({"en", "à", "au", "aux", "sous", "sans", "contre", "depuis", "par", "pour", "avec"})
+# a place complement, with its article, between two members of the patient's list: "assise dans la cuisine,
+# désorientée", "allongé sur le sol, conscient"
+_PLACE_PREPOSITIONS = frozenset({"dans", "sur", "sous", "devant", "derrière", "chez", "près", "au", "aux"})
 
 
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
@@ -625,6 +631,13 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             continue
         k = token.i + 1
         while k < len(doc):
+            if _lower(doc[k]) in _PLACE_PREPOSITIONS:
+                j = k + 1
+                while j < len(doc) and (_lower(doc[j]) in DETERMINERS or _lower(doc[j]) in ("de", "d'")
+                                        or (doc[j].pos_ in ("NOUN", "PROPN", "ADJ") and _candidate(doc[j]) is None)):
+                    j += 1
+                if j > k + 1 and j < len(doc) and doc[j].text == ",":
+                    k = j
             # a complement without determiner before the link: "fébrile à 39 °C et"
             if _lower(doc[k]) in _BARE_PREPOSITIONS:
                 j = k + 1
@@ -800,6 +813,12 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             k = i + 2
             while k < sent.end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS):
                 k += 1
+            # past adjectives of both genders and their links: "la trouve pâle et couverte de sueurs"
+            while k + 1 < sent.end and gender_of(_lower(doc[k])) is None and is_adjective(_lower(doc[k])) \
+                    and _lower(doc[k + 1]) in _LIST_LINKS:
+                k += 2
+                while k < sent.end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS):
+                    k += 1
             if k < sent.end:
                 adjective = _lower(doc[k])
                 if gender_of(adjective) == gender and not _is_noun_only(adjective) and inflect(adjective, gender):
