@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from biasmirror.counterfactuals.rules import swap_sex
-from biasmirror.counterfactuals.second_opinion import judge
+from biasmirror.counterfactuals.second_opinion import RESIDUAL, judge
 
 # (language, sex of a, a, b)
 CASES = [
@@ -121,3 +121,30 @@ def test_english_reading_keeps_another_persons_decade() -> None:
     assert [f.reason for f in flags] == ["other person"]
     flags = judge("Her migraines began in her 20s.", "His migraines began in her 20s.", "F", "en", ("reading",))
     assert [f.kind for f in flags] == ["residual"]
+
+
+# The Spanish reading: participles in -cida and "vista", an agent noun after "gran"/"antiguo", kinship nouns
+# counted in words and as the patient's predicate, a list after a perfect tense, "que la considera", plurals.
+SPANISH_READING_CASES = [
+    ("Paciente desconocida en el centro, tranquila.", "Paciente desconocido en el centro, tranquilo.", "F"),
+    ("Fue vista por la neuróloga, que la considera estable.", "Fue visto por la neuróloga, que lo considera estable.", "F"),
+    ("Gran aficionado al fútbol, está cansado.", "Gran aficionada al fútbol, está cansada.", "M"),
+    ("Abuela de tres nietos y madrina, está animada.", "Abuelo de tres nietos y padrino, está animado.", "F"),
+    ("Es hijo único y vive solo.", "Es hija única y vive sola.", "M"),
+    ("Ha vuelto del trabajo, sudoroso y pálido.", "Ha vuelto del trabajo, sudorosa y pálida.", "M"),
+    ("Es ciega, lleva gafas oscuras y usa bastón.", "Es ciego, lleva gafas oscuras y usa bastón.", "F"),
+    ("Es ciego, lleva implantes y anda con bastón.", "Es ciega, lleva implantes y anda con bastón.", "M"),
+]
+
+
+@pytest.mark.parametrize(("original", "copy", "sex"), SPANISH_READING_CASES, ids=[c[0][:40] for c in SPANISH_READING_CASES])
+def test_spanish_reading_passes_correct_copies(original: str, copy: str, sex: str) -> None:
+    assert judge(original, copy, sex, "es", ("reading",)) == []
+    assert judge(copy, original, other(sex), "es", ("reading",)) == []
+
+
+def test_spanish_reading_finds_a_participle_left_unswapped() -> None:
+    copy = "Paciente desconocido en el centro, tranquila."
+    flags = judge("Paciente desconocida en el centro, tranquila.", copy, "F", "es", ("reading",))
+    assert [f.kind for f in flags] == [RESIDUAL]
+    assert flags[0].start == copy.index("tranquila")

@@ -70,19 +70,23 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
               "axila", "vía", "catéter", "quemadura", "úlcera"}
 
 
+# an agent noun after "antiguo", "gran": "antiguo carnicero", "gran bebedor", "gran aficionado"
+AGENT_ENDINGS = ("dor", "dora", "ero", "era", "ado", "ada", "ista")
+
+
 def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
 
 
 NOUN_GENDERS = {"madre": "F", "padre": "M", "mujer": "F", "hombre": "M", "varón": "M", "el": "M", "un": "M",
-                "la": "F", "una": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
+                "la": "F", "una": "F", "vista": "F", "prevista": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
 
 
 def ending_gender(word: str) -> str | None:
     if word in NOUN_GENDERS:
         return NOUN_GENDERS[word]
-    if word.endswith(("cida", "cidas")):
-        return None
+    if word.endswith(("icida", "icidas")):
+        return None  # "homicida", "insecticida"; but "conocida", "desconocida" are feminine
     if word.endswith(("ora", "oras", "a", "as")) and not word.endswith(("ista", "istas", "ía", "ías")):
         return "F"
     if word.endswith(("or", "ores", "o", "os", "ón")):
@@ -105,7 +109,8 @@ class _Reader:
     def is_person(self, i: int) -> bool:
         w = self.word(i)
         return w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
-            or w in ROLE_NOUNS
+            or w in ROLE_NOUNS or (self.word(i - 1) in ("antiguo", "antigua", "gran", "ex") and w not in NOUN_WORDS
+                                   and w.endswith(AGENT_ENDINGS))
 
     def is_verb(self, i: int) -> bool:
         w = self.word(i)
@@ -186,8 +191,10 @@ class _Reader:
             return False
         if prev == "como":
             return True
-        if prev in ("es", "era", "está"):
-            return not kin or w in PARENT_ROLES
+        if prev in ("es", "era"):
+            return True  # "es tía de dos sobrinos", "es hijo único": the patient's predicate
+        if prev == "está":
+            return not kin
         if prev in ("y", ","):
             k = j - 1
             while k >= 0 and not self.clause_start(k) and not self.is_person(k):
@@ -197,7 +204,7 @@ class _Reader:
             return not kin
         if self.clause_start(j):
             if kin:
-                return self.word(i + 1) == "de" and self.word(i + 2).isdigit()
+                return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBERS)
             return True
         return False
 
@@ -268,6 +275,8 @@ class _Reader:
                 return self.before(prep - 1, own) if prep is not None else "other"
             return self.noun_referent(j)
         if self.is_adjective(j):
+            if self.word(j - 1) in AUXILIARIES:
+                return self.subject_of(j - 1)  # "ha vuelto de viaje, febril y cansado": the subject's
             return self.controller(j)
         return "other"
 
@@ -310,7 +319,7 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and not self.is_noun(i + 1) and self.word(i + 1)[:1].isalpha() \
+                    and (not self.is_noun(i + 1) or self.word(i - 1) == "que") and self.word(i + 1)[:1].isalpha() \
                     and self.word(i + 1) not in ADVERBS:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
@@ -335,8 +344,8 @@ class _Reader:
                 continue
             if self.is_adjective(i):
                 g = self.gender(i)
-                if g is None:
-                    continue
+                if g is None or (w.endswith(("os", "as")) and len(w) > 3):
+                    continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
                     partner.add(i)
@@ -350,7 +359,7 @@ class _Reader:
 NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
            "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",
-         "trabaja", "fuma", "toma", "cuida", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
+         "trabaja", "fuma", "toma", "cuida", "lleva", "llevaba", "usaba", "anda", "andaba", "porta", "portaba", "utiliza", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
          "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",
          "vino", "cortó", "rompió", "cayó", "torció", "quemó", "podía", "levantarse", "gritar", "caer", "hablar"}
 ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
@@ -362,7 +371,8 @@ ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viud
               "auxiliar", "fisioterapeuta", "exalcohólica", "exalcohólico", "exadicta", "exadicto",
               "exheroinómana", "exheroinómano", "camarera", "camarero", "abogada", "abogado", "dependienta",
               "dependiente", "limpiadora", "limpiador", "ama", "amo", "deportista", "trabajadora", "trabajador",
-              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante"}
+              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante",
+              "cuidadora", "cuidador", "carnicera", "carnicero", "consumidora", "consumidor", "bebedora", "bebedor"}
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:
