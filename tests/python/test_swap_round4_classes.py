@@ -68,6 +68,11 @@ CASES = [
      "Son voisin l'a retrouvé couché dans le salon, confus."),
     ("fr", "M", "Il est suivi pour une épilepsie, non observant du traitement.",
      "Elle est suivie pour une épilepsie, non observante du traitement."),
+    # French: what follows an epicene adjective agrees with what that adjective agrees with; a present
+    # participle coordinated with the patient's adjective; a participle said of persons after "Chute chez X,"
+    ("fr", "F", "Elle est tétraplégique complète depuis sa chute.", "Il est tétraplégique complet depuis sa chute."),
+    ("fr", "M", "Colique néphrétique, il est algique et vomissant.", "Colique néphrétique, elle est algique et vomissante."),
+    ("fr", "F", "Chute chez son fils, retrouvée par sa belle-fille.", "Chute chez son fils, retrouvé par sa belle-fille."),
 ]
 
 

@@ -198,8 +198,8 @@ def _unknown_other_form(word: str, gender: str) -> bool:
     if french_lemma_tables() is None:
         return False
     other = inflect(word, gender)
-    if other is None or is_adjective(other) or other in _noun_forms() or _is_verb(other):
-        return False
+    if other is None or is_adjective(other) or other in _noun_forms() or _is_verb(other) or word.endswith("ant"):
+        return False  # (a present participle's feminine in -ante is regular, though the tables lack it)
     return is_adjective(word) or _is_verb(word) or word in _noun_forms()
 
 
@@ -257,6 +257,11 @@ SYMPTOM_PARTICIPLES = frozenset({"apparu", "survenu", "irradiant", "majoré", "a
                                  "localisé", "associé", "rythmé", "résolutif", "persistant", "intermittent",
                                  "permanent", "diffus", "améliorée", "amélioré", "aggravée", "majorée", "apparue",
                                  "survenue", "localisée", "associée", "rythmée", "calmée", "déclenchée"})
+
+
+# participles said of a person, never of a symptom or a fall: after "Chute chez sa fille," they are the patient's
+PERSON_PARTICIPLES = frozenset({"retrouvé", "amené", "ramené", "adressé", "transporté", "conduit", "accompagné",
+                                "hospitalisé", "transféré", "admis", "relevé", "découvert", "secouru", "réveillé"})
 
 
 def _symptom_noun(token: Any) -> Any | None:
@@ -536,6 +541,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         return symptom
     if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
             and _person_kind(head) is None:
+        if head.pos_ == "ADJ" and gender_of(_lower(head)) is None and is_adjective(_lower(head)):
+            return _controller(head, depth + 1)  # "tétraplégique complète": what the epicene adjective agrees with
         return head  # right after the word it modifies, whatever its tag ("en hypochondre droit")
     if dep in ("amod", "acl", "flat:name", "appos", "nmod") and head.pos_ in ("NOUN", "PROPN", "PRON"):
         if _lower(head) in AGE_NOUNS:
@@ -550,7 +557,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if any(t.is_punct for t in between):
             after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
             if head.morph.get("Gender") == token.morph.get("Gender") and not _is_plural(head) and token.morph.get("Gender") \
-                    and after not in ("de", "d'", "du", "des"):
+                    and after not in ("de", "d'", "du", "des") and (to_masculine(_lower(token)) or _lower(token)) \
+                    not in PERSON_PARTICIPLES:
                 return head  # "Dyspnée d'aggravation ..., majorée à l'effort"
             return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
         return head
