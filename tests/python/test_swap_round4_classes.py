@@ -42,6 +42,17 @@ CASES = [
     ("es", "F", "Fue herida por arma blanca.", "Fue herido por arma blanca."),
     ("es", "M", "Tratado con insulina, bien controlado.", "Tratada con insulina, bien controlada."),
     ("es", "F", "Está hemiparética izquierda desde el ictus.", "Está hemiparético izquierdo desde el ictus."),
+    # Spanish: a list after a body part or a wound is theirs; "sola" after a degree adverb or "se siente";
+    # "como" after the patient's clitic and verb; "se dice"; the subject before an apposition; "de un niño"
+    ("es", "M", "Rodilla izquierda inflamada, caliente, está febril y cansado.",
+     "Rodilla izquierda inflamada, caliente, está febril y cansada."),
+    ("es", "F", "Quemadura en el antebrazo, vendada en el centro de salud, está tranquila.",
+     "Quemadura en el antebrazo, vendada en el centro de salud, está tranquilo."),
+    ("es", "F", "Desde que enviudó se siente muy sola.", "Desde que enviudó se siente muy solo."),
+    ("es", "M", "Su hermana lo describe como muy nervioso.", "Su hermana la describe como muy nerviosa."),
+    ("es", "F", "Se dice cansada de todo.", "Se dice cansado de todo."),
+    ("es", "F", "Su marido, presente, está preocupado y la nota fría.", "Su mujer, presente, está preocupada y lo nota frío."),
+    ("es", "M", "Es abuelo de un niño de dos años.", "Es abuela de un niño de dos años."),
     # French: an apposition after the partner follows the partner (a "Plur" tag on "handicapé" is an error)
     ("fr", "F", "Elle vit avec son mari, handicapé depuis une chute.", "Il vit avec sa femme, handicapée depuis une chute."),
     ("fr", "F", "Son compagnon, présent, la trouve fatiguée.", "Sa compagne, présente, le trouve fatigué."),

@@ -228,11 +228,45 @@ def _is_epicene_adjective(word: str) -> bool:
         and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
 
 
+# body parts and wounds whose findings are listed after them: "Tobillo derecho deformado, edematoso", "abdomen
+# blando, depresible, no doloroso", "Herida en el cuero cabelludo, suturada"
+_BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "antebrazo", "mano", "pie", "codo",
+                         "hombro", "muñeca", "cadera", "cuello", "tórax", "pecho", "espalda", "cabeza", "ojo", "muslo",
+                         "dedo", "pulgar", "herida", "vientre", "lengua", "pantorrilla", "gemelo", "talón", "lesión",
+                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha"})
+
+
+def _body_part_list(words: list[str], i: int) -> bool:
+    """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
+    other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
+    j = i - 1
+    while j >= 0 and words[j] not in _CLAUSE_BREAK - {","}:
+        j -= 1
+    start = j + 1
+    if start >= i or words[start] not in _BODY_PARTS:
+        return False
+    for w in words[start + 1: i]:
+        if w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS or w in _PARTNER_WORDS \
+                or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
+            return False
+    return True
+
+
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 3 and words[j] == ",":
+        # "Su esposa, presente, está preocupada": the subject before an apposition between commas
+        k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
+        if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
+                w not in _CLAUSE_BREAK and w not in _COPULAS for w in words[k + 1:j]):
+            noun = words[k - 1]
+            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
+                return "partner"
+            if noun in _OTHER_PERSONS:
+                return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
@@ -315,6 +349,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             after_other = False
             continue
         if word == ",":
+            if _body_part_list(words, i):
+                licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
+                continue
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
@@ -367,7 +404,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
-        if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una"):
+        if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
+                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN):  # "abuelo de un niño"
             # "un chico de 16 años": a noun for the patient, with its article
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
@@ -381,6 +419,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _COPULAS:
             kind = _subject_kind(words, i)
             controller, licensed, reason = kind, kind is not None, "predicative"
+            continue
+        if word == "como" and licensed and controller == "patient" and reason == "object clitic":
+            continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
+        if word in ("dice", "decía", "declara", "considera") and prev == "se":
+            controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
         if word in ("como",) and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
             controller, licensed, reason = "patient", True, "role noun"
