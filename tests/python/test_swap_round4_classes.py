@@ -84,6 +84,11 @@ CASES = [
     ("fr", "F", "Elle est tétraplégique complète depuis sa chute.", "Il est tétraplégique complet depuis sa chute."),
     ("fr", "M", "Colique néphrétique, il est algique et vomissant.", "Colique néphrétique, elle est algique et vomissante."),
     ("fr", "F", "Chute chez son fils, retrouvée par sa belle-fille.", "Chute chez son fils, retrouvé par sa belle-fille."),
+    # French: a list after a body part or a wound is theirs
+    ("fr", "F", "Cheville gauche gonflée, douloureuse, elle est pâle.", "Cheville gauche gonflée, douloureuse, il est pâle."),
+    ("fr", "M", "Genou droit enflé, chaud, il est fébrile.", "Genou droit enflé, chaud, elle est fébrile."),
+    ("fr", "F", "Plaie de l'arcade, suturée par l'interne, elle est consciente.",
+     "Plaie de l'arcade, suturée par l'interne, il est conscient."),
 ]
 
 

@@ -492,12 +492,45 @@ def _apposed_partner(token: Any) -> Any | None:
     return partner if gender_of(_lower(token)) == gender else None
 
 
+# body parts and wounds whose findings are listed after them: "Cheville droite déformée, œdémateuse", "Genou
+# gauche gonflé, chaud", "Plaie du cuir chevelu, suturée aux urgences"
+BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
+                        "jambe", "cuisse", "mollet", "hanche", "abdomen", "ventre", "thorax", "cou", "tête", "doigt",
+                        "pouce", "orteil", "œil", "oeil", "dos", "plaie", "brûlure", "fracture", "lésion", "ulcère",
+                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue"})
+
+
+def _body_part_list(token: Any) -> Any | None:
+    """The body part or wound opening the sentence, when ``token`` follows a comma and only its findings come
+    between (no pronoun, finite verb or person): what the word agrees with."""
+    prev = _previous_word(token)
+    if prev is None or prev.text != ",":
+        return None
+    doc, start = token.doc, token.i - 1
+    while start > 0 and doc[start - 1].text not in (".", ";", ":", "!", "?"):
+        start -= 1  # the parse may cut the sentence at a comma: from the last full stop
+    first = doc[start]
+    if _compound(doc[start + 2]) in BODY_PARTS if start + 2 < token.i and doc[start + 1].text == "-" else False:
+        first = doc[start + 2]
+    elif _lower(first) not in BODY_PARTS:
+        return None
+    for t in doc[first.i + 1: token.i]:
+        word = _lower(t)
+        if t.pos_ in ("PRON", "AUX") or "Fin" in t.morph.get("VerbForm") or word in PATIENT_PRONOUNS \
+                or word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in OTHER_PEOPLE or word in ROLE_NOUNS:
+            return None
+    return first
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
     partner = _apposed_partner(token)
     if partner is not None:
         return partner
+    part = _body_part_list(token)
+    if part is not None:
+        return part
     prev = _previous_word(token)
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
@@ -611,7 +644,7 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     while k >= 0 and steps < 3:
         prev = token.doc[k]
         word = _lower(prev)
-        if prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS:
+        if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
             if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
                     or word in AGE_NOUNS or word in TIME_NOUNS:
                 return False
