@@ -156,6 +156,11 @@ SPANISH_READING_CASES = [
     ("Ha vuelto del trabajo, sudoroso y pálido.", "Ha vuelto del trabajo, sudorosa y pálida.", "M"),
     ("Es ciega, lleva gafas oscuras y usa bastón.", "Es ciego, lleva gafas oscuras y usa bastón.", "F"),
     ("Es ciego, lleva implantes y anda con bastón.", "Es ciega, lleva implantes y anda con bastón.", "M"),
+    # "sola" after a verb of coming or being, an opening list of adjectives, "se muestra"
+    ("Acude sola en autobús.", "Acude solo en autobús.", "F"),
+    ("Colaboradora, tranquila, orientada.", "Colaborador, tranquilo, orientado.", "F"),
+    ("Inconsciente, hipotenso y pálido.", "Inconsciente, hipotensa y pálida.", "M"),
+    ("Se muestra agresivo con su familia.", "Se muestra agresiva con su familia.", "M"),
 ]
 
 
@@ -163,6 +168,12 @@ SPANISH_READING_CASES = [
 def test_spanish_reading_passes_correct_copies(original: str, copy: str, sex: str) -> None:
     assert judge(original, copy, sex, "es", ("reading",)) == []
     assert judge(copy, original, other(sex), "es", ("reading",)) == []
+
+
+def test_spanish_reading_keeps_a_things_predicate() -> None:
+    # "la fractura está desplazada" is the fracture's: a copy that changes it is a content change
+    flags = judge("La fractura está desplazada.", "La fractura está desplazado.", "F", "es", ("reading",))
+    assert [f.reason for f in flags] == ["agrees with something else"]
 
 
 def test_spanish_reading_finds_a_participle_left_unswapped() -> None:

@@ -27,7 +27,7 @@ DETERMINERS = {"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus
 POSSESSIVES = {"su", "sus", "mi", "tu"}
 COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece", "permaneció", "encuentra",
            "siente", "nota", "dice", "acude", "llega", "vive", "vino", "sigue", "parece", "estar", "ser",
-           "sido", "estado", "continúa", "resulta"}
+           "sido", "estado", "continúa", "resulta", "muestra", "mostraba"}
 AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
 PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
                  "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
@@ -70,6 +70,11 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
               "axila", "vía", "catéter", "quemadura", "úlcera"}
 
 
+# endings of adjectives that open a list at a clause start ("Consciente, orientada", "Obesa, sedentaria")
+LIST_ADJECTIVE_ENDINGS = ("ente", "ante", "ble", "nsa", "nso", "esa", "eso", "ria", "rio")
+# "solo/sola" means alone after these (elsewhere "solo" is also "only")
+ALONE_AFTER = {"llega", "llegó", "vino", "viene", "acude", "acudió", "está", "estaba", "vive", "vivía", "venido",
+               "llegado", "queda", "quedó", "muy", "siente", "sentía", "encuentra"}
 # an agent noun after "antiguo", "gran": "antiguo carnicero", "gran bebedor", "gran aficionado"
 AGENT_ENDINGS = ("dor", "dora", "ero", "era", "ado", "ada", "ista")
 
@@ -146,6 +151,8 @@ class _Reader:
         if self.t[i].text[:1].isupper() and not self.clause_start(i - 1):
             return True
         if self.clause_start(i - 1):
+            if w.endswith(LIST_ADJECTIVE_ENDINGS) and self.word(i + 1) in (",", "y", "e"):
+                return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
 
@@ -221,6 +228,9 @@ class _Reader:
             return PATIENT
         if self.is_noun(j) and self.is_person(j):
             return self.noun_referent(j)
+        if self.is_noun(j) and self.word(j - 1) in DETERMINERS and w not in NOUN_WORDS - {"herida", "caída"} \
+                or w in ("dolor", "herida", "lesión", "fractura", "tos", "fiebre"):
+            return "other"  # "El dolor fue tratado", "La herida está limpia": a thing's predicate
         return PATIENT
 
     def controller(self, i: int) -> str | None:
@@ -341,6 +351,10 @@ class _Reader:
                         j -= 1
                 else:
                     reasons[i] = "other person"
+                continue
+            if w in ("sola", "solo") and self.word(i - 1) in ALONE_AFTER:
+                if self.before(i - 1, self.gender(i)) == PATIENT and self.gender(i) == self.sex:
+                    patient[i] = "agreement"  # "Llega sola a urgencias"
                 continue
             if self.is_adjective(i):
                 g = self.gender(i)
