@@ -84,6 +84,9 @@ CASES = [
     ("fr", "F", "Elle est tétraplégique complète depuis sa chute.", "Il est tétraplégique complet depuis sa chute."),
     ("fr", "M", "Colique néphrétique, il est algique et vomissant.", "Colique néphrétique, elle est algique et vomissante."),
     ("fr", "F", "Chute chez son fils, retrouvée par sa belle-fille.", "Chute chez son fils, retrouvé par sa belle-fille."),
+    # French: the predicate of "qu'elle trouve" is the relative's antecedent's
+    ("fr", "F", "Elle parle de son voisin, qu'elle trouve bizarre et agressif.",
+     "Il parle de son voisin, qu'il trouve bizarre et agressif."),
     # French: a list after a body part or a wound is theirs
     ("fr", "F", "Cheville gauche gonflée, douloureuse, elle est pâle.", "Cheville gauche gonflée, douloureuse, il est pâle."),
     ("fr", "M", "Genou droit enflé, chaud, il est fébrile.", "Genou droit enflé, chaud, elle est fébrile."),

@@ -522,9 +522,29 @@ def _body_part_list(token: Any) -> Any | None:
     return first
 
 
+def _relative_object(token: Any) -> Any | None:
+    """"son voisin, qu'elle trouve bizarre": the predicate of a verb of judging whose object is the relative
+    "que" agrees with the relative's antecedent, not with the verb's subject."""
+    if token.dep_ != "xcomp" or _lower(token.head) not in _JUDGING_VERBS | _PREDICATE_VERBS:
+        return None
+    doc, verb = token.doc, token.head
+    k = verb.i - 1
+    while k > token.sent.start and (_lower(doc[k]) in PATIENT_PRONOUNS | {"on"} or _lower(doc[k]) in ADVERBS):
+        k -= 1
+    if _lower(doc[k]) not in ("que", "qu'"):
+        return None
+    k -= 1
+    if k >= 0 and doc[k].text == ",":
+        k -= 1
+    return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
+    antecedent = _relative_object(token)
+    if antecedent is not None:
+        return antecedent
     partner = _apposed_partner(token)
     if partner is not None:
         return partner
