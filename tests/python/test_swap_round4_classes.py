@@ -84,6 +84,10 @@ CASES = [
     ("fr", "F", "Elle est tétraplégique complète depuis sa chute.", "Il est tétraplégique complet depuis sa chute."),
     ("fr", "M", "Colique néphrétique, il est algique et vomissant.", "Colique néphrétique, elle est algique et vomissante."),
     ("fr", "F", "Chute chez son fils, retrouvée par sa belle-fille.", "Chute chez son fils, retrouvé par sa belle-fille."),
+    # French: the adjective of a role noun after "ancienne"; a masculine singular in -s tagged plural
+    ("fr", "F", "Patiente de 80 ans, ancienne secrétaire juridique, vit seule.",
+     "Patient de 80 ans, ancien secrétaire juridique, vit seul."),
+    ("fr", "M", "Patient retrouvé assis sur une chaise, confus.", "Patiente retrouvée assise sur une chaise, confuse."),
     # French: the predicate of "qu'elle trouve" is the relative's antecedent's
     ("fr", "F", "Elle parle de son voisin, qu'elle trouve bizarre et agressif.",
      "Il parle de son voisin, qu'il trouve bizarre et agressif."),

@@ -108,7 +108,15 @@ def _lower(token: Any) -> str:
 def _is_plural(token: Any) -> bool:
     """Plural by the parse, and by its form: a French plural ends in -s, -x or -z, so a "Plur" tag on
     "handicapé" is a tagging error."""
-    return "Plur" in token.morph.get("Number") and token.text.lower().endswith(("s", "x", "z"))
+    low = token.text.lower()
+    if not ("Plur" in token.morph.get("Number") and low.endswith(("s", "x", "z"))):
+        return False
+    if low.endswith("s") and to_feminine(low) == low + "e":
+        # "assis", "confus", "surpris": a masculine singular in -s; plural only after a plural word
+        prev = token.nbor(-1) if token.i > token.sent.start else None
+        return prev is not None and (_lower(prev) in ("les", "des", "ses", "leurs", "mes", "ces", "aux", "nos")
+                                     or ("Plur" in prev.morph.get("Number") and _lower(prev).endswith(("s", "x"))))
+    return True
 
 
 def inflect(word: str, gender: str) -> str | None:
@@ -295,6 +303,8 @@ def _listed_participle(token: Any) -> bool:
         return True
     if word in ("et", "mais", "ou", ","):
         before = doc[i - 1] if i - 1 >= token.sent.start else None
+        if before is not None and _lower(before) in ROLE_NOUNS:
+            return True   # "gros fumeur, peu observant"
         return before is not None and before.pos_ != "NOUN" and (before.pos_ == "ADJ" or is_adjective(_lower(before))) \
             and not _is_noun_only(_lower(before))
     return False
@@ -841,6 +851,11 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 add(_item(doc, i, i, gender, inflect(word, gender) or word, "role noun"))
                 if noun_gender == gender and inflect(noun, gender):
                     add(_item(doc, i + 1, j, gender, inflect(noun, gender), "role noun"))
+                after = doc[j + 1] if j + 1 < sent.end else None
+                if after is not None and gender_of(_lower(after)) == gender and is_adjective(_lower(after)) \
+                        and not _is_plural(after) and inflect(_lower(after), gender):
+                    # "ancienne secrétaire médicale": the role noun's adjective
+                    add(_item(doc, after.i, after.i, gender, inflect(_lower(after), gender), "role noun"))
                 det = doc[i - 1] if i > sent.start else None
                 if det is not None and _lower(det) in ("un", "une") and i - 2 >= sent.start and _lower(doc[i - 2]) in ETRE:
                     add(_item(doc, det.i, det.i, gender, "une" if _lower(det) == "un" else "un", "determiner of a role noun"))
