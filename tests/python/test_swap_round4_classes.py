@@ -168,6 +168,11 @@ SPANISH_READING_CASES = [
     ("Colaboradora, tranquila, orientada.", "Colaborador, tranquilo, orientado.", "F"),
     ("Inconsciente, hipotenso y pálido.", "Inconsciente, hipotensa y pálida.", "M"),
     ("Se muestra agresivo con su familia.", "Se muestra agresiva con su familia.", "M"),
+    # "sí misma" and what follows it; "la considera"; a person's participle after a thing; "al que encuentra"
+    ("Agresiva, un peligro para sí misma, sedada.", "Agresivo, un peligro para sí mismo, sedado.", "F"),
+    ("Su médica la considera estable.", "Su médica lo considera estable.", "F"),
+    ("Ingreso urgente, trasladado por el SAMU.", "Ingreso urgente, trasladada por el SAMU.", "M"),
+    ("Habla de su cuñado, al que encuentra raro; está tranquilo.", "Habla de su cuñado, al que encuentra raro; está tranquila.", "M"),
 ]
 
 

@@ -72,6 +72,9 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
 
 # endings of adjectives that open a list at a clause start ("Consciente, orientada", "Obesa, sedentaria")
 LIST_ADJECTIVE_ENDINGS = ("ente", "ante", "ble", "nsa", "nso", "esa", "eso", "ria", "rio")
+# participles said of a person: after a comma and a thing they are the patient's ("Ingreso, trasladada por ...")
+PERSON_PARTICIPLES = {"trasladado", "encontrado", "traído", "derivado", "remitido", "atendido", "acompañado",
+                      "ingresado", "tumbado", "sentado", "hallado", "llevado", "evacuado"}
 # "solo/sola" means alone after these (elsewhere "solo" is also "only")
 ALONE_AFTER = {"llega", "llegó", "vino", "viene", "acude", "acudió", "está", "estaba", "vive", "vivía", "venido",
                "llegado", "queda", "quedó", "muy", "siente", "sentía", "encuentra"}
@@ -245,7 +248,17 @@ class _Reader:
         own = self.gender(i)
         if self.word(i) in ("antiguo", "antigua", "gran") and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
-        return self.before(i - 1, own)
+        result = self.before(i - 1, own)
+        w = self.word(i)
+        masculine = w[:-1] + "o" if w.endswith("a") else w
+        if result == "other" and self.word(i - 1) == "," and masculine in PERSON_PARTICIPLES:
+            k = i - 1
+            while k >= 0 and not self.clause_start(k):
+                if self.is_person(k) and self.is_noun(k) and self.noun_referent(k) != PATIENT:
+                    return result  # "Tiene un hermano ..., ingresado": the other person's
+                k -= 1
+            return PATIENT  # "Ingreso involuntario, trasladada por la policía": said of a person, the patient
+        return result
 
     def before(self, j: int, own: str | None) -> str | None:
         while j >= 0 and (self.word(j) in ADVERBS or self.word(j).endswith("mente")):
@@ -258,18 +271,24 @@ class _Reader:
         if w in ("lo", "la") and self.word(j - 1) not in PREPOSITIONS:
             return PATIENT if (w == "la") == (own == "F") else "other"
         if w in COPULAS:
+            if self.word(j - 1) == "que" and self.word(j - 2) in ("al", "a", "la", "lo"):
+                return "other"  # "su fisioterapeuta, al que encuentra brusco": the relative's antecedent
             k = j - 1
             while k >= 0 and self.word(k) in ("se", "lo", "la"):
                 k -= 1
             if self.word(j - 1) in ("lo", "la"):
                 return PATIENT
             return self.subject_of(j)
+        if w in ("mismo", "misma") and self.word(j - 1) == "sí":
+            return PATIENT  # "peligroso para sí mismo, contenido"
         if w in COORDINATION:
             return self.conjunct(j - 1, own)
         if self.is_verb(j):
             k = j - 1
             while k >= 0 and self.word(k) in ("no", "se", "ya"):
                 k -= 1
+            if self.word(k) == "que" and self.word(k - 1) in ("al", "a", "la", "lo"):
+                return "other"  # "su fisioterapeuta, al que encuentra brusco": the relative's antecedent
             if self.word(k) in ("lo", "la"):
                 return PATIENT if (self.word(k) == "la") == (own == "F") or own is None else "other"
             return self.subject_of(j)
@@ -304,6 +323,8 @@ class _Reader:
     def conjunct(self, k: int, own: str | None) -> str | None:
         while k >= 0 and (self.word(k) in ADVERBS or self.word(k) in COORDINATION):
             k -= 1
+        if self.word(k) in ("mismo", "misma") and self.word(k - 1) == "sí":
+            return PATIENT  # "peligroso para sí mismo, contenido"
         if k >= 0 and (self.is_noun(k) or self.word(k).isdigit() or self.is_adjective(k)):
             prep = self.complement_start(k)
             if prep is not None:
@@ -352,6 +373,10 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if w in ("mismo", "misma") and self.word(i - 1) == "sí":
+                if self.gender(i) == self.sex:
+                    patient[i] = "pronoun"  # "para sí misma": the patient's reflexive
+                continue
             if w in ("sola", "solo") and self.word(i - 1) in ALONE_AFTER:
                 if self.before(i - 1, self.gender(i)) == PATIENT and self.gender(i) == self.sex:
                     patient[i] = "agreement"  # "Llega sola a urgencias"
@@ -373,7 +398,8 @@ class _Reader:
 NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
            "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",
-         "trabaja", "fuma", "toma", "cuida", "lleva", "llevaba", "usaba", "anda", "andaba", "porta", "portaba", "utiliza", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
+         "trabaja", "fuma", "toma", "cuida", "lleva", "llevaba", "usaba", "anda", "andaba", "considera", "consideraba", "ayuda", "ayudan",
+         "ayudaba", "porta", "portaba", "utiliza", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
          "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",
          "vino", "cortó", "rompió", "cayó", "torció", "quemó", "podía", "levantarse", "gritar", "caer", "hablar"}
 ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
