@@ -205,6 +205,11 @@ FRENCH_READING_CASES = [
     ("Il est suivi pour une épilepsie, non observant du traitement.",
      "Elle est suivie pour une épilepsie, non observante du traitement.", "M"),
     ("Il est décrit par son fils comme irritable.", "Elle est décrite par son fils comme irritable.", "M"),
+    # a place "chez" someone, a kinship noun before a gerund phrase, "aide-soignant(e)", "qu'il trouve"
+    ("Chute chez son fils, retrouvée par sa belle-fille.", "Chute chez son fils, retrouvé par sa belle-fille.", "F"),
+    ("Grand-mère promenant son chien, elle a glissé.", "Grand-père promenant son chien, il a glissé.", "F"),
+    ("Il est retraité, ancien aide-soignant.", "Elle est retraitée, ancienne aide-soignante.", "M"),
+    ("Il parle de son voisin, qu'il trouve agressif.", "Elle parle de son voisin, qu'elle trouve agressif.", "M"),
 ]
 
 

@@ -50,7 +50,7 @@ KINSHIP = {"mère", "père", "fille", "fils", "sœur", "soeur", "frère", "tante
 PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "parrain", "tante", "oncle",
                  "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
 # persons named by a present participle (the Lefff has some as nouns of one gender)
-ANT_PERSONS = {"aidant", "aidante", "soignant", "soignante", "gérant", "gérante", "assistant", "assistante",
+ANT_PERSONS = {"aidant", "aidante", "soignant", "soignante", "aide-soignant", "aide-soignante", "gérant", "gérante", "assistant", "assistante",
                "habitant", "habitante", "participant", "participante", "représentant", "représentante"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
@@ -64,7 +64,7 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "cycliste", "interprète", "bénévole", "collègue", "psychologue", "pédiatre", "dentiste",
                    "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
-                   "interne", "externe", "aide-soignant", "aide-soignante", "responsable"}
+                   "interne", "externe", "responsable"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
             ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
@@ -100,6 +100,8 @@ class _Reader:
             return "F"
         if w in EPICENE_PERSONS:
             return None
+        if w in ANT_PERSONS:
+            return "F" if w.endswith("e") else "M"
         entry = self.lex.get(w)
         if entry is None or not (entry.adjective or entry.noun):
             return self.unknown_gender(w)
@@ -182,6 +184,9 @@ class _Reader:
     def is_adjective(self, i: int) -> bool:
         w = self.word(i)
         entry = self.lex.get(w)
+        if w.endswith("ant") and self.word(i + 1) in ("son", "sa", "ses", "le", "la", "les", "un", "une", "l'", "l’",
+                                                      "leur", "leurs"):
+            return False  # "promenant son chien": a present participle with its object is a verb, invariable
         if self.word(i - 1) == "non" and w.endswith(("ant", "ante")) and entry is not None and entry.noun \
                 and not entry.adjective:
             return True  # "non observant": a negated present participle the Lefff has as a noun only
@@ -261,6 +266,8 @@ class _Reader:
             return False
         if self.clause_start(j):
             if kin:
+                if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
+                    return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
                     and w not in ("voisin", "voisine")
             return True
@@ -379,6 +386,15 @@ class _Reader:
         w = self.word(j)
         if self.clause_start(j):
             return PATIENT
+        if w in ("trouve", "trouvait", "juge", "jugeait", "considère", "estime") and self.word(j - 1) in ("il", "elle") \
+                and self.word(j - 2) in ("qu'", "qu’", "que"):
+            return "other"  # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+        if w == ",":
+            # "Chute chez sa fille, retrouvée par son gendre": a place "chez" someone is no controller
+            c = next((c for c in range(j - 1, max(j - 5, -1), -1) if self.word(c) == "chez"), None)
+            if c is not None and all(not self.clause_start(k) for k in range(c, j)) and (
+                    self.clause_start(c - 1) or (self.is_noun(c - 1) and not self.is_person(c - 1))):
+                return PATIENT
         if w == "comme":
             # "il est décrit par sa fille comme très actif": after a passive verb of judging and its agent, the
             # word after "comme" agrees with that verb's subject
