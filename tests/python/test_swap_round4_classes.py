@@ -116,6 +116,9 @@ ONE_WAY = [
     ("en", "F", "She looks after her brother; he is blind.", "He looks after his brother; he is blind."),
     ("en", "M", "His daughter says she found him on the floor.", "Her daughter says she found her on the floor."),
     ("en", "F", "Her husband says he found her on the floor.", "His wife says she found him on the floor."),
+    # English: a relative's partner is the relative's ("his sister and her husband")
+    ("en", "M", "He lives with his sister and her husband.", "She lives with her sister and her husband."),
+    ("en", "F", "She lives with her son and his girlfriend.", "He lives with his son and his girlfriend."),
 ]
 
 

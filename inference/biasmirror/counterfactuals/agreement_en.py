@@ -198,6 +198,10 @@ def other_persons_decades(text: str, swapped: list[tuple[int, int]]) -> list[tup
 _COUNTED_PLURAL = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|"
                              r"many|few|some|other|both|multiple|numerous|all)\s+(?:[a-z][\w-]*\s+)?"
                              r"(women|men|ladies|gentlemen|females|males|girls|boys)\b", re.IGNORECASE)
+# a relative's partner: "her daughter and her boyfriend", "his niece and her husband" - the relative's, kept
+_RELATIVES_PARTNER = re.compile(r"\b(?:her|his|their|pt's|patient's)\s+(daughter|sister|niece|aunt|mother|granddaughter|"
+                                r"son|brother|nephew|uncle|father|grandson)\s+and\s+(her|his)\s+(husband|wife|boyfriend|"
+                                r"girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -212,6 +216,9 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     """
     spans = set(swapped)
     out = [(m.start(1), m.end(1)) for m in _COUNTED_PLURAL.finditer(text) if (m.start(1), m.end(1)) in spans]
+    for m in _RELATIVES_PARTNER.finditer(text):
+        if _PERSON_SEX.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
+            out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     pronoun_sex = "M" if original_sex == "F" else "F"
     for m in _OTHER_SEX_PRONOUN[original_sex].finditer(text):
         if (m.start(), m.end()) not in spans:
