@@ -91,6 +91,12 @@ CASES = [
     # French: the predicate of "qu'elle trouve" is the relative's antecedent's
     ("fr", "F", "Elle parle de son voisin, qu'elle trouve bizarre et agressif.",
      "Il parle de son voisin, qu'il trouve bizarre et agressif."),
+    # French: an adjective between an article and a noun the parse mis-tags; the side after "hémiplégique"
+    ("fr", "M", "Brûlure du second degré de la main droite, il est algique.",
+     "Brûlure du second degré de la main droite, elle est algique."),
+    ("fr", "M", "Il est confus, hémiplégique gauche, entouré de ses enfants.",
+     "Elle est confuse, hémiplégique gauche, entourée de ses enfants."),
+    ("fr", "F", "Elle est hémiparétique droite depuis son AVC.", "Il est hémiparétique droit depuis son AVC."),
     # French: a list after a body part or a wound is theirs
     ("fr", "F", "Cheville gauche gonflée, douloureuse, elle est pâle.", "Cheville gauche gonflée, douloureuse, il est pâle."),
     ("fr", "M", "Genou droit enflé, chaud, il est fébrile.", "Genou droit enflé, chaud, elle est fébrile."),

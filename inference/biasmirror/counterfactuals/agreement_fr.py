@@ -158,8 +158,8 @@ def _candidate(token: Any) -> str | None:
     prev = token.nbor(-1) if token.i > token.sent.start else None
     prev_word = _lower(prev) if prev is not None else ""
     nxt = token.doc[token.i + 1] if token.i + 1 < token.sent.end else None
-    if prev_word in DETERMINERS and nxt is not None and nxt.pos_ == "NOUN" and _lower(nxt) not in ROLE_NOUNS \
-            and word not in _PRENOMINAL:
+    if prev_word in DETERMINERS and nxt is not None and (nxt.pos_ == "NOUN" or _is_noun_only(_lower(nxt))) \
+            and _lower(nxt) not in ROLE_NOUNS and word not in _PRENOMINAL:
         return None  # "du second degré": an adjective between an article and its noun agrees with the noun
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
@@ -572,6 +572,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return prev  # "l'an dernier", "le mois dernier": the time noun, not an age
         if word in AGE_NOUNS:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
+        if word.endswith(("plégique", "parétique")) and gender_of(word) is None:
+            return _controller(prev, depth + 1)  # "hémiplégique droit" tagged as a noun: the patient's side
         if word not in ("___",):
             return prev
     clitic = _lexical_clitic(token)
@@ -604,7 +606,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         return symptom
     if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
             and _person_kind(head) is None:
-        if head.pos_ == "ADJ" and gender_of(_lower(head)) is None and is_adjective(_lower(head)):
+        if head.pos_ in ("ADJ", "NOUN") and gender_of(_lower(head)) is None and is_adjective(_lower(head)) \
+                and _lower(head) not in BODY_PARTS:
             return _controller(head, depth + 1)  # "tétraplégique complète": what the epicene adjective agrees with
         return head  # right after the word it modifies, whatever its tag ("en hypochondre droit")
     if dep in ("amod", "acl", "flat:name", "appos", "nmod") and head.pos_ in ("NOUN", "PROPN", "PRON"):
