@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from biasmirror.counterfactuals.patterns import trie
 
-__all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse", "other_persons_decades"]
+__all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse", "other_persons_decades", "other_persons_words"]
 
 # the words for a woman or a man (female -> male): the patient's only where a licensor says so (issue 22: "her
 # son, a 50 year old man", "a male nurse", "the driver, a woman" describe someone else); the triage neutralizer
@@ -42,7 +42,11 @@ ROLE_PAIRS = {
     "repairwoman": "repairman", "doorwoman": "doorman", "godmother": "godfather",
     **SEX_WORD_PAIRS,
 }
+# a son or a daughter is the patient only as the patient's predicate ("she is the eldest daughter", "he is an only
+# son"); anywhere else ("her son", "a 16 yo son") another person
+CHILD_PAIRS = {"daughter": "son", "stepdaughter": "stepson", "granddaughter": "grandson"}
 _MALE = {m: f for f, m in ROLE_PAIRS.items()}
+_MALE_CHILD = {m: f for f, m in CHILD_PAIRS.items()}
 _KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
                   "stepmother", "stepfather", "great-grandmother", "great-grandfather", "godmother", "godfather"})
 # kinship nouns the lexicon's patient_kinship section swaps before "of" ("mother of two")
@@ -54,23 +58,27 @@ _OTHER_APPOSITION = re.compile(r"(?:\b(?:her|his|their|my|your|the|pt's|patient'
                                r"\s*,\s*(?:an?\s+)?(?:[\w/.-]+\s+){0,5}|\w\s*\(\s*)\Z", re.IGNORECASE)
 # "female physician", "male nurse": the sex of a member of staff or a companion, never the patient's
 _STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|"
-                          r"technician|resident|attending|coworker|co-worker|partner|relative|caregiver|companion|"
+                          r"technician|resident|attending|coworker|co-worker|relative|caregiver|companion|"
                           r"paramedic|medic|cop|staff|driver|passenger|roommate|neighbou?r)s?\b", re.IGNORECASE)
+# "her female partner": the partner's sex, swapped like a partner noun so that the couple keeps its configuration
+_PARTNER_AFTER = re.compile(r"\s+(?:partner|spouse)s?\b", re.IGNORECASE)
 _PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
 _MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
 def _role_pattern() -> str:
-    return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE)))})\b"
+    return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE) | set(CHILD_PAIRS) | set(_MALE_CHILD)))})\b"
 
 
 # scanned on the lower-cased text, like the lexicon (a case-insensitive alternation is several times slower)
 _ROLE = re.compile(_role_pattern())
 _ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
-_SUBJECT = r"(?:she|he|pt|patient|who|___|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
+# "___" is the patient's placeholder name, but not a doctor's ("her PCP, Dr. ___, is a woman she trusts")
+_NAME = r"(?<!dr\.\s)(?<!dr\s)(?<!dr\.)___"
+_SUBJECT = rf"(?:she|he|pt|patient|who|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 _LICENSORS = [
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b(?:pt|patient|___)\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b(?:pt|patient|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
                r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
@@ -81,6 +89,11 @@ _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5]]
+# a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside")
+_CHILD_LICENSORS = [_LICENSORS[1]]
+# an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
+_POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
+                               re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
 _PARENT_CALLS = frozenset({"mom", "dad", "grandma", "grandpa"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
@@ -117,11 +130,16 @@ def analyse(text: str) -> list[Agreeing]:
         if _NOT_BEFORE.match(text, m.end()):
             continue  # "the waitress's ...": a possessor, someone else
         before = text[max(0, m.start() - 80): m.start()]
-        licensors = _KIN_LICENSORS if word in _KIN else _LICENSORS
-        if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]):
-            continue  # "mother of two": the lexicon's patient_kinship rule decides
+        child = word in CHILD_PAIRS or word in _MALE_CHILD
+        licensors = _CHILD_LICENSORS if child else _KIN_LICENSORS if word in _KIN else _LICENSORS
+        if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]) and not _LICENSORS[1].search(before):
+            continue  # "mother of two": the lexicon's patient_kinship rule decides ("is the mother of a child": here)
+        if (child or word in _KIN) and _POSSESSED_PHRASE.search(before):
+            continue  # "her 72 yo mother", "his eldest son": someone else
         if word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
+        elif word in _SEX_WORDS and _PARTNER_AFTER.match(text, m.end()):
+            pass      # "her female partner"
         elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)):
             continue
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(r"\s*(?:of|'s|’s)\b",
@@ -129,8 +147,9 @@ def analyse(text: str) -> list[Agreeing]:
             pass
         elif not any(p.search(before) for p in licensors):
             continue
-        gender = "F" if word in ROLE_PAIRS else "M"
-        new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+        gender = "F" if word in ROLE_PAIRS or word in CHILD_PAIRS else "M"
+        pairs, male = (CHILD_PAIRS, _MALE_CHILD) if child else (ROLE_PAIRS, _MALE)
+        new = pairs[word] if gender == "F" else male[word]
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return found
@@ -170,4 +189,46 @@ def other_persons_decades(text: str, swapped: list[tuple[int, int]]) -> list[tup
             continue  # the patient's own noun ("a male in his 80s") or the partner's (swapped too)
         if _PERSON_SEX[person.group().lower()] == ("F" if m.group(1).lower() == "her" else "M"):
             out.append((m.start(1), m.end(1)))
+    return out
+
+
+# plural words for women or men, girls or boys: never the one patient. After a number or a quantifier ("two men
+# and a woman", "mother of two boys", "several women") they count other people and are kept; the lexicon still
+# swaps them elsewhere ("has sex with men" keeps the relationship's configuration, like a partner noun).
+_COUNTED_PLURAL = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|"
+                             r"many|few|some|other|both|multiple|numerous|all)\s+(?:[a-z][\w-]*\s+)?"
+                             r"(women|men|ladies|gentlemen|females|males|girls|boys)\b", re.IGNORECASE)
+# a relative's partner: "her daughter and her boyfriend", "his niece and her husband" - the relative's, kept
+_RELATIVES_PARTNER = re.compile(r"\b(?:her|his|their|pt's|patient's)\s+(daughter|sister|niece|aunt|mother|granddaughter|"
+                                r"son|brother|nephew|uncle|father|grandson)\s+and\s+(her|his)\s+(husband|wife|boyfriend|"
+                                r"girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+_OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
+                      "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
+
+
+def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans among ``swapped`` that belong to someone else and are kept:
+
+    * a plural person word counted by a number or a quantifier ("two men");
+    * a pronoun of the sex the patient is not ("he" in a woman's note) whose nearest person word before it in
+      the text is of that sex and not swapped: a relative's ("her father has dementia and he wanders"). After
+      a swapped one (the partner: "her husband ... he") or with no person before it, it follows the true swap.
+    """
+    spans = set(swapped)
+    out = [(m.start(1), m.end(1)) for m in _COUNTED_PLURAL.finditer(text) if (m.start(1), m.end(1)) in spans]
+    for m in _RELATIVES_PARTNER.finditer(text):
+        if _PERSON_SEX.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
+            out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
+    pronoun_sex = "M" if original_sex == "F" else "F"
+    for m in _OTHER_SEX_PRONOUN[original_sex].finditer(text):
+        if (m.start(), m.end()) not in spans:
+            continue
+        persons = [p for p in _PERSON_WORD.finditer(text, 0, m.start())
+                   if _PERSON_SEX[p.group().lower()] == pronoun_sex]
+        if not persons:
+            continue
+        person = persons[-1]
+        if any(a < person.end() and person.start() < b for a, b in swapped):
+            continue
+        out.append((m.start(), m.end()))
     return out

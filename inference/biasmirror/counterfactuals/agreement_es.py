@@ -34,7 +34,7 @@ _COPULAS = frozenset({
     "sentirse", "nota", "notaba", "notarse", "muestra", "mostraba", "mostrarse", "mantiene", "mantenía",
     "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
     "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
-    "despertó", "aparece", "apareció",
+    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
 })
 _CLITICS = frozenset({"lo", "la"})
 # someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
@@ -47,6 +47,8 @@ _OTHER_PERSONS = frozenset({"hijo", "hija", "hermano", "hermana", "tío", "tía"
 KINSHIP_PAIRS = {"tía": "tío", "madrina": "padrino", "abuela": "abuelo", "madre": "padre", "hija": "hijo",
                  "hermana": "hermano", "nieta": "nieto", "sobrina": "sobrino", "prima": "primo", "bisabuela": "bisabuelo"}
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+_COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
+                     "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
@@ -67,9 +69,9 @@ _NOUN_STOPLIST = frozenset({
     "analítica", "crónica", "dolor", "mayor", "menor", "mejor", "peor", "anterior", "posterior", "superior",
     "inferior", "exterior", "interior", "color", "sudor", "temblor", "tumor", "humor", "valor", "calor", "olor",
     "rubor", "estupor", "ardor", "error", "motor", "factor", "sector", "tutor", "doctor", "pastor", "rumor",
-    "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "tratado", "pasado", "lado",
-    "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "contenido", "tejido",
-    "partido", "apellido", "vestido", "marido", "médico", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
+    "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "pasado", "lado",
+    "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "tejido",
+    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
     "tobillo", "hombro", "ojo", "pelo", "cuerpo", "suelo", "baño", "año", "mes", "día", "caso", "paso", "peso",
     "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
     "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
@@ -131,7 +133,19 @@ _KNOWN_ADJECTIVES = frozenset({
     "sedado", "intubado", "estabilizado", "recuperado", "quemado", "herido", "lesionado", "atropellado",
     "embarazada", "viudo", "jubilado", "antiguo", "diestro", "zurdo", "ciego", "sordo", "cojo", "tenso", "frío",
     "único", "apto", "incompleto", "completo", "molesto", "quieto", "muerto", "despierto", "dispuesto", "exfumador", "enfermo",
+    # irregular participles ("cubierta de sudor", "envuelto en una manta")
+    "cubierto", "abierto", "descubierto", "envuelto", "suelto", "roto", "satisfecho", "absorto", "preso", "impreso",
+    "devuelto", "resuelto",
 })
+# nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
+# perro", "está herida")
+_PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
+# words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
+_NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
+                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+# the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
+_PARTNER_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida", "pareja"})
+_LATERALITY = {"derecho": "derecha", "derecha": "derecho", "izquierdo": "izquierda", "izquierda": "izquierdo"}
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
 
 
@@ -214,11 +228,45 @@ def _is_epicene_adjective(word: str) -> bool:
         and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
 
 
+# body parts and wounds whose findings are listed after them: "Tobillo derecho deformado, edematoso", "abdomen
+# blando, depresible, no doloroso", "Herida en el cuero cabelludo, suturada"
+_BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "antebrazo", "mano", "pie", "codo",
+                         "hombro", "muñeca", "cadera", "cuello", "tórax", "pecho", "espalda", "cabeza", "ojo", "muslo",
+                         "dedo", "pulgar", "herida", "vientre", "lengua", "pantorrilla", "gemelo", "talón", "lesión",
+                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha"})
+
+
+def _body_part_list(words: list[str], i: int) -> bool:
+    """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
+    other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
+    j = i - 1
+    while j >= 0 and words[j] not in _CLAUSE_BREAK - {","}:
+        j -= 1
+    start = j + 1
+    if start >= i or words[start] not in _BODY_PARTS:
+        return False
+    for w in words[start + 1: i]:
+        if w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS or w in _PARTNER_WORDS \
+                or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
+            return False
+    return True
+
+
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 3 and words[j] == ",":
+        # "Su esposa, presente, está preocupada": the subject before an apposition between commas
+        k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
+        if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
+                w not in _CLAUSE_BREAK and w not in _COPULAS for w in words[k + 1:j]):
+            noun = words[k - 1]
+            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
+                return "partner"
+            if noun in _OTHER_PERSONS:
+                return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
@@ -265,6 +313,9 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
+        elif prev in ("", ".", "\n", ":") and nxt == "de" and i + 2 < len(words) and (
+                words[i + 2].isdigit() or words[i + 2] in _COUNTS):
+            mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
         else:
             mine = False
         if mine:
@@ -298,17 +349,29 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             after_other = False
             continue
         if word == ",":
+            if _body_part_list(words, i):
+                licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
+                continue
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
             after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
+            if after_other and i > 2 and words[i - 3] == "por":
+                # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
+                # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
+                after_other = "agent"
+            if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
+                    words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
+                controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
         if word in _COORD or word in _ADVERBS:
             continue
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         prev = words[i - 1] if i else ""
-        if gender is not None and after_other and prev == "," and not role \
+        if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
+            gender = "F"  # "fue mordida por su perro"
+        if gender is not None and after_other is True and prev == "," and not role \
                 and not (i + 1 < len(words) and words[i + 1] == "por"):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
@@ -333,13 +396,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("gran", "ex") and licensed:
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
+        if word in _KIN and licensed and controller == "patient" and reason == "predicative":
+            continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
-        if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una"):
+        if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
+                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN):  # "abuelo de un niño"
             # "un chico de 16 años": a noun for the patient, with its article
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
@@ -354,6 +420,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             kind = _subject_kind(words, i)
             controller, licensed, reason = kind, kind is not None, "predicative"
             continue
+        if word == "como" and licensed and controller == "patient" and reason == "object clitic":
+            continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
+        if word in ("dice", "decía", "declara", "considera") and prev == "se":
+            controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
+            continue
         if word in ("como",) and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
             controller, licensed, reason = "patient", True, "role noun"
             continue
@@ -361,7 +432,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
-            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS):
+            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS
+                                           and nxt not in _NOT_VERBS):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
@@ -383,4 +455,38 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
-    return found
+    return _coordinated_participles(tokens, words, found)
+
+
+def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A participle coordinated by "y" with the patient's participle across its complement, in the same clause
+    ("fue intubado por la UVI móvil y conectado a ventilación"), and the side of the patient's adjective
+    ("hemipléjico derecho")."""
+    at = {a.start: a for a in found}
+    out = list(found)
+    last: Agreeing | None = None
+    for i, word in enumerate(words):
+        start = tokens[i][1]
+        if start in at:
+            last = at[start] if at[start].controller == "patient" else None
+            if last is not None and i + 1 < len(words) and words[i + 1] in _LATERALITY and \
+                    _gender(last.text.lower()) is not None:
+                side, side_start = tokens[i + 1]
+                if (words[i + 1].endswith("a")) == (last.gender == "F") and side_start not in at:
+                    out.append(Agreeing(side_start, side_start + len(side), side, last.gender,
+                                        _match_case(side, _LATERALITY[words[i + 1]]), "patient", last.reason))
+            continue
+        if word in _CLAUSE_BREAK:
+            last = None
+            continue
+        if last is None or i == 0 or words[i - 1] not in ("y", "e"):
+            continue
+        gender = _gender(word)
+        if gender == last.gender and word.endswith(("ado", "ada", "ido", "ida")) and \
+                last.text.lower().endswith(("ado", "ada", "ido", "ida")):
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            if new:
+                out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,
+                                    _match_case(tokens[i][0], new), "patient", "coordinated"))
+                last = out[-1]
+    return sorted(out, key=lambda a: a.start)

@@ -57,7 +57,10 @@ ROLE_NOUNS = frozenset({
     "électricienne", "informaticien", "informaticienne", "éducateur", "éducatrice", "lycéen", "lycéenne",
     "collégien", "collégienne", "chômeur", "chômeuse", "sportif", "sportive", "buveur", "buveuse", "divorcé",
     "divorcée", "marié", "mariée", "travailleur", "travailleuse", "patron", "patronne", "musicien", "musicienne",
-    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne",
+    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne", "boucher", "bouchère", "charcutier",
+    "charcutière", "épicier", "épicière", "fermier", "fermière", "jardinier", "jardinière", "pâtissier",
+    "pâtissière", "couturier", "couturière", "menuisier", "menuisière", "plombier", "plombière", "aidant",
+    "aidante", "cavalier", "cavalière", "gardien", "gardienne", "paysan", "paysanne",
 })
 OTHER_PEOPLE = frozenset({
     "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
@@ -103,7 +106,17 @@ def _lower(token: Any) -> str:
 
 
 def _is_plural(token: Any) -> bool:
-    return "Plur" in token.morph.get("Number")
+    """Plural by the parse, and by its form: a French plural ends in -s, -x or -z, so a "Plur" tag on
+    "handicapé" is a tagging error."""
+    low = token.text.lower()
+    if not ("Plur" in token.morph.get("Number") and low.endswith(("s", "x", "z"))):
+        return False
+    if low.endswith("s") and to_feminine(low) == low + "e":
+        # "assis", "confus", "surpris": a masculine singular in -s; plural only after a plural word
+        prev = token.nbor(-1) if token.i > token.sent.start else None
+        return prev is not None and (_lower(prev) in ("les", "des", "ses", "leurs", "mes", "ces", "aux", "nos")
+                                     or ("Plur" in prev.morph.get("Number") and _lower(prev).endswith(("s", "x"))))
+    return True
 
 
 def inflect(word: str, gender: str) -> str | None:
@@ -139,9 +152,15 @@ def _candidate(token: Any) -> str | None:
         return gender
     if _is_noun_only(word):
         return None
+    if _unknown_other_form(word, gender):
+        return None  # "moite" (*moit), "vit" (*vite): the suffix rule made a word that does not exist
     pos = token.pos_
     prev = token.nbor(-1) if token.i > token.sent.start else None
     prev_word = _lower(prev) if prev is not None else ""
+    nxt = token.doc[token.i + 1] if token.i + 1 < token.sent.end else None
+    if prev_word in DETERMINERS and nxt is not None and (nxt.pos_ == "NOUN" or _is_noun_only(_lower(nxt))) \
+            and _lower(nxt) not in ROLE_NOUNS and word not in _PRENOMINAL:
+        return None  # "du second degré": an adjective between an article and its noun agrees with the noun
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
     if prev_word in ("sous", "sans") and word in _noun_forms():
@@ -156,7 +175,8 @@ def _candidate(token: Any) -> str | None:
         forms = token.morph.get("VerbForm")
         if "Inf" in forms:
             return None
-        if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word):
+        if "Part" in forms and "Pres" in token.morph.get("Tense") and not is_adjective(word) \
+                and not _listed_participle(token):
             return None
         if "Fin" in forms and not (_auxiliary(token) is not None or (is_adjective(word) and word.endswith(("é", "ée")))
                                    or (is_adjective(word) and not _is_verb(word))):
@@ -173,9 +193,22 @@ def _candidate(token: Any) -> str | None:
         return None
     if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
         return None
-    if is_adjective(word) or word.endswith("ée"):
-        return gender
+    if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
+        return gender  # "non observante du traitement" tagged as a noun
     return None
+
+
+def _unknown_other_form(word: str, gender: str) -> bool:
+    """Whether the other-gender form of ``word`` is no known French word (adjective, verb form or noun) while
+    ``word`` is one: then ``word`` has no gender inflection. Needs spaCy's lemma tables (else False)."""
+    from biasmirror.counterfactuals.nlp import french_lemma_tables
+
+    if french_lemma_tables() is None:
+        return False
+    other = inflect(word, gender)
+    if other is None or is_adjective(other) or other in _noun_forms() or _is_verb(other) or word.endswith("ant"):
+        return False  # (a present participle's feminine in -ante is regular, though the tables lack it)
+    return is_adjective(word) or _is_verb(word) or word in _noun_forms()
 
 
 def _compound(token: Any) -> str:
@@ -234,6 +267,11 @@ SYMPTOM_PARTICIPLES = frozenset({"apparu", "survenu", "irradiant", "majoré", "a
                                  "survenue", "localisée", "associée", "rythmée", "calmée", "déclenchée"})
 
 
+# participles said of a person, never of a symptom or a fall: after "Chute chez sa fille," they are the patient's
+PERSON_PARTICIPLES = frozenset({"retrouvé", "amené", "ramené", "adressé", "transporté", "conduit", "accompagné",
+                                "hospitalisé", "transféré", "admis", "relevé", "découvert", "secouru", "réveillé"})
+
+
 def _symptom_noun(token: Any) -> Any | None:
     word = _lower(token)
     masculine = to_masculine(word) or word
@@ -253,6 +291,10 @@ def _listed_participle(token: Any) -> bool:
     frissonnant', 'calme, coopérant'), after a person noun or a copula ('il est souriant'). Elsewhere it is a
     verb ('douleur ..., irradiant dans le bras')."""
     doc, i = token.doc, token.i - 1
+    if i >= token.sent.start and _lower(doc[i]) == "non":
+        return True       # "non observant", "non communicante": a negated participle is an adjective
+    while i > token.sent.start and (_lower(doc[i]) in ADVERBS or _lower(doc[i]) in _LIST_ADVERBS):
+        i -= 1            # "il est toujours très toussant", "non observant"
     if i < token.sent.start:
         return False
     prev = doc[i]
@@ -261,6 +303,8 @@ def _listed_participle(token: Any) -> bool:
         return True
     if word in ("et", "mais", "ou", ","):
         before = doc[i - 1] if i - 1 >= token.sent.start else None
+        if before is not None and _lower(before) in ROLE_NOUNS:
+            return True   # "gros fumeur, peu observant"
         return before is not None and before.pos_ != "NOUN" and (before.pos_ == "ADJ" or is_adjective(_lower(before))) \
             and not _is_noun_only(_lower(before))
     return False
@@ -269,14 +313,26 @@ def _listed_participle(token: Any) -> bool:
 def _role_is_patient(token: Any) -> bool:
     """A role noun describes the patient when bare ('conductrice ceinturée', 'infirmière de profession') or a
     definite, sentence-initial subject without complement ('Le piéton a été renversé')."""
-    dets = [c for c in token.children if c.dep_ == "det"]
+    doc = token.doc
+    first = token
+    if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 1].whitespace_ \
+            and not doc[token.i - 2].whitespace_:
+        first = doc[token.i - 2]  # "aide-soignante" split into "aide", "-", "soignante": the first part's article
+    after = token.i + 1
+    if after + 1 < token.sent.end and _lower(doc[after]) in OBJECT_CLITICS and (
+            _is_verb(_lower(doc[after + 1])) or _lower(doc[after + 1]) in _JUDGING_VERBS | AVOIR):
+        return False  # "L'aide-soignante la trouve pâle": the subject acting on the patient, someone else
+    dets = [c for c in token.children if c.dep_ == "det"] + ([c for c in first.children if c.dep_ == "det"]
+                                                              if first is not token else [])
+    if not dets and first is not token and first.i > token.sent.start and _lower(doc[first.i - 1]) in DETERMINERS:
+        dets = [doc[first.i - 1]]
     if not dets:
-        prev = token.nbor(-1) if token.i > token.sent.start else None
+        prev = first.nbor(-1) if first.i > token.sent.start else None
         if _speaker_label(token) or _apposed_to_other(token):
             return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
-    if det in ("le", "la", "l'") and dets[0].i == token.sent.start:
+    if det in ("le", "la", "l'") and dets[0].i == token.sent.start and first is token:
         return not any(c.dep_ == "nmod" for c in token.children)
     return False
 
@@ -300,6 +356,8 @@ def _apposed_to_other(token: Any) -> bool:
         return False
     before = doc[k - 1]
     word = _lower(before)
+    if k - 2 >= token.sent.start and _lower(doc[k - 2]) in ("sans", "aucun", "aucune", "pas"):
+        return False  # "sans enfant, étudiante en droit": nobody is named
     if word in OTHER_PEOPLE or word in _KIN:
         return True
     return before.pos_ == "NOUN" and word not in PATIENT_NOUNS and word not in PARTNER_NOUNS \
@@ -428,9 +486,81 @@ def _clause_controller(token: Any, depth: int = 0) -> Any | str | None:
     return _IMPLICIT
 
 
+_FEMININE_PARTNERS = frozenset({"femme", "épouse", "compagne", "conjointe", "concubine", "copine", "amie", "fiancée"})
+
+
+def _apposed_partner(token: Any) -> Any | None:
+    """The partner's noun right before a comma when the word after it has the partner's gender ("son mari,
+    handicapé depuis un AVC", "Son compagnon, présent, ..."): the word is apposed to the partner."""
+    prev = _previous_word(token)
+    if prev is None or prev.text != "," or prev.i - 1 < token.sent.start:
+        return None
+    partner = token.doc[prev.i - 1]
+    if _person_kind(partner) != "partner":
+        return None
+    gender = "F" if _lower(partner) in _FEMININE_PARTNERS else "M"
+    return partner if gender_of(_lower(token)) == gender else None
+
+
+# body parts and wounds whose findings are listed after them: "Cheville droite déformée, œdémateuse", "Genou
+# gauche gonflé, chaud", "Plaie du cuir chevelu, suturée aux urgences"
+BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
+                        "jambe", "cuisse", "mollet", "hanche", "abdomen", "ventre", "thorax", "cou", "tête", "doigt",
+                        "pouce", "orteil", "œil", "oeil", "dos", "plaie", "brûlure", "fracture", "lésion", "ulcère",
+                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue"})
+
+
+def _body_part_list(token: Any) -> Any | None:
+    """The body part or wound opening the sentence, when ``token`` follows a comma and only its findings come
+    between (no pronoun, finite verb or person): what the word agrees with."""
+    prev = _previous_word(token)
+    if prev is None or prev.text != ",":
+        return None
+    doc, start = token.doc, token.i - 1
+    while start > 0 and doc[start - 1].text not in (".", ";", ":", "!", "?"):
+        start -= 1  # the parse may cut the sentence at a comma: from the last full stop
+    first = doc[start]
+    if _compound(doc[start + 2]) in BODY_PARTS if start + 2 < token.i and doc[start + 1].text == "-" else False:
+        first = doc[start + 2]
+    elif _lower(first) not in BODY_PARTS:
+        return None
+    for t in doc[first.i + 1: token.i]:
+        word = _lower(t)
+        if t.pos_ in ("PRON", "AUX") or "Fin" in t.morph.get("VerbForm") or word in PATIENT_PRONOUNS \
+                or word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in OTHER_PEOPLE or word in ROLE_NOUNS:
+            return None
+    return first
+
+
+def _relative_object(token: Any) -> Any | None:
+    """"son voisin, qu'elle trouve bizarre": the predicate of a verb of judging whose object is the relative
+    "que" agrees with the relative's antecedent, not with the verb's subject."""
+    if token.dep_ != "xcomp" or _lower(token.head) not in _JUDGING_VERBS | _PREDICATE_VERBS:
+        return None
+    doc, verb = token.doc, token.head
+    k = verb.i - 1
+    while k > token.sent.start and (_lower(doc[k]) in PATIENT_PRONOUNS | {"on"} or _lower(doc[k]) in ADVERBS):
+        k -= 1
+    if _lower(doc[k]) not in ("que", "qu'"):
+        return None
+    k -= 1
+    if k >= 0 and doc[k].text == ",":
+        k -= 1
+    return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
+    antecedent = _relative_object(token)
+    if antecedent is not None:
+        return antecedent
+    partner = _apposed_partner(token)
+    if partner is not None:
+        return partner
+    part = _body_part_list(token)
+    if part is not None:
+        return part
     prev = _previous_word(token)
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
@@ -442,6 +572,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return prev  # "l'an dernier", "le mois dernier": the time noun, not an age
         if word in AGE_NOUNS:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
+        if word.endswith(("plégique", "parétique")) and gender_of(word) is None:
+            return _controller(prev, depth + 1)  # "hémiplégique droit" tagged as a noun: the patient's side
         if word not in ("___",):
             return prev
     clitic = _lexical_clitic(token)
@@ -474,6 +606,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         return symptom
     if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
             and _person_kind(head) is None:
+        if head.pos_ in ("ADJ", "NOUN") and gender_of(_lower(head)) is None and is_adjective(_lower(head)) \
+                and _lower(head) not in BODY_PARTS:
+            return _controller(head, depth + 1)  # "tétraplégique complète": what the epicene adjective agrees with
         return head  # right after the word it modifies, whatever its tag ("en hypochondre droit")
     if dep in ("amod", "acl", "flat:name", "appos", "nmod") and head.pos_ in ("NOUN", "PROPN", "PRON"):
         if _lower(head) in AGE_NOUNS:
@@ -488,7 +623,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if any(t.is_punct for t in between):
             after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
             if head.morph.get("Gender") == token.morph.get("Gender") and not _is_plural(head) and token.morph.get("Gender") \
-                    and after not in ("de", "d'", "du", "des"):
+                    and after not in ("de", "d'", "du", "des") and (to_masculine(_lower(token)) or _lower(token)) \
+                    not in PERSON_PARTICIPLES:
                 return head  # "Dyspnée d'aggravation ..., majorée à l'effort"
             return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
         return head
@@ -528,6 +664,9 @@ _LIST_LINKS = frozenset({",", "et", "mais", "ou", "puis"})
 _LIST_ADVERBS = frozenset({"non", "très", "peu", "plus", "bien", "mal", "un", "assez", "trop", "si", "moins",
                            "légèrement", "encore", "toujours", "déjà"})
 _BARE_PREPOSITIONS = frozenset({"en", "à", "au", "aux", "sous", "sans", "contre", "depuis", "par", "pour", "avec"})
+# a place complement, with its article, between two members of the patient's list: "assise dans la cuisine,
+# désorientée", "allongé sur le sol, conscient"
+_PLACE_PREPOSITIONS = frozenset({"dans", "sur", "sous", "devant", "derrière", "chez", "près", "au", "aux"})
 
 
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
@@ -538,7 +677,7 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     while k >= 0 and steps < 3:
         prev = token.doc[k]
         word = _lower(prev)
-        if prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS:
+        if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
             if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
                     or word in AGE_NOUNS or word in TIME_NOUNS:
                 return False
@@ -566,6 +705,13 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             continue
         k = token.i + 1
         while k < len(doc):
+            if _lower(doc[k]) in _PLACE_PREPOSITIONS:
+                j = k + 1
+                while j < len(doc) and (_lower(doc[j]) in DETERMINERS or _lower(doc[j]) in ("de", "d'")
+                                        or (doc[j].pos_ in ("NOUN", "PROPN", "ADJ") and _candidate(doc[j]) is None)):
+                    j += 1
+                if j > k + 1 and j < len(doc) and doc[j].text == ",":
+                    k = j
             # a complement without determiner before the link: "fébrile à 39 °C et"
             if _lower(doc[k]) in _BARE_PREPOSITIONS:
                 j = k + 1
@@ -708,6 +854,11 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 add(_item(doc, i, i, gender, inflect(word, gender) or word, "role noun"))
                 if noun_gender == gender and inflect(noun, gender):
                     add(_item(doc, i + 1, j, gender, inflect(noun, gender), "role noun"))
+                after = doc[j + 1] if j + 1 < sent.end else None
+                if after is not None and gender_of(_lower(after)) == gender and is_adjective(_lower(after)) \
+                        and not _is_plural(after) and inflect(_lower(after), gender):
+                    # "ancienne secrétaire médicale": the role noun's adjective
+                    add(_item(doc, after.i, after.i, gender, inflect(_lower(after), gender), "role noun"))
                 det = doc[i - 1] if i > sent.start else None
                 if det is not None and _lower(det) in ("un", "une") and i - 2 >= sent.start and _lower(doc[i - 2]) in ETRE:
                     add(_item(doc, det.i, det.i, gender, "une" if _lower(det) == "un" else "un", "determiner of a role noun"))
@@ -720,6 +871,8 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 nxt = _lower(doc[j + 1]) if j + 1 < sent.end else ""
                 later = {_lower(t) for t in doc[j + 1:]}  # the parse may end the sentence at a comma
                 mine = nxt.endswith("ant") and bool(later & {"il", "elle"})
+                # "Mère de deux enfants et grand-mère": the lexicon swaps the first, the coordinated ones here
+                mine = mine or (nxt == "de" and j + 2 < sent.end and doc[j + 2].like_num)
             elif prev in ETRE:
                 mine = i - 2 >= sent.start and _lower(doc[i - 2]) in PATIENT_PRONOUNS
             elif prev in ("et", ","):
@@ -739,6 +892,12 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             k = i + 2
             while k < sent.end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS):
                 k += 1
+            # past adjectives of both genders and their links: "la trouve pâle et couverte de sueurs"
+            while k + 1 < sent.end and gender_of(_lower(doc[k])) is None and is_adjective(_lower(doc[k])) \
+                    and _lower(doc[k + 1]) in _LIST_LINKS:
+                k += 2
+                while k < sent.end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS):
+                    k += 1
             if k < sent.end:
                 adjective = _lower(doc[k])
                 if gender_of(adjective) == gender and not _is_noun_only(adjective) and inflect(adjective, gender):

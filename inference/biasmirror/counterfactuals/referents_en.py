@@ -57,6 +57,7 @@ ADJECTIVE_LIKE = {"retired", "former", "single", "part-time", "full-time", "youn
                   "thin", "obese", "pleasant", "anxious", "homeless", "disheveled", "stay-at-home", "widowed",
                   "divorced", "married", "unemployed", "proud", "working", "new", "first-time", "great", "very",
                   "frail", "healthy", "active", "avid", "local", "unknown", "busy", "lovely", "nice", "tearful"}
+DECADE_PREPOSITIONS = {"in", "since", "by", "until", "into", "from"}
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 
 
@@ -85,10 +86,12 @@ class _Reader:
                     or w in ("non-smoker", "nonsmoker"):
                 j -= 1
                 continue
-            if w.isalpha() and w.islower() and w not in COPULA and w not in ("and", "or", "who", "that", "with",
-                                                                          "of", "to", "in", "by", "for", "from"):
-                article = next((k for k in range(j - 1, max(j - 3, -1), -1) if self.word(k) in ("a", "an")), None)
-                if article is not None and all(self.word(k).isalpha() for k in range(article, j)):
+            if w.replace("-", "").isalpha() and w.islower() and w not in COPULA and w not in (
+                    "and", "or", "who", "that", "with", "of", "to", "in", "by", "for", "from"):
+                # "a well-appearing girl", "the eldest son"
+                article = next((k for k in range(j - 1, max(j - 3, -1), -1) if self.word(k) in ("a", "an", "the")),
+                               None)
+                if article is not None and all(self.word(k).replace("-", "").isalpha() for k in range(article, j)):
                     j = article - 1
                     continue
             break
@@ -130,11 +133,15 @@ class _Reader:
             return None
         if self.word(first) == "the" or self.word(i - 1) == "the":
             the = first if self.word(first) == "the" else i - 1
-            if not (self.word(the - 1) in COPULA and self.subject_is_patient(the - 1)):
-                return None
-            return "predicate"
-        if before == "," and self.word(first - 2) in ("pt", "patient"):
-            return "apposed"
+            if self.word(the - 1) in COPULA and self.subject_is_patient(the - 1):
+                return "predicate"
+            if self.clause_start(the - 1) and self.word(i + 1) in ("is", "was") and \
+                    re.fullmatch(r"\d+", self.word(i + 2)) and self.word(i) in PERSON_WORDS:
+                return "subject"                # "the boy is 15": the note's subject, given an age
+            return None
+        if before == "," and (self.word(first - 2) in ("pt", "patient") or (
+                self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
+            return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
         if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE:
             return None
         if self.apposed_to_other(first):
@@ -168,6 +175,19 @@ class _Reader:
             return "start"
         return None
 
+    def decade_of_other(self, i: int, patient: dict[int, str]) -> bool:
+        """"in her 30s": whose decade. The nearest person word before the pronoun in its sentence decides: the
+        patient's own noun ("a male in his 80s", "Lady in her 70s") or no person at all ("symptoms started in
+        her 30s") make it the patient's; another person's ("her aunt died in her 60s", "a man in his 30s"
+        apposed to a roommate) make it that person's."""
+        k = i - 2
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            w = re.sub(r"['’]s$", "", self.word(k))
+            if w in PERSON_WORDS or w in ROLES or w in OTHER_PEOPLE:
+                return k not in patient
+            k -= 1
+        return False
+
     def read(self) -> Reading:
         patient: dict[int, str] = {}
         partner: set[int] = set()
@@ -187,8 +207,9 @@ class _Reader:
                     if has_partner:
                         partner.add(i)          # the partner's pronoun follows the partner
                     continue
-                if self.word(i - 1) == "in" and re.fullmatch(r"\d0s", self.word(i + 1)):
-                    reasons[i] = "other person"      # "a woman in her 30s"
+                if self.word(i - 1) in DECADE_PREPOSITIONS and re.fullmatch(r"\d0s|\d0's|teens", self.word(i + 1)) \
+                        and self.decade_of_other(i, patient):
+                    reasons[i] = "other person"      # "a woman in her 30s" said of someone else
                     continue
                 if self.word(i - 1) == "and" and self.word(i + 1) in PARTNERS and self.word(i - 2) in KINSHIP:
                     reasons[i] = "other person"      # "his niece and her husband"
@@ -207,6 +228,9 @@ class _Reader:
             if w in PARTNERS:
                 partner.add(i)
                 continue
+            if w in ("female", "male") and self.word(i + 1) in ("partner", "partners", "spouse"):
+                partner.add(i)                  # "her female partner": the partner's sex
+                continue
             if w in PERSON_WORDS or w in ROLES:
                 gender = PERSON_WORDS.get(w) or ROLES.get(w)
                 if w in ("mom", "dad", "mum", "mommy", "daddy") and self.word(i - 1) not in (
@@ -214,7 +238,10 @@ class _Reader:
                     named = self.word(i + 1) != "of" or True
                 elif w in KINSHIP:
                     how = self.names_patient(i)
-                    named = w in PARENT_ROLES and how is not None and (how != "start" or self.word(i + 1) == "of")
+                    # a parent noun names the patient in "mother of three"; any kinship noun as the patient's
+                    # predicate ("he is the eldest son")
+                    named = how is not None and ((w in PARENT_ROLES and (how != "start" or self.word(i + 1) == "of"))
+                                                 or how == "predicate")
                 else:
                     named = self.names_patient(i) is not None
                 if named and gender == self.sex:

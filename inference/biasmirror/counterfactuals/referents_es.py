@@ -27,7 +27,7 @@ DETERMINERS = {"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus
 POSSESSIVES = {"su", "sus", "mi", "tu"}
 COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece", "permaneció", "encuentra",
            "siente", "nota", "dice", "acude", "llega", "vive", "vino", "sigue", "parece", "estar", "ser",
-           "sido", "estado", "continúa", "resulta"}
+           "sido", "estado", "continúa", "resulta", "muestra", "mostraba"}
 AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
 PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
                  "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
@@ -70,19 +70,31 @@ NOUN_WORDS = {"herida", "caída", "fractura", "tos", "disnea", "fiebre", "dolor"
               "axila", "vía", "catéter", "quemadura", "úlcera"}
 
 
+# endings of adjectives that open a list at a clause start ("Consciente, orientada", "Obesa, sedentaria")
+LIST_ADJECTIVE_ENDINGS = ("ente", "ante", "ble", "nsa", "nso", "esa", "eso", "ria", "rio")
+# participles said of a person: after a comma and a thing they are the patient's ("Ingreso, trasladada por ...")
+PERSON_PARTICIPLES = {"trasladado", "encontrado", "traído", "derivado", "remitido", "atendido", "acompañado",
+                      "ingresado", "tumbado", "sentado", "hallado", "llevado", "evacuado"}
+# "solo/sola" means alone after these (elsewhere "solo" is also "only")
+ALONE_AFTER = {"llega", "llegó", "vino", "viene", "acude", "acudió", "está", "estaba", "vive", "vivía", "venido",
+               "llegado", "queda", "quedó", "muy", "siente", "sentía", "encuentra"}
+# an agent noun after "antiguo", "gran": "antiguo carnicero", "gran bebedor", "gran aficionado"
+AGENT_ENDINGS = ("dor", "dora", "ero", "era", "ado", "ada", "ista")
+
+
 def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
 
 
 NOUN_GENDERS = {"madre": "F", "padre": "M", "mujer": "F", "hombre": "M", "varón": "M", "el": "M", "un": "M",
-                "la": "F", "una": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
+                "la": "F", "una": "F", "vista": "F", "prevista": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
 
 
 def ending_gender(word: str) -> str | None:
     if word in NOUN_GENDERS:
         return NOUN_GENDERS[word]
-    if word.endswith(("cida", "cidas")):
-        return None
+    if word.endswith(("icida", "icidas")):
+        return None  # "homicida", "insecticida"; but "conocida", "desconocida" are feminine
     if word.endswith(("ora", "oras", "a", "as")) and not word.endswith(("ista", "istas", "ía", "ías")):
         return "F"
     if word.endswith(("or", "ores", "o", "os", "ón")):
@@ -105,7 +117,8 @@ class _Reader:
     def is_person(self, i: int) -> bool:
         w = self.word(i)
         return w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
-            or w in ROLE_NOUNS
+            or w in ROLE_NOUNS or (self.word(i - 1) in ("antiguo", "antigua", "gran", "ex") and w not in NOUN_WORDS
+                                   and w.endswith(AGENT_ENDINGS))
 
     def is_verb(self, i: int) -> bool:
         w = self.word(i)
@@ -141,6 +154,8 @@ class _Reader:
         if self.t[i].text[:1].isupper() and not self.clause_start(i - 1):
             return True
         if self.clause_start(i - 1):
+            if w.endswith(LIST_ADJECTIVE_ENDINGS) and self.word(i + 1) in (",", "y", "e"):
+                return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
 
@@ -186,8 +201,10 @@ class _Reader:
             return False
         if prev == "como":
             return True
-        if prev in ("es", "era", "está"):
-            return not kin or w in PARENT_ROLES
+        if prev in ("es", "era"):
+            return True  # "es tía de dos sobrinos", "es hijo único": the patient's predicate
+        if prev == "está":
+            return not kin
         if prev in ("y", ","):
             k = j - 1
             while k >= 0 and not self.clause_start(k) and not self.is_person(k):
@@ -197,7 +214,7 @@ class _Reader:
             return not kin
         if self.clause_start(j):
             if kin:
-                return self.word(i + 1) == "de" and self.word(i + 2).isdigit()
+                return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBERS)
             return True
         return False
 
@@ -214,6 +231,9 @@ class _Reader:
             return PATIENT
         if self.is_noun(j) and self.is_person(j):
             return self.noun_referent(j)
+        if self.is_noun(j) and self.word(j - 1) in DETERMINERS and w not in NOUN_WORDS - {"herida", "caída"} \
+                or w in ("dolor", "herida", "lesión", "fractura", "tos", "fiebre"):
+            return "other"  # "El dolor fue tratado", "La herida está limpia": a thing's predicate
         return PATIENT
 
     def controller(self, i: int) -> str | None:
@@ -228,7 +248,17 @@ class _Reader:
         own = self.gender(i)
         if self.word(i) in ("antiguo", "antigua", "gran") and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
-        return self.before(i - 1, own)
+        result = self.before(i - 1, own)
+        w = self.word(i)
+        masculine = w[:-1] + "o" if w.endswith("a") else w
+        if result == "other" and self.word(i - 1) == "," and masculine in PERSON_PARTICIPLES:
+            k = i - 1
+            while k >= 0 and not self.clause_start(k):
+                if self.is_person(k) and self.is_noun(k) and self.noun_referent(k) != PATIENT:
+                    return result  # "Tiene un hermano ..., ingresado": the other person's
+                k -= 1
+            return PATIENT  # "Ingreso involuntario, trasladada por la policía": said of a person, the patient
+        return result
 
     def before(self, j: int, own: str | None) -> str | None:
         while j >= 0 and (self.word(j) in ADVERBS or self.word(j).endswith("mente")):
@@ -241,18 +271,24 @@ class _Reader:
         if w in ("lo", "la") and self.word(j - 1) not in PREPOSITIONS:
             return PATIENT if (w == "la") == (own == "F") else "other"
         if w in COPULAS:
+            if self.word(j - 1) == "que" and self.word(j - 2) in ("al", "a", "la", "lo"):
+                return "other"  # "su fisioterapeuta, al que encuentra brusco": the relative's antecedent
             k = j - 1
             while k >= 0 and self.word(k) in ("se", "lo", "la"):
                 k -= 1
             if self.word(j - 1) in ("lo", "la"):
                 return PATIENT
             return self.subject_of(j)
+        if w in ("mismo", "misma") and self.word(j - 1) == "sí":
+            return PATIENT  # "peligroso para sí mismo, contenido"
         if w in COORDINATION:
             return self.conjunct(j - 1, own)
         if self.is_verb(j):
             k = j - 1
             while k >= 0 and self.word(k) in ("no", "se", "ya"):
                 k -= 1
+            if self.word(k) == "que" and self.word(k - 1) in ("al", "a", "la", "lo"):
+                return "other"  # "su fisioterapeuta, al que encuentra brusco": the relative's antecedent
             if self.word(k) in ("lo", "la"):
                 return PATIENT if (self.word(k) == "la") == (own == "F") or own is None else "other"
             return self.subject_of(j)
@@ -268,6 +304,8 @@ class _Reader:
                 return self.before(prep - 1, own) if prep is not None else "other"
             return self.noun_referent(j)
         if self.is_adjective(j):
+            if self.word(j - 1) in AUXILIARIES:
+                return self.subject_of(j - 1)  # "ha vuelto de viaje, febril y cansado": the subject's
             return self.controller(j)
         return "other"
 
@@ -285,6 +323,8 @@ class _Reader:
     def conjunct(self, k: int, own: str | None) -> str | None:
         while k >= 0 and (self.word(k) in ADVERBS or self.word(k) in COORDINATION):
             k -= 1
+        if self.word(k) in ("mismo", "misma") and self.word(k - 1) == "sí":
+            return PATIENT  # "peligroso para sí mismo, contenido"
         if k >= 0 and (self.is_noun(k) or self.word(k).isdigit() or self.is_adjective(k)):
             prep = self.complement_start(k)
             if prep is not None:
@@ -310,7 +350,7 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and not self.is_noun(i + 1) and self.word(i + 1)[:1].isalpha() \
+                    and (not self.is_noun(i + 1) or self.word(i - 1) == "que") and self.word(i + 1)[:1].isalpha() \
                     and self.word(i + 1) not in ADVERBS:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
@@ -333,10 +373,18 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if w in ("mismo", "misma") and self.word(i - 1) == "sí":
+                if self.gender(i) == self.sex:
+                    patient[i] = "pronoun"  # "para sí misma": the patient's reflexive
+                continue
+            if w in ("sola", "solo") and self.word(i - 1) in ALONE_AFTER:
+                if self.before(i - 1, self.gender(i)) == PATIENT and self.gender(i) == self.sex:
+                    patient[i] = "agreement"  # "Llega sola a urgencias"
+                continue
             if self.is_adjective(i):
                 g = self.gender(i)
-                if g is None:
-                    continue
+                if g is None or (w.endswith(("os", "as")) and len(w) > 3):
+                    continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
                     partner.add(i)
@@ -350,7 +398,8 @@ class _Reader:
 NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
            "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",
-         "trabaja", "fuma", "toma", "cuida", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
+         "trabaja", "fuma", "toma", "cuida", "lleva", "llevaba", "usaba", "anda", "andaba", "considera", "consideraba", "ayuda", "ayudan",
+         "ayudaba", "porta", "portaba", "utiliza", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
          "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",
          "vino", "cortó", "rompió", "cayó", "torció", "quemó", "podía", "levantarse", "gritar", "caer", "hablar"}
 ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
@@ -362,7 +411,8 @@ ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viud
               "auxiliar", "fisioterapeuta", "exalcohólica", "exalcohólico", "exadicta", "exadicto",
               "exheroinómana", "exheroinómano", "camarera", "camarero", "abogada", "abogado", "dependienta",
               "dependiente", "limpiadora", "limpiador", "ama", "amo", "deportista", "trabajadora", "trabajador",
-              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante"}
+              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante",
+              "cuidadora", "cuidador", "carnicera", "carnicero", "consumidora", "consumidor", "bebedora", "bebedor"}
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:

@@ -49,6 +49,12 @@ KINSHIP = {"mère", "père", "fille", "fils", "sœur", "soeur", "frère", "tante
            "belle-sœur", "beau-frère", "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
 PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "parrain", "tante", "oncle",
                  "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
+# persons named by a present participle (the Lefff has some as nouns of one gender)
+ANT_PERSONS = {"aidant", "aidante", "soignant", "soignante", "aide-soignant", "aide-soignante", "gérant", "gérante", "assistant", "assistante",
+               "habitant", "habitante", "participant", "participante", "représentant", "représentante"}
+JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
+NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
+                "vingt", "plusieurs", "nombreux", "nombreuses"}
 RELATIVE = {"qui", "que", "qu'", "qu’", "dont"}
 SUBJECT_PRONOUNS = {"il", "elle", "ils", "elles", "on", "qui", "je", "j'", "j’", "nous", "vous", "tu"}
 FUNCTION_WORDS = SUBJECT_PRONOUNS | {"se", "s'", "s’", "y", "en", "lui", "leur", "ne", "n'", "n’", "que", "qu'",
@@ -58,7 +64,7 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "cycliste", "interprète", "bénévole", "collègue", "psychologue", "pédiatre", "dentiste",
                    "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
-                   "interne", "externe", "aide-soignant", "aide-soignante", "responsable"}
+                   "interne", "externe", "responsable"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
             ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
@@ -94,10 +100,16 @@ class _Reader:
             return "F"
         if w in EPICENE_PERSONS:
             return None
+        if w in ANT_PERSONS:
+            return "F" if w.endswith("e") else "M"
         entry = self.lex.get(w)
         if entry is None or not (entry.adjective or entry.noun):
             return self.unknown_gender(w)
-        return self.lex.gender(w, as_noun=as_noun)
+        known = self.lex.gender(w, as_noun=as_noun)
+        if known is None and entry.adjective and not entry.adjective_genders and w.endswith(("ant", "ante", "ent",
+                                                                                            "ente")):
+            return self.unknown_gender(w)  # "méfiant": an adjective the Lefff gives no gender
+        return known
 
     def unknown_gender(self, w: str) -> str | None:
         if "-" in w and self.lex.get(w.split("-")[0]) is not None and self.lex.get(w.split("-")[0]).noun:
@@ -121,7 +133,7 @@ class _Reader:
                 or self.word(i - 1) in COPULAS):
             return True
         return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS
-                or self.lex.is_role_noun(w))
+                or w in ANT_PERSONS or self.lex.is_role_noun(w))
 
     def is_noun(self, i: int) -> bool:
         w = self.word(i)
@@ -171,6 +183,13 @@ class _Reader:
 
     def is_adjective(self, i: int) -> bool:
         w = self.word(i)
+        entry = self.lex.get(w)
+        if w.endswith("ant") and self.word(i + 1) in ("son", "sa", "ses", "le", "la", "les", "un", "une", "l'", "l’",
+                                                      "leur", "leurs"):
+            return False  # "promenant son chien": a present participle with its object is a verb, invariable
+        if self.word(i - 1) == "non" and w.endswith(("ant", "ante")) and entry is not None and entry.noun \
+                and not entry.adjective:
+            return True  # "non observant": a negated present participle the Lefff has as a noun only
         if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
                 or w in DETERMINERS or w.endswith("ment"):
             return False
@@ -234,7 +253,8 @@ class _Reader:
             return False
         if self.is_finite_verb(j):
             subject = self.subject_of(j)
-            return subject == PATIENT and (not kin or w in PERSONAL_ROLE)
+            # "il est fils unique": any kinship noun right after the patient's "être" is the patient's
+            return subject == PATIENT and (not kin or w in PERSONAL_ROLE or prev in ("est", "était"))
         if prev in ("et", ","):
             k = j - 1
             k = self.skip_complements(k)
@@ -246,7 +266,10 @@ class _Reader:
             return False
         if self.clause_start(j):
             if kin:
-                return self.word(i + 1) == "de" and self.word(i + 2).isdigit() and w not in ("voisin", "voisine")
+                if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
+                    return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
+                return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
+                    and w not in ("voisin", "voisine")
             return True
         return False
 
@@ -363,6 +386,23 @@ class _Reader:
         w = self.word(j)
         if self.clause_start(j):
             return PATIENT
+        if w in ("trouve", "trouvait", "juge", "jugeait", "considère", "estime") and self.word(j - 1) in ("il", "elle") \
+                and self.word(j - 2) in ("qu'", "qu’", "que"):
+            return "other"  # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+        if w == ",":
+            # "Chute chez sa fille, retrouvée par son gendre": a place "chez" someone is no controller
+            c = next((c for c in range(j - 1, max(j - 5, -1), -1) if self.word(c) == "chez"), None)
+            if c is not None and all(not self.clause_start(k) for k in range(c, j)) and (
+                    self.clause_start(c - 1) or (self.is_noun(c - 1) and not self.is_person(c - 1))):
+                return PATIENT
+        if w == "comme":
+            # "il est décrit par sa fille comme très actif": after a passive verb of judging and its agent, the
+            # word after "comme" agrees with that verb's subject
+            k = j - 1
+            while k >= 0 and not self.clause_start(k) and k > j - 8:
+                if self.word(k) in JUDGING_PARTICIPLES and self.word(k - 1) in ("est", "était", "été", "sera", "fut"):
+                    return self.subject_of(k - 1)
+                k -= 1
         if w in AVOIR or (w == "été" and self.word(j - 1) in AVOIR):
             if w == "été":
                 return self.subject_of(j - 1)
@@ -517,6 +557,12 @@ class _Reader:
                                       and self.lex.get(self.word(i + 1)).infinitive):
                 if (w == "la") == (self.sex == "F") and self.word(i - 1) not in PREPOSITIONS:
                     patient[i] = "object pronoun"
+                continue
+            if w in COPULAS and self.word(i - 1) in ("est", "était", "été", "sera", "fut") and g is not None:
+                # "il est décrit par sa femme comme ...": the passive participle of a verb of judging agrees
+                # with the subject (and stays a copula for what follows "comme")
+                if self.subject_of(i - 1) == PATIENT and g == self.sex:
+                    patient[i] = "agreement"
                 continue
             if self.is_noun(i) and self.is_person(i):
                 referent = self.noun_referent(i)

@@ -67,9 +67,11 @@ Spanish ones by rules over the lexicon (agreement_es.py) and English role nouns 
 (agreement_en.py) - and leaves alone what agrees with someone or something else.
 
 Known limitations (English): "his" before "and"/"or" is read as standalone ("his and
-her towels" -> "hers and his towels"); a true swap assumes pronouns refer to
-the patient or to the swapped spouse, so :func:`residual_terms` flags a
-swapped pronoun of another person (the son's "he" becomes "she");
+her towels" -> "hers and his towels"); a pronoun of the sex the patient is
+not is kept when the nearest person named before it is a relative of that
+sex that the swap keeps ("her son ... he found her": the son's "he"), so
+the output depends on the direction of the swap; a relative's pronoun of the
+patient's own sex cannot be told from the patient's and is swapped;
 sex-specific anatomy, conditions and obstetric history (pregnancy, prostate,
 G2P2, LMP) are clinical content, not references, and are not rewritten
 (flag such records separately); names are not changed (notes are expected to
@@ -199,9 +201,10 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             taken.append((item.start, item.end))
         hits.sort()
     if lex.language == "en" and hits:
-        from biasmirror.counterfactuals.agreement_en import other_persons_decades
+        from biasmirror.counterfactuals.agreement_en import other_persons_decades, other_persons_words
 
-        kept = other_persons_decades(text, [(a, b) for a, b, _ in hits])
+        spans = [(a, b) for a, b, _ in hits]
+        kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
         hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
