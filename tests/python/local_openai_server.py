@@ -101,6 +101,18 @@ def is_retry(body: dict[str, Any]) -> bool:
         return True
 
 
+def rule_swap_is_valid(hpi: str | None, pmh: str | None, sex: str) -> bool:
+    """Whether the rule swap of an English record passes the rewriter's checks (checks.field_problems). The synthetic
+    notes name relatives and clinicians with their own pronouns, which the rule swap sometimes swaps too: a stub that
+    answers with the rule swap then gets those records flagged, after the one retry."""
+    from biasmirror.counterfactuals.base import OTHER_SEX
+    from biasmirror.counterfactuals.checks import field_problems
+
+    target = OTHER_SEX[sex]
+    return not any(field_problems(name, text, swap_sex(text, target).text, target, "en")
+                   for name, text in (("hpi", hpi), ("pmh", pmh)))
+
+
 def rule_swap_answer(body: dict[str, Any], language: str = "en") -> str:
     """A correct rewriter answer: the record itself for a placebo target, else the rule-based swap."""
     target, record = last_record(body)

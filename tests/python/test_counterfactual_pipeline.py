@@ -24,7 +24,7 @@ from biasmirror.counterfactuals.llm_rewriter import CANNOT_SWAP_REASON
 from biasmirror.paths import project_dir
 from biasmirror.synth.mimic import write_mimic
 from warehouse_workspace import Workspace
-from local_openai_server import LocalChatServer, completion, is_retry, last_record, rule_swap_answer
+from local_openai_server import LocalChatServer, completion, is_retry, last_record, rule_swap_answer, rule_swap_is_valid
 
 # slow (make test-fast leaves it out): its tests build warehouses with dbt
 pytestmark = pytest.mark.slow
@@ -70,8 +70,12 @@ def test_rules_and_placebo_copies(cohort: Workspace) -> None:
     assert (placebo.counterfactual_sex == placebo.original_sex).all() and (placebo.sex == placebo.original_sex).all()
     ok = swap[swap.status == "ok"]
     assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))
-    # the placebo copy is the swap swapped back: mostly the original itself
-    assert (placebo.hpi == placebo.hpi_original).mean() > 0.8
+    # the placebo copy is the swap swapped back, exactly; mostly the original itself (a round trip differs on about
+    # a fifth of the demo's varied notes: benchmarks/README.md, the demo's notes against their exact copy)
+    back = [swap_sex(swap_sex(o, OTHER_SEX[s]).text, s).text if isinstance(o, str) else o
+            for o, s in zip(placebo.hpi_original, placebo.original_sex)]
+    assert [h for h in placebo.hpi] == back
+    assert (placebo.hpi == placebo.hpi_original).mean() > 0.5
     # every copy with a text is checked, flagged ones included (diagnostics.write_checks)
     checks = cohort.query("select generator, count(*) as n from inference.counterfactual_checks group by generator")
     with_text = {name: int((group.hpi.notna() | group.pmh.notna()).sum()) for name, group in (("rules", swap),
@@ -81,17 +85,6 @@ def test_rules_and_placebo_copies(cohort: Workspace) -> None:
     parameters = json.loads(runs.parameters[0])
     assert runs.status[0] == "finished" and parameters["counts"]["written"] == len(test)
     assert parameters["backend"] == "rules" and parameters["placebo"] is False
-
-
-def _rule_swap_is_valid(hpi: str | None, pmh: str | None, sex: str) -> bool:
-    """Whether the rule swap of a record passes the rewriter's checks (checks.field_problems). The synthetic notes
-    name relatives and clinicians with their own pronouns, which the rule swap sometimes swaps too: a stub that
-    answers with the rule swap then gets those records flagged, after the one retry."""
-    from biasmirror.counterfactuals.checks import field_problems
-
-    target = OTHER_SEX[sex]
-    return not any(field_problems(name, text, swap_sex(text, target).text, target, "en")
-                   for name, text in (("hpi", hpi), ("pmh", pmh)))
 
 
 def _planted_model(body, n):
@@ -124,7 +117,7 @@ def test_llm_rewriter_through_a_local_server_with_cache_and_manifest(cohort: Wor
         test, on="record_id", suffixes=("", "_original"))
     low = copies.hpi_original.fillna("").str.lower()
     refused = low.str.contains("pain") & low.str.contains("nausea")
-    valid = pd.Series([_rule_swap_is_valid(h, p, x) for h, p, x in zip(copies.hpi_original, copies.pmh_original,
+    valid = pd.Series([rule_swap_is_valid(h, p, x) for h, p, x in zip(copies.hpi_original, copies.pmh_original,
                                                                         copies.sex)], index=copies.index)
     invalid = ~refused & ~valid
     retried = (low.str.contains("fever") & ~refused) | invalid
@@ -155,7 +148,7 @@ def test_resume_after_the_process_is_killed_mid_run(cohort: Workspace) -> None:
         return 200, completion(rule_swap_answer(body)), 0.15
 
     test = cohort.query("select record_id, sex, hpi, pmh from audit.triage_cohort where split = 'test'")
-    n_invalid = sum(not _rule_swap_is_valid(h, p, x) for h, p, x in zip(test.hpi, test.pmh, test.sex))
+    n_invalid = sum(not rule_swap_is_valid(h, p, x) for h, p, x in zip(test.hpi, test.pmh, test.sex))
     with LocalChatServer(slow) as server:
         env = {**os.environ, "BIASMIRROR_WAREHOUSE": str(cohort.warehouse), "BIASMIRROR_PROJECT_DIR": str(project_dir())}
         command = [sys.executable, "-m", "biasmirror.cli", "counterfactuals", "--generator", "llm", "--backend",
@@ -182,7 +175,7 @@ def test_resume_after_the_process_is_killed_mid_run(cohort: Workspace) -> None:
                         "where generator = 'llm-killed-model'").merge(test, on="record_id", suffixes=("", "_original"))
     assert len(rows) == rows.record_id.nunique() == len(test)  # nothing lost, nothing duplicated
     assert resumed.skipped_existing == partial and resumed.written == len(test) - partial
-    valid = [_rule_swap_is_valid(h, p, x) for h, p, x in zip(rows.hpi_original, rows.pmh, rows.sex)]
+    valid = [rule_swap_is_valid(h, p, x) for h, p, x in zip(rows.hpi_original, rows.pmh, rows.sex)]
     assert list(rows.status == "ok") == valid
     ok = rows[valid]
     assert all(h == swap_sex(o, c).text for h, o, c in zip(ok.hpi, ok.hpi_original, ok.counterfactual_sex))

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from biasmirror.cli import app
 from warehouse_workspace import Workspace
-from local_openai_server import LocalChatServer, completion, last_record, rule_swap_answer
+from local_openai_server import LocalChatServer, completion, last_record, rule_swap_answer, rule_swap_is_valid
 from test_counterfactual_pipeline import build
 
 # slow (make test-fast leaves it out): its tests build warehouses with dbt
@@ -131,24 +131,28 @@ def test_retry_flagged_asks_again_past_the_cache_and_no_cache_asks_everything(co
             return 200, completion('{"cannot_swap": "not today"}'), 0.0
         return 200, completion(rule_swap_answer(body)), 0.0
 
+    # a record whose rule swap fails the rewriter's checks is asked twice (the retry) and stays flagged
+    test = cohort.query("select record_id, sex, hpi, pmh from audit.triage_cohort where split = 'test'")
+    invalid = {r for r, h, p, x in zip(test.record_id, test.hpi, test.pmh, test.sex) if not rule_swap_is_valid(h, p, x)}
     with LocalChatServer(moody) as server, cohort.active():
         first = CliRunner().invoke(app, counterfactuals(server.url, "llm-moody"))
         assert first.exit_code == 0, first.output
         flagged = cohort.query("select record_id from inference.counterfactuals where generator = 'llm-moody' "
                                "and status = 'flagged'").record_id
-        assert len(flagged) > 0
+        assert len(flagged) > len(invalid & set(flagged))
         state["refuse"] = False
         sent = len(server.bodies)
         again = CliRunner().invoke(app, counterfactuals(server.url, "llm-moody"))
         assert again.exit_code == 0 and len(server.bodies) == sent  # done records are not asked again
         retried = CliRunner().invoke(app, counterfactuals(server.url, "llm-moody", "--retry-flagged"))
         assert retried.exit_code == 0, retried.output
-        assert len(server.bodies) - sent == len(flagged)  # exactly the flagged ones, past the cache
+        # exactly the flagged ones, past the cache (and the retry of those whose rule swap is invalid)
+        assert len(server.bodies) - sent == len(flagged) + len(invalid & set(flagged))
         assert f"{len(flagged):,} flagged earlier asked again" in retried.output
         status = cohort.query("select status, count(*) as n from inference.counterfactuals where generator = "
                               "'llm-moody' group by status")
-        assert dict(zip(status.status, status.n)) == {"ok": len(cohort.query(
-            "select 1 from audit.triage_cohort where split = 'test'"))}
+        expected = {"ok": len(test) - len(invalid), "flagged": len(invalid)}
+        assert dict(zip(status.status, status.n)) == {k: v for k, v in expected.items() if v}
         # the new answers replaced the cached refusals: a cached replay now gives ok copies
         with_cache = len(server.bodies)
         from biasmirror.warehouse import connect
@@ -160,8 +164,7 @@ def test_retry_flagged_asks_again_past_the_cache_and_no_cache_asks_everything(co
         with connect() as con:
             con.execute("delete from inference.counterfactuals where generator = 'llm-moody'")
         CliRunner().invoke(app, counterfactuals(server.url, "llm-moody", "--no-cache"))
-        assert len(server.bodies) - with_cache == len(cohort.query(
-            "select 1 from audit.triage_cohort where split = 'test'"))
+        assert len(server.bodies) - with_cache == len(test) + len(invalid)
     run = cohort.query("select parameters from inference.runs where generator = 'llm-moody' order by started_at")
     parameters = [json.loads(p) for p in run.parameters]
     assert [p["retry_flagged"] for p in parameters] == [False, False, True, False, False]
