@@ -52,6 +52,7 @@ CASES = [
 KEPT = [
     ("en", "F", "She was seen by a male nurse.", "He was seen by a male nurse."),
     ("en", "F", "Pt is a frail woman, poor historian, son at bedside.", "Pt is a frail man, poor historian, son at bedside."),
+    ("en", "M", "Retired postman, daughter at bedside.", "Retired postwoman, daughter at bedside."),
     ("en", "M", "He was bitten by a stranger, a woman in her 30s.", "She was bitten by a stranger, a woman in her 30s."),
 ]
 
@@ -76,6 +77,31 @@ def test_kept_words_of_other_people() -> None:
     for language, sex, a, b in KEPT:
         assert swap_sex(a, other(sex), language).text == b, a
         assert judge(a, b, sex, language, ("reading",)) == [], a
+
+
+# The Spanish reading: an object clitic before a verb of seeing or describing is the patient's, with the
+# adjectives after the verb; "la" before a person noun that ends like an infinitive ("auxiliar") or after "que"
+# before a person noun is an article. Correct copies pass, both ways.
+SPANISH_READING_CASES = [
+    ("Su nieto la ve más cansada y delgada.", "Su nieto lo ve más cansado y delgado.", "F"),
+    ("Sus vecinos lo describen tranquilo, educado.", "Sus vecinos la describen tranquila, educada.", "M"),
+    ("La auxiliar la vio tumbada junto a la cama.", "La auxiliar lo vio tumbado junto a la cama.", "F"),
+    ("Está orientado, igual que la enfermera de tarde.", "Está orientada, igual que la enfermera de tarde.", "M"),
+]
+
+
+@pytest.mark.parametrize(("original", "copy", "sex"), SPANISH_READING_CASES,
+                         ids=[c[0][:40] for c in SPANISH_READING_CASES])
+def test_spanish_reading_passes_correct_copies(original: str, copy: str, sex: str) -> None:
+    assert judge(original, copy, sex, "es", ("reading",)) == []
+    assert judge(copy, original, other(sex), "es", ("reading",)) == []
+
+
+def test_spanish_reading_flags_a_clitic_left_after_a_verb_of_seeing() -> None:
+    flags = judge("Su nieto la ve más cansada.", "Su nieto la ve más cansado.", "F", "es", ("reading",))
+    assert [f.kind for f in flags] == ["residual"]
+    flags = judge("Su nieto lo ve más cansado.", "Su nieto lo ve más cansada.", "M", "es", ("reading",))
+    assert [f.kind for f in flags] == ["residual"]
 
 
 def test_a_relative_fronted_without_a_complement_is_kept() -> None:

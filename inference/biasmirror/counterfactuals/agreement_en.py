@@ -153,7 +153,10 @@ def analyse(text: str) -> list[Agreeing]:
         child = word in CHILD_PAIRS or word in _MALE_CHILD
         licensors = _CHILD_LICENSORS if child else _KIN_LICENSORS if word in _KIN else _LICENSORS
         previous = found[-1].end if found else -1
-        coordinated = previous >= 0 and _COORDINATED.match(text[previous:m.start()]) is not None
+        between = text[previous:m.start()] if previous >= 0 else ""
+        # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
+        coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
+            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
         # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
         fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
