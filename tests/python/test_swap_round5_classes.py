@@ -44,6 +44,11 @@ CASES = [
     # English: a relative's partner named through the relative's possessive is the relative's
     ("en", "F", "She lives with her son; son's wife helps.", "He lives with his son; son's wife helps."),
     ("en", "M", "His niece's husband found him.", "Her niece's husband found her."),
+    # French: a definite kinship predicate with its article, adjective and a coordinated role noun; kinship
+    # nouns with a complement fronted before the patient's pronoun
+    ("fr", "F", "Elle est la tante de l'enfant de la chambre 6.", "Il est l'oncle de l'enfant de la chambre 6."),
+    ("fr", "M", "Il est le fils cadet et le tuteur de son père.", "Elle est la fille cadette et la tutrice de son père."),
+    ("fr", "F", "Sœur et nièce de jardiniers, elle s'est coupée.", "Frère et neveu de jardiniers, il s'est coupé."),
     # English: "dad" in a note about a child is the child's father
     ("en", "M", "Toddler boy with cough; dad gave paracetamol.", "Toddler girl with cough; dad gave paracetamol."),
 ]

@@ -247,6 +247,17 @@ class _Reader:
             return self.subject_of(j - 1) == PATIENT
         if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
             return False
+        if prev in ("le", "la", "l'", "l’") and j == i - 1:
+            before = self.word(j - 1)
+            if before in ("est", "était") and self.subject_of(j - 1) == PATIENT:
+                return True     # "elle est la tante de l'enfant": a definite predicate of the patient
+            if before == "et":
+                k = j - 2
+                while k >= 0 and self.is_adjective(k) and not self.is_noun(k):
+                    k -= 1      # "il est le fils cadet et le tuteur de ...": coordinated with that predicate
+                if k >= 0 and self.is_noun(k) and (self.word(k) in KINSHIP or self.lex.is_role_noun(self.word(k))) \
+                        and self.word(k) not in POSSESSIVES and k != i:
+                    return self.noun_referent(k) == PATIENT
         if prev in ("le", "la", "l'", "l’", "les", "des", "du", "ce", "cette") or prev in POSSESSIVES:
             return False
         if prev in PREPOSITIONS:
@@ -260,7 +271,8 @@ class _Reader:
             k = self.skip_complements(k)
             if k >= 0 and self.is_noun(k) and (self.lex.is_role_noun(self.word(k)) or self.word(k) in KINSHIP
                                                or self.word(k) in PATIENT_NOUNS):
-                return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE)
+                return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE or (
+                    prev == "et" and self.word(k) in KINSHIP))  # "Sœur et nièce de ..., elle"
             if prev == "," and (not kin or w in PERSONAL_ROLE):
                 return self.segment_is_patient(k) or (not kin and not self.segment_is_other_person(k))
             return False
@@ -268,9 +280,20 @@ class _Reader:
             if kin:
                 if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
                     return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
+                if self.word(i + 1) in ("de", "d'", "d’", "du", "des", "et") and self.fronted_before_pronoun(i):
+                    return True  # "Nièce de ..., elle a ...": fronted before the patient's pronoun
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
                     and w not in ("voisin", "voisine")
             return True
+        return False
+
+    def fronted_before_pronoun(self, i: int) -> bool:
+        """The phrase after i runs, within its clause, to a comma followed by "il" or "elle"."""
+        for k in range(i + 1, min(i + 16, len(self.t) - 1)):
+            if self.word(k) in (".", ";", ":", "!", "?", "\n"):
+                return False
+            if self.word(k) == ",":
+                return self.word(k + 1) in ("il", "elle")
         return False
 
     def segment_is_patient(self, k: int) -> bool:
