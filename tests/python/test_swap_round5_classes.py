@@ -49,6 +49,16 @@ CASES = [
     ("fr", "F", "Elle est la tante de l'enfant de la chambre 6.", "Il est l'oncle de l'enfant de la chambre 6."),
     ("fr", "M", "Il est le fils cadet et le tuteur de son père.", "Elle est la fille cadette et la tutrice de son père."),
     ("fr", "F", "Sœur et nièce de jardiniers, elle s'est coupée.", "Frère et neveu de jardiniers, il s'est coupé."),
+    # French and Spanish: "un homme", "una mujer" after an indefinite article name someone else (apposed to
+    # another person, an agent) unless a copula, "de" or the patient comes before the article
+    ("fr", "F", "Elle a été bousculée par un homme ivre.", "Il a été bousculé par un homme ivre."),
+    ("fr", "M", "Amené par un voisin, une femme de 70 ans, qu'il connaît bien.",
+     "Amenée par un voisin, une femme de 70 ans, qu'elle connaît bien."),
+    ("fr", "F", "C'est une femme de 52 ans, sans antécédent.", "C'est un homme de 52 ans, sans antécédent."),
+    ("es", "M", "Fue empujado por una mujer en la parada.", "Fue empujada por una mujer en la parada."),
+    ("es", "F", "Acude con su fisioterapeuta, un hombre joven, que la trajo.",
+     "Acude con su fisioterapeuta, un hombre joven, que lo trajo."),
+    ("es", "M", "Es un varón de 61 años sin alergias.", "Es una mujer de 61 años sin alergias."),
     # English: "dad" in a note about a child is the child's father
     ("en", "M", "Toddler boy with cough; dad gave paracetamol.", "Toddler girl with cough; dad gave paracetamol."),
 ]

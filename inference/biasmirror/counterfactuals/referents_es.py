@@ -186,11 +186,26 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
             return PARTNER
+        if w in ("mujer", "hombre", "varón", "varon") and before in ("un", "una") and self.indefinite_other(i - 1):
+            return "other"
         if w in PATIENT_NOUNS:
             return PATIENT
         if before in POSSESSIVES or not self.is_person(i) or w in STAFF - ROLE_NOUNS:
             return "other"
         return PATIENT if self.role_position(i) else "other"
+
+    def indefinite_other(self, article: int) -> bool:
+        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
+        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
+        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
+        k = article - 1
+        w = self.word(k)
+        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
+            w = "de"
+        if w == ",":
+            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
+        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
+                    or w in PATIENT_NOUNS)
 
     def role_position(self, i: int) -> bool:
         j = i - 1

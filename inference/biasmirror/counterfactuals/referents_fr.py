@@ -226,6 +226,8 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
+        if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
+            return "other"
         if w in PATIENT_NOUNS:
             return PATIENT
         if before in POSSESSIVES or not self.is_person(i):
@@ -233,6 +235,19 @@ class _Reader:
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def indefinite_other(self, article: int) -> bool:
+        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
+        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
+        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
+        k = article - 1
+        w = self.word(k)
+        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
+            w = "de"
+        if w == ",":
+            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
+        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
+                    or w in PATIENT_NOUNS)
 
     def role_position(self, i: int) -> bool:
         """A person noun in a position that describes the patient: the predicate of a patient subject, the
