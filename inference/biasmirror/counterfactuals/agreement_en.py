@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from biasmirror.counterfactuals import person_nouns_en
 from biasmirror.counterfactuals.patterns import trie
 
 __all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse", "other_persons_decades", "other_persons_words"]
@@ -26,29 +27,16 @@ __all__ = ["ROLE_PAIRS", "SEX_WORD_PAIRS", "analyse", "other_persons_decades", "
 # the words for a woman or a man (female -> male): the patient's only where a licensor says so (issue 22: "her
 # son, a 50 year old man", "a male nurse", "the driver, a woman" describe someone else); the triage neutralizer
 # removes them everywhere
-SEX_WORD_PAIRS = {"woman": "man", "lady": "gentleman", "female": "male"}
-# female -> male
-ROLE_PAIRS = {
-    "waitress": "waiter", "actress": "actor", "stewardess": "steward", "policewoman": "policeman",
-    "firewoman": "fireman", "businesswoman": "businessman", "saleswoman": "salesman", "fisherwoman": "fisherman",
-    "chairwoman": "chairman", "congresswoman": "congressman", "sportswoman": "sportsman", "postwoman": "postman",
-    "barmaid": "barman", "hostess": "host", "heroine": "hero", "landlady": "landlord",
-    "headmistress": "headmaster", "housewife": "househusband", "craftswoman": "craftsman",
-    "countrywoman": "countryman", "horsewoman": "horseman", "camerawoman": "cameraman", "servicewoman": "serviceman",
-    "forewoman": "foreman", "spokeswoman": "spokesman", "schoolgirl": "schoolboy", "grandmother": "grandfather",
-    "grandma": "grandpa", "mother": "father", "mom": "dad", "widow": "widower", "stepmother": "stepfather",
-    "princess": "prince", "nun": "monk", "duchess": "duke", "masseuse": "masseur",
-    "great-grandmother": "great-grandfather", "seamstress": "tailor", "handywoman": "handyman",
-    "repairwoman": "repairman", "doorwoman": "doorman", "godmother": "godfather",
-    **SEX_WORD_PAIRS,
-}
-# a son or a daughter is the patient only as the patient's predicate ("she is the eldest daughter", "he is an only
-# son"); anywhere else ("her son", "a 16 yo son") another person
-CHILD_PAIRS = {"daughter": "son", "stepdaughter": "stepson", "granddaughter": "grandson"}
-_MALE = {m: f for f, m in ROLE_PAIRS.items()}
-_MALE_CHILD = {m: f for f, m in CHILD_PAIRS.items()}
-_KIN = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad",
-                  "stepmother", "stepfather", "great-grandmother", "great-grandfather", "godmother", "godfather"})
+SEX_WORD_PAIRS = person_nouns_en.pairs("sex")
+# female -> male: the sex words, occupations and roles, parents (person_nouns_en.py is the one list)
+ROLE_PAIRS = person_nouns_en.pairs("sex", "role", "parent")
+# a child, a sibling, an aunt or a niece is the patient only as the patient's predicate ("she is the eldest
+# daughter", "he is the nephew of ...") or coordinated with a noun that names the patient; anywhere else ("her
+# son", "a 16 yo son") another person
+CHILD_PAIRS = person_nouns_en.pairs("kin")
+_MALE = person_nouns_en.male_to_female("sex", "role", "parent")
+_MALE_CHILD = person_nouns_en.male_to_female("kin")
+_KIN = frozenset(person_nouns_en.sexes("parent"))
 # kinship nouns the lexicon's patient_kinship section swaps before "of" ("mother of two")
 _KIN_OF = frozenset({"grandmother", "grandfather", "grandma", "grandpa", "mother", "father", "mom", "dad"})
 _SEX_WORDS = frozenset(SEX_WORD_PAIRS) | frozenset(SEX_WORD_PAIRS.values())
@@ -119,6 +107,38 @@ def _match_case(source: str, replacement: str) -> str:
     return replacement
 
 
+# a fragment's head noun after any adjectives at the start of a clause or of a list item: "Pleasant, cooperative
+# woman, NAD", "Keen sportsman, runs marathons", "Rt-handed woman, alert". A determiner, a possessive, a
+# preposition or a verb before the noun makes it someone else's phrase ("seen by a woman", "her sister").
+_NOT_ADJECTIVE = (r"(?:a|an|the|her|his|their|my|your|our|its|this|that|these|those|some|any|no|by|with|of|to|in|"
+                  r"for|from|at|on|and|or|but|per|via|is|was|are|were|has|had|says|said|reports|called|saw|seen|"
+                  r"found|brought|told|asked|other|another|one|two|three|four|five|six|seven|eight|nine|ten|"
+                  r"several|many|both|each|every|pt|patient|who|whom|which|[\w-]+['’]s)")
+_FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[A-Za-z][\w/-]*,?\s+){{0,3}}\Z",
+                            re.IGNORECASE)
+# a noun phrase fronted before the patient's pronoun, its apposition: "Mother of the pt in bed 3, she fainted",
+# "A woman in her 60s, he ..." - the noun names the subject, the patient
+_FRONTED_BEFORE = re.compile(rf"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+_FRONTED_AFTER = re.compile(r"[^,.;:\n]{0,60},\s*(?:she|he)\b", re.IGNORECASE)
+# the patient's predicate with a possessor: "he is his mother's only son", "she is the family's eldest daughter"
+_POSSESSOR_PREDICATE = re.compile(rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:(?:her|his|their|the|pt's|patient's)\s+)?"
+                                  rf"[\w-]+['’]s\s+{_MODIFIER}\Z", re.IGNORECASE)
+# a second predicate of the clause's subject: "She has four sisters and is the only daughter"
+_SECOND_PREDICATE = re.compile(rf"(?:\A|[.;\n]\s*)(?:she|he|pt|patient|the\s+(?:pt|patient))\s+[^.;:\n]*?\band\s+"
+                               rf"(?:is|was)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+# coordinated with the noun just before, which names the patient: "Retired stewardess and widow", "the nephew and
+# sole caregiver", "stepfather of two teens and a new grandfather" (an "of" complement may stand between)
+_COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+)"
+                          rf"(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+# a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
+# the partner, so that the couple keeps its configuration
+_PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
+                                 rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+# a note about a child: "dad" and "mom" there are the child's parents, not the patient
+_CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
+                         re.IGNORECASE)
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
@@ -132,20 +152,39 @@ def analyse(text: str) -> list[Agreeing]:
         before = text[max(0, m.start() - 80): m.start()]
         child = word in CHILD_PAIRS or word in _MALE_CHILD
         licensors = _CHILD_LICENSORS if child else _KIN_LICENSORS if word in _KIN else _LICENSORS
-        if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]) and not _LICENSORS[1].search(before):
+        previous = found[-1].end if found else -1
+        between = text[previous:m.start()] if previous >= 0 else ""
+        # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
+        coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
+            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
+        # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
+        fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
+            not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
+        possessor_predicate = (child or word in _KIN) and _POSSESSOR_PREDICATE.search(before) is not None
+        if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]) and not (
+                _LICENSORS[1].search(before) or _LICENSORS[5].search(before) or coordinated or fronted):
             continue  # "mother of two": the lexicon's patient_kinship rule decides ("is the mother of a child": here)
-        if (child or word in _KIN) and _POSSESSED_PHRASE.search(before):
+        if (child or word in _KIN) and _POSSESSED_PHRASE.search(before) and not possessor_predicate:
             continue  # "her 72 yo mother", "his eldest son": someone else
-        if word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
+        if coordinated or fronted or possessor_predicate:
+            pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
+        elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
-        elif word in _SEX_WORDS and _PARTNER_AFTER.match(text, m.end()):
-            pass      # "her female partner"
+        elif word in _SEX_WORDS and (_PARTNER_AFTER.match(text, m.end()) or _PARTNER_APPOSITION.search(before)):
+            pass      # "her female partner", "her partner, a man in his 40s"
+        elif word in _SEX_WORDS and _STAFF_AFTER.match(text, m.end()) and (
+                _LICENSORS[1].search(before) or _LICENSORS[2].search(before)):
+            pass      # "he is a 55 yo male nurse": the patient's own job
         elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)):
             continue
-        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(r"\s*(?:of|'s|’s)\b",
-                                                                                      text[m.end():]):
+        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
+                r"\s*(?:of|'s|’s)\b", text[m.end():]):
+            if _CHILD_NOTE.search(text):
+                continue  # "Infant boy ...; dad reports": the child's parent
+        elif child and _SECOND_PREDICATE.search(before):
             pass
-        elif not any(p.search(before) for p in licensors):
+        elif not any(p.search(before) for p in licensors) and not (
+                not child and word not in _KIN and _FRAGMENT_HEAD.search(before)):
             continue
         gender = "F" if word in ROLE_PAIRS or word in CHILD_PAIRS else "M"
         pairs, male = (CHILD_PAIRS, _MALE_CHILD) if child else (ROLE_PAIRS, _MALE)
@@ -202,6 +241,11 @@ _COUNTED_PLURAL = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|
 _RELATIVES_PARTNER = re.compile(r"\b(?:her|his|their|pt's|patient's)\s+(daughter|sister|niece|aunt|mother|granddaughter|"
                                 r"son|brother|nephew|uncle|father|grandson)\s+and\s+(her|his)\s+(husband|wife|boyfriend|"
                                 r"girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+# a relative's partner named through the relative's possessive: "son's wife at bedside", "her daughter's
+# husband" - the relative's, kept (the patient's own partner is never possessed by a relative)
+_RELATIVES_POSSESSED_PARTNER = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
+    r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -210,6 +254,7 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     """Spans among ``swapped`` that belong to someone else and are kept:
 
     * a plural person word counted by a number or a quantifier ("two men");
+    * a relative's partner ("his niece and her husband", "son's wife");
     * a pronoun of the sex the patient is not ("he" in a woman's note) whose nearest person word before it in
       the text is of that sex and not swapped: a relative's ("her father has dementia and he wanders"). After
       a swapped one (the partner: "her husband ... he") or with no person before it, it follows the true swap.
@@ -219,6 +264,7 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     for m in _RELATIVES_PARTNER.finditer(text):
         if _PERSON_SEX.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
+    out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     pronoun_sex = "M" if original_sex == "F" else "F"
     for m in _OTHER_SEX_PRONOUN[original_sex].finditer(text):
         if (m.start(), m.end()) not in spans:

@@ -818,6 +818,41 @@ def _after_patient(doc: Any, k: int, patient: set[int]) -> bool:
     return not (before.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "det" for c in before.children))
 
 
+def _fronted_before_pronoun(doc: Any, j: int) -> bool:
+    """Whether the phrase after token j runs, within its clause, to a comma followed by "il" or "elle"."""
+    for k in range(j + 1, min(j + 16, len(doc) - 1)):
+        word = _lower(doc[k])
+        if word in (".", ";", ":", "!", "?"):
+            return False
+        if word == ",":
+            return _lower(doc[k + 1]) in ("il", "elle")
+    return False
+
+
+def _kin_predicate_run(doc: Any, j: int, gender: str, add: Any) -> None:
+    """What agrees with a kinship noun of the patient ending at token j: its adjective ("le frère aîné") and a
+    role noun coordinated with it, with its article and adjective ("et le tuteur légal de l'enfant")."""
+    end = doc[j].sent.end
+
+    def adjective_at(k: int) -> bool:
+        word = _lower(doc[k])
+        return k < end and gender_of(word) == gender and is_adjective(word) and not _is_noun_only(word) \
+            and not _is_plural(doc[k]) and inflect(word, gender) is not None
+
+    k = j + 1
+    if adjective_at(k):
+        add(_item(doc, k, k, gender, inflect(_lower(doc[k]), gender) or "", "role noun"))
+        k += 1
+    if k + 2 < end and _lower(doc[k]) == "et" and _lower(doc[k + 1]) == ("la" if gender == "F" else "le"):
+        n, noun = _word_at(doc, k + 2)
+        other = inflect(noun, gender) if gender_of(noun) == gender else None
+        if other is not None and noun not in _KIN and (noun in ROLE_NOUNS or other in _noun_forms()):
+            add(_item(doc, k + 1, k + 1, gender, "le" if gender == "F" else "la", "determiner of a role noun"))
+            add(_item(doc, k + 2, n, gender, other, "role noun"))
+            if n + 1 < end and adjective_at(n + 1):
+                add(_item(doc, n + 1, n + 1, gender, inflect(_lower(doc[n + 1]), gender) or "", "role noun"))
+
+
 def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """Words said of the patient that the parse misses (issue 22, round 3): role nouns after an adjective
     ("ancienne secrétaire", "un ancien ouvrier", "ancienne kinésithérapeute"), kinship nouns of the patient
@@ -873,8 +908,20 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 mine = nxt.endswith("ant") and bool(later & {"il", "elle"})
                 # "Mère de deux enfants et grand-mère": the lexicon swaps the first, the coordinated ones here
                 mine = mine or (nxt == "de" and j + 2 < sent.end and doc[j + 2].like_num)
+                # a kinship noun with a complement fronted before the patient's pronoun: "Fille et petite-fille de
+                # diabétiques, elle ...", "Fils d'un patient du box 3, il ..." (a relative alone is at the bedside)
+                mine = mine or (nxt in ("de", "d'", "d’", "du", "des", "et") and _fronted_before_pronoun(doc, j))
             elif prev in ETRE:
                 mine = i - 2 >= sent.start and _lower(doc[i - 2]) in PATIENT_PRONOUNS
+            elif prev in ("le", "la", "l'", "l’") and i - 3 >= sent.start and _lower(doc[i - 2]) in ETRE \
+                    and _lower(doc[i - 3]) in PATIENT_PRONOUNS:
+                # "elle est la mère de l'enfant du box 4", "il est l'oncle de ...": a definite kinship predicate,
+                # its article with it (elided before a vowel: "la tante" -> "l'oncle")
+                mine = True
+                gender = "F" if kin in KINSHIP_PAIRS else "M"
+                new = _KIN[kin]
+                article = "l'" if new[:1] in "aeiouyéèêh" else ("le " if gender == "F" else "la ")
+                add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             elif prev in ("et", ","):
                 mine = kin_in_sentence.get(sent.start, False)
             else:
@@ -883,6 +930,7 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 kin_in_sentence[sent.start] = True
                 gender = "F" if kin in KINSHIP_PAIRS else "M"
                 add(_item(doc, i, j, gender, _KIN[kin], "role noun"))
+                _kin_predicate_run(doc, j, gender, add)
             continue
         # the adjective after "la/le trouve"
         if word in ("la", "le") and i + 2 < sent.end and _lower(doc[i + 1]) in _JUDGING_VERBS \

@@ -1,7 +1,8 @@
 """Which gendered words of an English original refer to the patient: the second opinion's own reading.
 
-Written apart from the swapper (not its lexicon file, not agreement_en.py): word lists and surface rules over
-the ORIGINAL text. A pronoun refers to the patient unless it sits in another person's phrase ("a woman in her
+Written apart from the swapper (not its lexicon file, not agreement_en.py): surface rules of its own over the
+ORIGINAL text; only the list of gendered person nouns is shared (person_nouns_en.py), so that both know the same
+words. A pronoun refers to the patient unless it sits in another person's phrase ("a woman in her
 30s"); "man", "woman", "male", "female" refer to the patient only where they name the patient (after an age,
 as the patient's predicate, at the head of a note's fragment, before "patient"); a role noun (actress,
 grandmother, widow, ...) only as the patient's predicate, after an age, or coordinated with such a noun.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from biasmirror.counterfactuals import person_nouns_en
 from biasmirror.counterfactuals.second_opinion_base import Reading, Token
 
 TOKEN = re.compile(r"(?:Mr|Mrs|Ms|Dr)\.|[yY]/[oO]|[yY]\.[oO]\.|_+|\d+(?:\.\d+)?[A-Za-z]*|[^\W\d_]+(?:['’-][^\W\d_]+)*|\S")
@@ -18,31 +20,16 @@ TOKEN = re.compile(r"(?:Mr|Mrs|Ms|Dr)\.|[yY]/[oO]|[yY]\.[oO]\.|_+|\d+(?:\.\d+)?[
 PRONOUNS = {"she": "F", "her": "F", "hers": "F", "herself": "F", "he": "M", "him": "M", "his": "M",
             "himself": "M"}
 HONORIFICS = {"ms.": "F", "mrs.": "F", "miss": "F", "ms": "F", "mrs": "F", "mr.": "M", "mr": "M"}
-PERSON_WORDS = {"woman": "F", "women": "F", "lady": "F", "female": "F", "girl": "F", "man": "M", "men": "M",
-                "gentleman": "M", "male": "M", "boy": "M"}
-_ROLE_PAIRS = [("actress", "actor"), ("waitress", "waiter"), ("policewoman", "policeman"),
-               ("grandmother", "grandfather"), ("great-grandmother", "great-grandfather"), ("mother", "father"),
-               ("stepmother", "stepfather"), ("mom", "dad"), ("mum", "dad"), ("mommy", "daddy"),
-               ("widow", "widower"), ("housewife", "househusband"), ("businesswoman", "businessman"),
-               ("chairwoman", "chairman"), ("headmistress", "headmaster"), ("seamstress", "tailor"),
-               ("landlady", "landlord"), ("stewardess", "steward"), ("hostess", "host"), ("barmaid", "barman"),
-               ("fisherwoman", "fisherman"), ("saleswoman", "salesman"), ("firewoman", "fireman"),
-               ("handywoman", "handyman"), ("postwoman", "postman"), ("repairwoman", "repairman"),
-               ("camerawoman", "cameraman"), ("doorwoman", "doorman"), ("nun", "monk"), ("sister", "brother"),
-               ("daughter", "son"), ("aunt", "uncle"), ("niece", "nephew"), ("granddaughter", "grandson"),
-               ("girl", "boy"), ("madam", "sir"), ("heroine", "hero"), ("duchess", "duke"), ("queen", "king"),
-               ("congresswoman", "congressman"), ("sportswoman", "sportsman"), ("craftswoman", "craftsman"),
-               ("horsewoman", "horseman"), ("laundress", "launderer"), ("mistress", "master"),
-               ("godmother", "godfather"), ("stepdaughter", "stepson"), ("mother-in-law", "father-in-law"),
-               ("daughter-in-law", "son-in-law"), ("sister-in-law", "brother-in-law"), ("bride", "groom")]
-ROLES = {f: "F" for f, _ in _ROLE_PAIRS} | {m: "M" for _, m in _ROLE_PAIRS}
-KINSHIP = {"sister", "brother", "daughter", "son", "aunt", "uncle", "niece", "nephew", "granddaughter", "grandson",
-           "stepdaughter", "stepson", "mother-in-law", "father-in-law", "daughter-in-law", "son-in-law",
-           "sister-in-law", "brother-in-law", "mother", "father", "grandmother", "grandfather", "stepmother",
-           "stepfather", "godmother", "godfather", "great-grandmother", "great-grandfather"}
+# the gendered person nouns come from the one lexicon (person_nouns_en.py); which of them name the patient is
+# decided here, by rules of this module's own
+PERSON_WORDS = person_nouns_en.sexes("sex") | {"girl": "F", "boy": "M"} | {
+    w: sex for w, sex in person_nouns_en.plurals().items() if w in ("women", "men", "ladies", "gentlemen", "females",
+                                                                  "males")}
+ROLES = person_nouns_en.sexes("role", "parent", "kin") | {"girl": "F", "boy": "M", "madam": "F", "sir": "M"}
+KINSHIP = frozenset(person_nouns_en.sexes("parent", "kin")) - {"mom", "dad", "mum", "mommy", "daddy", "grandma",
+                                                              "grandpa"}
 # kinship nouns that name the patient in "mother of three", "grandmother of five", "mom" said by a child
-PARENT_ROLES = {"mother", "father", "grandmother", "grandfather", "great-grandmother", "great-grandfather",
-                "stepmother", "stepfather", "mom", "dad", "mum", "mommy", "daddy", "godmother", "godfather"}
+PARENT_ROLES = frozenset(person_nouns_en.sexes("parent"))
 PARTNERS = {"husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée",
             "ex-husband", "ex-wife", "ex-boyfriend", "ex-girlfriend", "husbands", "wives"}
 OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", "co-worker", "roommate", "boss",
@@ -57,6 +44,14 @@ ADJECTIVE_LIKE = {"retired", "former", "single", "part-time", "full-time", "youn
                   "thin", "obese", "pleasant", "anxious", "homeless", "disheveled", "stay-at-home", "widowed",
                   "divorced", "married", "unemployed", "proud", "working", "new", "first-time", "great", "very",
                   "frail", "healthy", "active", "avid", "local", "unknown", "busy", "lovely", "nice", "tearful"}
+# words that cannot modify a fragment's head noun: determiners, possessives, prepositions, conjunctions, verbs
+NOT_MODIFIERS = {"a", "an", "the", "her", "his", "their", "my", "your", "our", "its", "this", "that", "these", "those",
+                 "some", "any", "no", "by", "with", "of", "to", "in", "for", "from", "at", "on", "and", "or", "but",
+                 "per", "via", "is", "was", "are", "were", "has", "had", "says", "said", "reports", "called", "saw",
+                 "seen", "found", "brought", "told", "asked", "other", "another", "one", "two", "three", "several",
+                 "many", "both", "each", "every", "pt", "patient", "who", "whom", "which", "w", "lives", "living"}
+# a note about a child: "mom" and "dad" there are the child's parents
+CHILD_WORDS = {"infant", "baby", "newborn", "neonate", "toddler", "child", "kid", "boy", "girl", "wk", "wks", "mo"}
 DECADE_PREPOSITIONS = {"in", "since", "by", "until", "into", "from"}
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 
@@ -120,7 +115,56 @@ class _Reader:
             return True
         if w in ("___",) or self.word(k - 1) in HONORIFICS:
             return True
+        if w == "and":
+            # a second predicate of the clause's subject: "she has four sisters and is the only daughter"
+            while k >= 0 and not self.clause_start(k - 1):
+                k -= 1
+            return self.word(k) in ("she", "he", "pt", "patient")
         return False
+
+    def fragment_head(self, i: int) -> bool:
+        """The noun at i heads a fragment of its own: only adjectives (at most three) stand between it and a
+        clause start or a comma ("Keen sportsman, ...", "pleasant, cooperative woman", "Infant boy")."""
+        k = i - 1
+        while k >= 0 and i - k <= 3 and not (self.clause_start(k) or self.word(k) == ","):
+            w = self.word(k)
+            if not re.fullmatch(r"[^\W\d_][\w/-]*", w) or w in NOT_MODIFIERS or w.endswith(("'s", "’s")):
+                return False
+            k -= 1
+        return k < 0 or self.clause_start(k) or self.word(k) == ","
+
+    def fronted(self, i: int) -> bool:
+        """The noun phrase of i opens its clause and is followed by a comma and a pronoun: "A woman in her 60s,
+        she presents ...", "Mother of the pt in bed 3, she fainted": an apposition to the subject."""
+        if not self.clause_start(self.start_of_phrase(i) - 1):
+            return False
+        for j in range(i + 1, min(i + 14, len(self.t))):
+            w = self.word(j)
+            if w == ",":
+                return self.word(j + 1) in ("she", "he")
+            if w in CLAUSE_ENDS:
+                return False
+        return False
+
+    def possessor_predicate(self, i: int) -> bool:
+        """"he is his mother's only son": a kinship noun after a possessor, as the patient's predicate."""
+        k = i - 1
+        while k >= 0 and i - k <= 3 and not self.word(k).endswith(("'s", "’s")):
+            if not self.word(k).isalpha():
+                return False
+            k -= 1
+        if k < 0 or not self.word(k).endswith(("'s", "’s")):
+            return False
+        k -= 1
+        if self.word(k) in ("her", "his", "their", "the"):
+            k -= 1
+        return self.word(k) in COPULA and self.subject_is_patient(k)
+
+    def apposed_to_partner(self, i: int) -> bool:
+        """"her partner, a man in his 40s", "Pt's boyfriend, a man": the partner's sex word."""
+        first = self.start_of_phrase(i)
+        return self.word(first - 1) == "," and (
+            re.sub(r"['’]s$", "", self.word(first - 2)) in PARTNERS or self.word(first - 2) in ("partner", "spouse"))
 
     def names_patient(self, i: int) -> str | None:
         """How the person noun at i (man, woman, a role noun, "smoker") names the patient: 'predicate', 'age',
@@ -129,8 +173,12 @@ class _Reader:
             return "modifier"
         first = self.start_of_phrase(i)
         before = self.word(first - 1)
+        if self.possessor_predicate(i):
+            return "predicate"
         if self.word(i - 1) in ("her", "his", "their", "my", "pt's", "patient's"):
             return None
+        if self.fronted(i):
+            return "fronted"
         if self.word(first) == "the" or self.word(i - 1) == "the":
             the = first if self.word(first) == "the" else i - 1
             if self.word(the - 1) in COPULA and self.subject_is_patient(the - 1):
@@ -138,12 +186,15 @@ class _Reader:
             if self.clause_start(the - 1) and self.word(i + 1) in ("is", "was") and \
                     re.fullmatch(r"\d+", self.word(i + 2)) and self.word(i) in PERSON_WORDS:
                 return "subject"                # "the boy is 15": the note's subject, given an age
-            return None
+            if self.word(the - 1) not in ("and", ","):
+                return None
+            first, before = the, self.word(the - 1)     # "is a lawyer and the mother of ...": coordinated
         if before == "," and (self.word(first - 2) in ("pt", "patient") or (
                 self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
             return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
-        if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE:
-            return None
+        if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE and not self.has_age(first, i) \
+                and not (before in COPULA and self.subject_is_patient(first - 1)):
+            return None                         # "a male nurse" is staff; "he is a 55 yo male nurse" is not
         if self.apposed_to_other(first):
             return None
         if before == "(" and self.word(first - 2) in OTHER_PEOPLE:
@@ -154,6 +205,8 @@ class _Reader:
             if before == "as":
                 return "predicate"
             return "predicate" if self.subject_is_patient(first - 1) else None
+        if self.word(i) not in KINSHIP and self.word(first) not in ("a", "an") and self.fragment_head(i):
+            return "start"
         if before in ("and", ","):
             # coordinated with a noun that names the patient: "a retired policewoman and a grandmother"
             k = first - 2
@@ -163,6 +216,8 @@ class _Reader:
                                                    "housekeeper", "homemaker", "boxer", "roofer", "caregiver")):
                 if self.clause_start(k) or self.word(k) in ("who", "that", "which"):
                     return None
+                if before == "and" and self.word(k) in COPULA and self.subject_is_patient(k):
+                    return "coordinated"        # "she is a lawyer and the mother of a newborn"
                 k -= 1
             if k < 0:
                 return None
@@ -175,7 +230,7 @@ class _Reader:
             return "start"
         return None
 
-    def decade_of_other(self, i: int, patient: dict[int, str]) -> bool:
+    def decade_of_other(self, i: int, patient: dict[int, str], partner: set[int] | None = None) -> bool:
         """"in her 30s": whose decade. The nearest person word before the pronoun in its sentence decides: the
         patient's own noun ("a male in his 80s", "Lady in her 70s") or no person at all ("symptoms started in
         her 30s") make it the patient's; another person's ("her aunt died in her 60s", "a man in his 30s"
@@ -184,6 +239,8 @@ class _Reader:
         while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
             w = re.sub(r"['’]s$", "", self.word(k))
             if w in PERSON_WORDS or w in ROLES or w in OTHER_PEOPLE:
+                if partner is not None and k in partner:
+                    partner.add(i)              # "her partner, a man in his 40s": the partner's decade
                 return k not in patient
             k -= 1
         return False
@@ -192,7 +249,8 @@ class _Reader:
         patient: dict[int, str] = {}
         partner: set[int] = set()
         reasons: dict[int, str] = {}
-        has_partner = any(re.sub(r"['’]s$", "", t.lower) in PARTNERS for t in self.t)
+        child_note = any(t.lower in CHILD_WORDS for t in self.t)
+        has_partner = any(re.sub(r"['’]s$", "", t.lower) in PARTNERS | {"partner", "spouse"} for t in self.t)
         mostly_upper = sum(t.text.isupper() for t in self.t if t.text.isalpha()) > 0.6 * max(
             1, sum(t.text.isalpha() for t in self.t))
         for i, tok in enumerate(self.t):
@@ -208,8 +266,9 @@ class _Reader:
                         partner.add(i)          # the partner's pronoun follows the partner
                     continue
                 if self.word(i - 1) in DECADE_PREPOSITIONS and re.fullmatch(r"\d0s|\d0's|teens", self.word(i + 1)) \
-                        and self.decade_of_other(i, patient):
-                    reasons[i] = "other person"      # "a woman in her 30s" said of someone else
+                        and self.decade_of_other(i, patient, partner):
+                    if i not in partner:
+                        reasons[i] = "other person"  # "a woman in her 30s" said of someone else
                     continue
                 if self.word(i - 1) == "and" and self.word(i + 1) in PARTNERS and self.word(i - 2) in KINSHIP:
                     reasons[i] = "other person"      # "his niece and her husband"
@@ -231,17 +290,22 @@ class _Reader:
             if w in ("female", "male") and self.word(i + 1) in ("partner", "partners", "spouse"):
                 partner.add(i)                  # "her female partner": the partner's sex
                 continue
+            if w in PERSON_WORDS and self.apposed_to_partner(i):
+                partner.add(i)                  # changes with the partner
+                continue
             if w in PERSON_WORDS or w in ROLES:
                 gender = PERSON_WORDS.get(w) or ROLES.get(w)
                 if w in ("mom", "dad", "mum", "mommy", "daddy") and self.word(i - 1) not in (
                         "her", "his", "their", "my", "your", "a", "the", "pt's", "patient's"):
-                    named = self.word(i + 1) != "of" or True
+                    named = not child_note      # "Infant boy ...; dad reports": the child's parent
                 elif w in KINSHIP:
                     how = self.names_patient(i)
                     # a parent noun names the patient in "mother of three"; any kinship noun as the patient's
                     # predicate ("he is the eldest son")
-                    named = how is not None and ((w in PARENT_ROLES and (how != "start" or self.word(i + 1) == "of"))
-                                                 or how == "predicate")
+                    named = how is not None and ((w in PARENT_ROLES and (how not in ("start", "fronted") or
+                                                                         self.word(i + 1) == "of"))
+                                                 or how == "predicate"
+                                                 or (how == "coordinated" and self.word(i - 1) in ("and", "a", "an")))
                 else:
                     named = self.names_patient(i) is not None
                 if named and gender == self.sex:

@@ -122,8 +122,10 @@ class _Reader:
 
     def is_verb(self, i: int) -> bool:
         w = self.word(i)
-        if w in COPULAS or w in AUXILIARIES or w in VERBS:
+        if w in COPULAS or w in AUXILIARIES or w in VERBS or w in JUDGING_VERBS:
             return True
+        if w in STAFF or w in EPICENE_PERSONS or w in ROLE_NOUNS:
+            return False  # "la auxiliar", "el regulador": persons, though they end like infinitives
         if re.search(r"(ó|aron|ieron|aba|aban|ía|ían|ando|iendo|ar|er|ir)$", w) and len(w) > 3 \
                 and w not in NOUN_WORDS and not w.endswith(("ía", "ían")) or w.endswith(("ando", "iendo")):
             return True
@@ -184,11 +186,26 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
             return PARTNER
+        if w in ("mujer", "hombre", "varón", "varon") and before in ("un", "una") and self.indefinite_other(i - 1):
+            return "other"
         if w in PATIENT_NOUNS:
             return PATIENT
         if before in POSSESSIVES or not self.is_person(i) or w in STAFF - ROLE_NOUNS:
             return "other"
         return PATIENT if self.role_position(i) else "other"
+
+    def indefinite_other(self, article: int) -> bool:
+        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
+        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
+        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
+        k = article - 1
+        w = self.word(k)
+        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
+            w = "de"
+        if w == ",":
+            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
+        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
+                    or w in PATIENT_NOUNS)
 
     def role_position(self, i: int) -> bool:
         j = i - 1
@@ -350,7 +367,8 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and (not self.is_noun(i + 1) or self.word(i - 1) == "que") and self.word(i + 1)[:1].isalpha() \
+                    and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))) \
+                    and self.word(i + 1)[:1].isalpha() \
                     and self.word(i + 1) not in ADVERBS:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
@@ -402,6 +420,11 @@ VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "
          "ayudaba", "porta", "portaba", "utiliza", "conoce", "va", "obedece", "consulta", "dice", "cuidaba", "siguen",
          "encuentra", "nota", "trajo", "vio", "oyó", "despertó", "encontró", "consideró", "intubó", "trasladó",
          "vino", "cortó", "rompió", "cayó", "torció", "quemó", "podía", "levantarse", "gritar", "caer", "hablar"}
+# verbs of seeing, finding and describing someone: "la ve más fatigada", "lo describen autónomo" (the clitic is
+# the patient's and the adjectives after the verb agree with it)
+JUDGING_VERBS = {"ve", "ven", "veía", "veían", "vieron", "describe", "describen", "describía", "describían",
+                 "encuentra", "encuentran", "encontraron", "nota", "notan", "notaba", "notaban", "considera",
+                 "consideran", "halla", "hallan", "hallaron", "dicen", "decían", "definen", "define"}
 ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
               "enfermera", "enfermero", "maestra", "maestro", "profesora", "profesor", "camionera", "camionero",
               "fumadora", "fumador", "exfumadora", "exfumador", "militar", "futbolista", "campeona", "campeón",

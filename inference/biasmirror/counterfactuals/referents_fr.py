@@ -226,6 +226,8 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
+        if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
+            return "other"
         if w in PATIENT_NOUNS:
             return PATIENT
         if before in POSSESSIVES or not self.is_person(i):
@@ -233,6 +235,19 @@ class _Reader:
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def indefinite_other(self, article: int) -> bool:
+        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
+        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
+        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
+        k = article - 1
+        w = self.word(k)
+        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
+            w = "de"
+        if w == ",":
+            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
+        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
+                    or w in PATIENT_NOUNS)
 
     def role_position(self, i: int) -> bool:
         """A person noun in a position that describes the patient: the predicate of a patient subject, the
@@ -247,6 +262,17 @@ class _Reader:
             return self.subject_of(j - 1) == PATIENT
         if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
             return False
+        if prev in ("le", "la", "l'", "l’") and j == i - 1:
+            before = self.word(j - 1)
+            if before in ("est", "était") and self.subject_of(j - 1) == PATIENT:
+                return True     # "elle est la tante de l'enfant": a definite predicate of the patient
+            if before == "et":
+                k = j - 2
+                while k >= 0 and self.is_adjective(k) and not self.is_noun(k):
+                    k -= 1      # "il est le fils cadet et le tuteur de ...": coordinated with that predicate
+                if k >= 0 and self.is_noun(k) and (self.word(k) in KINSHIP or self.lex.is_role_noun(self.word(k))) \
+                        and self.word(k) not in POSSESSIVES and k != i:
+                    return self.noun_referent(k) == PATIENT
         if prev in ("le", "la", "l'", "l’", "les", "des", "du", "ce", "cette") or prev in POSSESSIVES:
             return False
         if prev in PREPOSITIONS:
@@ -260,7 +286,8 @@ class _Reader:
             k = self.skip_complements(k)
             if k >= 0 and self.is_noun(k) and (self.lex.is_role_noun(self.word(k)) or self.word(k) in KINSHIP
                                                or self.word(k) in PATIENT_NOUNS):
-                return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE)
+                return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE or (
+                    prev == "et" and self.word(k) in KINSHIP))  # "Sœur et nièce de ..., elle"
             if prev == "," and (not kin or w in PERSONAL_ROLE):
                 return self.segment_is_patient(k) or (not kin and not self.segment_is_other_person(k))
             return False
@@ -268,9 +295,20 @@ class _Reader:
             if kin:
                 if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
                     return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
+                if self.word(i + 1) in ("de", "d'", "d’", "du", "des", "et") and self.fronted_before_pronoun(i):
+                    return True  # "Nièce de ..., elle a ...": fronted before the patient's pronoun
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
                     and w not in ("voisin", "voisine")
             return True
+        return False
+
+    def fronted_before_pronoun(self, i: int) -> bool:
+        """The phrase after i runs, within its clause, to a comma followed by "il" or "elle"."""
+        for k in range(i + 1, min(i + 16, len(self.t) - 1)):
+            if self.word(k) in (".", ";", ":", "!", "?", "\n"):
+                return False
+            if self.word(k) == ",":
+                return self.word(k + 1) in ("il", "elle")
         return False
 
     def segment_is_patient(self, k: int) -> bool:

@@ -376,6 +376,21 @@ class _Context:
         self._clause: list[str] | None = None
 
     @property
+    def before(self) -> str:
+        """The previous word in the sentence, punctuation passed over ("" at its start)."""
+        words = self.sentence_words
+        return words[-1] if words else ""
+
+    @property
+    def prev2(self) -> str:
+        """The word before the previous word in the sentence ("" at its start); an elided article counts as
+        one word ("s'agit d'un homme": "agit")."""
+        words = self.sentence_words
+        if len(words) >= 3 and words[-2] in ("d", "l", "qu"):
+            return words[-3]
+        return words[-2] if len(words) >= 2 else ""
+
+    @property
     def sentence_words(self) -> list[str]:
         """Lower-cased words (numbers and '___' included) between the sentence start and the token.
 
@@ -453,6 +468,8 @@ _RULE_KEYS = {
     "prev_in",
     "prev_not_in",
     "next2_in",
+    "prev2_not_in",
+    "before_not_in",
     "next2_end_or_in",
     "next_number_then_in",
     "use",
@@ -498,6 +515,12 @@ class _Rule:
         if "prev_not_in" in spec:
             s4 = words("prev_not_in")
             checks.append(lambda c, s=s4: c.prev not in s)
+        if "before_not_in" in spec:
+            s11 = words("before_not_in")
+            checks.append(lambda c, s=s11: c.before not in s)
+        if "prev2_not_in" in spec:
+            s10 = words("prev2_not_in")
+            checks.append(lambda c, s=s10: c.prev2 not in s)
         if "next2_in" in spec:
             s5 = words("next2_in")
             checks.append(lambda c, s=s5: c.next2[0] == "word" and c.next2[1] in s)
