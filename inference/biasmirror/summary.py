@@ -63,6 +63,32 @@ def placebo_adjusted(dataset: str | None = None, model: str | None = None) -> pd
             "order by dataset, model, generator, metric_order", [dataset, dataset, model, model]).df()
 
 
+def flagged_copies(dataset: str | None = None) -> pd.DataFrame:
+    """Per data set and generator (placebo copies left out): copies written and copies the check flagged, which
+    never enter the pairs (audit.counterfactual_quality; empty when that mart is not built)."""
+    with connect(read_only=True) as con:
+        exists = con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
+                             "and table_name = 'counterfactual_quality'").fetchone()[0]
+        if not exists:
+            return pd.DataFrame(columns=["dataset", "generator", "n_copies", "n_flagged"])
+        return con.execute(
+            "select dataset, generator, sum(n_copies)::bigint as n_copies, sum(n_flagged)::bigint as n_flagged "
+            "from audit.counterfactual_quality where not is_placebo and (? is null or dataset = ?) "
+            "group by dataset, generator", [dataset, dataset]).df()
+
+
+def flagged_line(flagged: pd.DataFrame, dataset: str, generator: str) -> str | None:
+    """'n counts pairs whose copy passed the check: 1,225 of 8,632 copies (14.2%) were flagged and left out ...',
+    or None when the mart has no row for these copies (imported pairs) or nothing was flagged."""
+    rows = flagged[(flagged["dataset"] == dataset) & (flagged["generator"] == generator)]
+    if rows.empty or int(rows["n_flagged"].iloc[0]) == 0:
+        return None
+    copies, flagged_count = int(rows["n_copies"].iloc[0]), int(rows["n_flagged"].iloc[0])
+    return (f"n counts the pairs whose copy passed the check: {flagged_count:,} of {copies:,} copies "
+            f"({flagged_count / copies:.1%}) were flagged and left out (audit.counterfactual_quality, "
+            "docs/counterfactuals.md).")
+
+
 def format_interval(row, metric: str) -> str:
     """'+1.23% [+0.45, +2.01]' (nmd in levels, the others in percent), with ' *' and the number of changed pairs
     when the interval is sparse (audit.paired_metrics.is_sparse), and 'n/a' when there is no estimate. Where the
@@ -92,6 +118,7 @@ def print_overall(console: Console, dataset: str | None = None, model: str | Non
         console.print("[yellow]audit.paired_metrics has no pairs yet.[/yellow]")
         return
     any_sparse = False
+    flagged = flagged_copies(dataset)
     for (ds, mdl, gen), group in frame.groupby(["dataset", "model", "generator"], sort=False):
         # names come from data: shown (no escape sequence, no forged line) and never read as markup
         table = Table(title=escape(f"{shown(ds)} / model {shown(mdl)} / counterfactuals {shown(gen)}: overall paired "
@@ -109,6 +136,9 @@ def print_overall(console: Console, dataset: str | None = None, model: str | Non
                 any_sparse = any_sparse or bool(row.is_sparse)
             table.add_row(metric, *cells)
         console.print(table)
+        line = flagged_line(flagged, ds, gen)
+        if line:
+            console.print(line, markup=False, highlight=False)
     adjusted = placebo_adjusted(dataset, model)
     for (ds, mdl, gen, placebo), group in adjusted.groupby(["dataset", "model", "generator", "placebo_generator"], sort=False):
         table = Table(title=escape(f"{ds} / model {mdl} / counterfactuals {gen}: beyond the placebo ({gen} - {placebo}), "

@@ -3,11 +3,17 @@ module. Helpers that tests import live in modules of their own (warehouse_worksp
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from warehouse_workspace import Workspace
+
+# dbt's unit tests check SQL against fixtures, whatever a test's warehouse holds: test_dbt_unit_tests.py runs every
+# one of them once, and the builds of other tests (`biasmirror build`, the API, subprocesses) leave them out, as
+# outside CI (a test that checks this default sets the variable itself).
+os.environ.setdefault("BIASMIRROR_UNIT_TESTS", "0")
 
 
 @pytest.fixture

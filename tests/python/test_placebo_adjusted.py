@@ -1,6 +1,7 @@
 """audit.placebo_adjusted_effects on the demo warehouse (rule-based swaps and their placebo, same-sex rewrites of
 the same records): the effect beyond the placebo against numpy, its paired standard error against the
-cluster-robust SE of the per-pair differences, and `biasmirror summary` showing it beside the raw effect."""
+cluster-robust SE of the per-pair differences, and `biasmirror summary` showing it beside the raw effect (and the
+copies its check left out)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,13 @@ def test_summary_shows_the_effect_beyond_the_placebo(effects) -> None:
     assert "beyond the placebo (rules - rules-placebo)" in text
     assert "a claim of sex bias rests on the effect beyond the placebo" in text
     assert "q=" in text
+    # why n is below the number of copies: the flagged copies, counted from the raw table
+    copies = workspace.query("select status from inference.counterfactuals where dataset = 'mimic' "
+                             "and generator = 'rules'")
+    flagged = int((copies.status == "flagged").sum())
+    assert flagged > 0, "the demo's rule copies are expected to include some the check flags"
+    assert (f"{flagged:,} of {len(copies):,} copies ({flagged / len(copies):.1%}) were flagged and left out"
+            in " ".join(text.split()))
 
 
 def test_report_shows_the_effect_beyond_the_placebo_and_the_q_values(effects, tmp_path) -> None:

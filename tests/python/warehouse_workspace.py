@@ -57,14 +57,17 @@ class Workspace:
         with scoped_env(env):
             yield
 
-    def build(self, select: list[str] | None = None, variables: dict[str, Any] | None = None, **env: str) -> None:
+    def build(self, select: list[str] | None = None, variables: dict[str, Any] | None = None,
+              unit_tests: bool = False, **env: str) -> None:
         """Run `dbt build`; once it succeeds, the published file must hold what the working copy holds (so what
         `query` reads after a build is what analysts read): an exact copy, or a compacted one with the same
-        tables and rows."""
+        tables and rows. dbt's unit tests run only with unit_tests=True: they do not depend on the data a test
+        builds, so test_dbt_unit_tests.py runs every one of them once instead of every test build."""
         from biasmirror.dbt_runner import run_dbt
 
         with self.active(**env):
-            run_dbt("build", select=select, variables=variables)
+            run_dbt("build", select=select, variables=variables,
+                    extra=None if unit_tests else ["--exclude-resource-type", "unit_test"])
         if (variables or {}).get("publish_warehouse", True) is not False:
             assert same_contents(self.working, self.warehouse), "the build did not publish the working copy"
 
