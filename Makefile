@@ -55,8 +55,8 @@ demo: $(STAMP)
 demo-llm: $(STAMP) $(VLLM_STAMP)
 	$(BIN)/biasmirror demo-llm
 
-# Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once): about 15 min on
-# two cores, against 26 min in one process.
+# Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once): about 30 min on
+# two cores (docs/development.md, "CI's time").
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not vllm"
 
