@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from biasmirror.counterfactuals.second_opinion_base import PARTNER, PATIENT, Reading, Token
+from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
+                                                              indefinite_names_other)
 
 TOKEN = re.compile(r"(?:Sra|Sr|Dra|Dr)\.|_+|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
 
@@ -195,17 +196,7 @@ class _Reader:
         return PATIENT if self.role_position(i) else "other"
 
     def indefinite_other(self, article: int) -> bool:
-        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
-        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
-        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
-        k = article - 1
-        w = self.word(k)
-        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
-            w = "de"
-        if w == ",":
-            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
-        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
-                    or w in PATIENT_NOUNS)
+        return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
 
     def role_position(self, i: int) -> bool:
         j = i - 1

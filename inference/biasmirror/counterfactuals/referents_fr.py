@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from biasmirror.counterfactuals.lefff import Lexicon, lexicon
-from biasmirror.counterfactuals.second_opinion_base import PARTNER, PATIENT, Reading, Token
+from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
+                                                              indefinite_names_other)
 
 TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
 
@@ -237,17 +238,7 @@ class _Reader:
         return "other"
 
     def indefinite_other(self, article: int) -> bool:
-        """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
-        makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
-        is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
-        k = article - 1
-        w = self.word(k)
-        if self.word(article) in ("d'un", "d'une", "d’un", "d’une"):
-            w = "de"
-        if w == ",":
-            return self.word(k - 1) not in PATIENT_NOUNS and self.word(k - 1) != "___" and not self.clause_start(k - 1)
-        return not (self.clause_start(k) or w in COPULAS or w in ("de", "d'", "d’", "___", "agit", "agissait")
-                    or w in PATIENT_NOUNS)
+        return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
 
     def role_position(self, i: int) -> bool:
         """A person noun in a position that describes the patient: the predicate of a patient subject, the

@@ -4,6 +4,7 @@ patient)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Collection, Protocol
 
 PATIENT = "patient"
 PARTNER = "partner"
@@ -26,3 +27,29 @@ class Reading:
     patient: dict[int, str]
     partner: frozenset[int]
     reasons: dict[int, str] = field(default_factory=dict)   # why another gendered word must stay
+
+
+class WordReader(Protocol):
+    """What the French and Spanish readings share: the lower-cased word at a position and whether a clause starts
+    there."""
+
+    def word(self, i: int) -> str: ...
+
+    def clause_start(self, i: int) -> bool: ...
+
+
+ELIDED_INDEFINITES = ("d'un", "d'une", "d’un", "d’une")
+
+
+def indefinite_names_other(reader: WordReader, article: int, patient_nouns: Collection[str],
+                           copulas: Collection[str]) -> bool:
+    """"un hombre"/"une femme" after an indefinite article names someone else unless the word before the article
+    makes it the patient: a copula, "de", the patient's noun or placeholder, or a clause start. After a comma it
+    is apposed to the noun before ("su cardiólogo, un hombre"; "Paciente, una mujer de 40 años" is the patient)."""
+    k = article - 1
+    w = "de" if reader.word(article) in ELIDED_INDEFINITES else reader.word(k)
+    if w == ",":
+        return (reader.word(k - 1) not in patient_nouns and reader.word(k - 1) != "___"
+                and not reader.clause_start(k - 1))
+    return not (reader.clause_start(k) or w in copulas or w in ("de", "d'", "d’", "___", "agit", "agissait")
+                or w in patient_nouns)
