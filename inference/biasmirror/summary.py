@@ -18,11 +18,14 @@ class UnknownSelection(LookupError):
     """`summary --dataset/--model` named something the published warehouse does not hold."""
 
 
+def _has_audit_table(con, name: str) -> bool:
+    return bool(con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
+                            "and table_name = ?", [name]).fetchone()[0])
+
+
 def _check_selection(con, dataset: str | None, model: str | None) -> None:
     """Refuse a data set or model the published warehouse has no paired metrics for, listing those it has."""
-    exists = con.execute("select count(*) from information_schema.tables "
-                         "where table_schema = 'audit' and table_name = 'paired_metrics'").fetchone()[0]
-    if not exists:
+    if not _has_audit_table(con, "paired_metrics"):
         raise UnknownSelection("The published warehouse has no audit.paired_metrics yet: run `biasmirror build`.")
     for column, value in (("dataset", dataset), ("model", model)):
         if value is None:
@@ -51,9 +54,7 @@ def placebo_adjusted(dataset: str | None = None, model: str | None = None) -> pd
     """audit.placebo_adjusted_effects on all pairs (empty when no placebo ran, or the mart is not built yet),
     with the columns format_interval reads (estimate: the adjusted effect)."""
     with connect(read_only=True) as con:
-        exists = con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
-                             "and table_name = 'placebo_adjusted_effects'").fetchone()[0]
-        if not exists:
+        if not _has_audit_table(con, "placebo_adjusted_effects"):
             return pd.DataFrame()
         return con.execute(
             "select dataset, model, generator, placebo_generator, setting, metric, adjusted_effect as estimate, "
@@ -67,9 +68,7 @@ def flagged_copies(dataset: str | None = None) -> pd.DataFrame:
     """Per data set and generator (placebo copies left out): copies written and copies the check flagged, which
     never enter the pairs (audit.counterfactual_quality; empty when that mart is not built)."""
     with connect(read_only=True) as con:
-        exists = con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
-                             "and table_name = 'counterfactual_quality'").fetchone()[0]
-        if not exists:
+        if not _has_audit_table(con, "counterfactual_quality"):
             return pd.DataFrame(columns=["dataset", "generator", "n_copies", "n_flagged"])
         return con.execute(
             "select dataset, generator, sum(n_copies)::bigint as n_copies, sum(n_flagged)::bigint as n_flagged "
