@@ -15,6 +15,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from biasmirror import dbt_parse_cache as parse_cache
 from biasmirror.build_plan import BuildPlan, plan_build
 from biasmirror.build_summary import BuildSummary, NodeEvents
 from biasmirror.paths import (WAREHOUSE_ENV, WORKING_COPY_ENV, dbt_artifact_dirs, project_dir, scoped_env,
@@ -48,20 +49,18 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
             extra: list[str] | None = None, callbacks: list[Callable[[Any], None]] | None = None) -> None:
     """Invoke `dbt <command>` (build, run, test, seed, docs generate) on the project. `callbacks` receive every
     dbt event (biasmirror.build_summary.NodeEvents)."""
-    from dbt.cli.main import dbtRunner  # imported late: dbt's import is slow and not every command needs it
-
     project = str(project_dir())
     # dbt resolves the warehouse through profiles.yml; pin it to the absolute paths the Python side uses.
     published = warehouse_path()
     working = working_path(published)
     artifacts = dbt_artifact_dirs(working)
-    args = [command, "--project-dir", project, "--profiles-dir", project,
-            "--target-path", str(artifacts["target"]), "--log-path", str(artifacts["logs"])]
-    if select:
-        args += ["--select", *select]
+    # the flags of the project, its artifacts and its vars, which a parse needs too; then the command's own
+    common = ["--project-dir", project, "--profiles-dir", project, "--target-path", str(artifacts["target"]),
+              "--log-path", str(artifacts["logs"])]
     if variables:
-        args += ["--vars", json.dumps(variables)]
-    args += extra or []
+        common += ["--vars", json.dumps(variables)]
+    own = ["--select", *select] if select else []
+    own += extra or []
     environment: dict[str, str | None] = {WAREHOUSE_ENV: str(published), WORKING_COPY_ENV: str(working)}
     if not os.environ.get(USAGE_STATS_ENV):
         environment[USAGE_STATS_ENV] = "false"
@@ -69,7 +68,7 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
     lock = nullcontext() if uses_postgres() else writer_lock(working, published=published)
     with lock, scoped_env(environment), _interruptible():
         try:
-            result = dbtRunner(callbacks=callbacks or []).invoke(args)
+            result = _invoke(command, common, own, variables, working.name, callbacks or [])
         finally:
             _release_warehouse()
     if isinstance(result.exception, KeyboardInterrupt):
@@ -84,6 +83,31 @@ def run_dbt(command: str, select: list[str] | None = None, variables: dict[str, 
         detail = f": {result.exception}" if result.exception else " (see the dbt output above)"
         raise DbtFailed(f"dbt {command} failed{detail}. Nothing was published: readers of {published} keep the "
                         "last successful build.")
+
+
+def _invoke(command: str, common: list[str], own: list[str], variables: dict[str, Any] | None, database: str,
+            callbacks: list[Callable[[Any], None]]) -> Any:
+    """One dbt invocation (`common`: flags a parse takes too; `own`: the command's own), on the project as parsed
+    earlier in this process when nothing the parse reads has changed (biasmirror.dbt_parse_cache); otherwise
+    parsed first, and the parse kept for the next invocations."""
+    from dbt.cli.main import dbtRunner  # imported late: dbt's import is slow and not every command needs it
+
+    args = [command, *common, *own]
+    if command not in parse_cache.CACHED_COMMANDS:
+        return dbtRunner(callbacks=callbacks).invoke(args)
+    key = parse_cache.parse_key(project_dir(), variables, database)
+    manifest = parse_cache.take(key)
+    if manifest is None:
+        quiet = [flag for flag in own if flag in ("--quiet", "-q")]
+        parsed = dbtRunner().invoke(["parse", *common, *quiet])
+        if not parsed.success or parsed.result is None:
+            # the command parses again and reports what is wrong, as it would without the cache
+            return dbtRunner(callbacks=callbacks).invoke(args)
+        manifest = parsed.result
+    result = dbtRunner(manifest=manifest, callbacks=callbacks).invoke(args)
+    if result.exception is None:
+        parse_cache.keep(key, manifest)
+    return result
 
 
 # Set to 1 or 0: whether `biasmirror build` runs dbt's unit tests (default: only in CI, where CI is set).
