@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from biasmirror.progress import PhaseCallback
-from biasmirror.triage.sequence_classification import class_probabilities, fine_tune
+from biasmirror.triage.sequence_classification import TokenizedClassifier, fine_tune
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def check_encoder_dir(folder: Path) -> Path:
     return folder
 
 
-class FineTunedEncoder:
+class FineTunedEncoder(TokenizedClassifier):
     """A local pretrained encoder with a new classification head, fine-tuned on the documented levels."""
 
     kind = "encoder-finetuned"
@@ -69,9 +69,6 @@ class FineTunedEncoder:
         self.levels: tuple[int, ...] = ()
         self.losses: list[float] = []
         self.pretrained_parameters = 0
-
-    def _encode(self, texts: Sequence[str]) -> list[list[int]]:
-        return self.tokenizer(list(texts), truncation=True, max_length=self.spec.max_length)["input_ids"]
 
     def fit(self, texts: Sequence[str], levels: Sequence[int], progress: PhaseCallback | None = None) -> "FineTunedEncoder":
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -105,18 +102,6 @@ class FineTunedEncoder:
                                 device=self.device, weight_decay=self.spec.weight_decay, progress=progress,
                                 phase="encoder: fine-tuning")
         return self
-
-    def score(self, records: Sequence[str], batch_size: int = 32, progress: Callable[[int], None] | None = None,
-              **_: Any) -> np.ndarray:
-        return class_probabilities(self.model, self._encode(records), pad_id=self.tokenizer.pad_token_id,
-                                   device=self.device, batch_size=batch_size, progress=progress)
-
-    def save(self, folder: Path) -> Path:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        self.model.save_pretrained(str(folder))
-        self.tokenizer.save_pretrained(str(folder))
-        return folder
 
     def parameter_counts(self) -> tuple[int, int]:
         total = sum(p.numel() for p in self.model.parameters())

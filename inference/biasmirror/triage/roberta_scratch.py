@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from biasmirror.progress import PhaseCallback
-from biasmirror.triage.sequence_classification import (class_probabilities, fine_tune, linear_schedule, pad,
+from biasmirror.triage.sequence_classification import (TokenizedClassifier, fine_tune, linear_schedule, pad,
                                                         shuffled_batches)
 
 SPECIAL_TOKENS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
@@ -90,7 +89,7 @@ def _config(tokenizer: Any, spec: RobertaSpec, num_labels: int | None = None) ->
         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **extra)
 
 
-class ScratchRoberta:
+class ScratchRoberta(TokenizedClassifier):
     """Tokenizer, MLM pretraining and classification fine-tuning, from nothing but the training texts."""
 
     kind = "roberta-scratch"
@@ -105,9 +104,6 @@ class ScratchRoberta:
         self.levels: tuple[int, ...] = ()
         self.mlm_losses: list[float] = []
         self.classifier_losses: list[float] = []
-
-    def _encode(self, texts: Sequence[str]) -> list[list[int]]:
-        return self.tokenizer(list(texts), truncation=True, max_length=self.spec.max_length)["input_ids"]
 
     def _pad(self, sequences: list[list[int]]) -> tuple[Any, Any]:
         return pad(sequences, self.tokenizer.pad_token_id, self.device)
@@ -179,18 +175,6 @@ class ScratchRoberta:
             device=self.device, progress=progress, phase="RoBERTa: classification fine-tuning")
         self.model = classifier
         return self
-
-    def score(self, records: Sequence[str], batch_size: int = 32, progress: Callable[[int], None] | None = None,
-              **_: Any) -> np.ndarray:
-        return class_probabilities(self.model, self._encode(records), pad_id=self.tokenizer.pad_token_id,
-                                   device=self.device, batch_size=batch_size, progress=progress)
-
-    def save(self, folder: Path) -> Path:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        self.model.save_pretrained(str(folder))
-        self.tokenizer.save_pretrained(str(folder))
-        return folder
 
     def parameter_counts(self) -> tuple[int, int]:
         total = sum(p.numel() for p in self.model.parameters())

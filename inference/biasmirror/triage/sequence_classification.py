@@ -10,6 +10,7 @@ computed, and softmaxes the logits in double precision.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -100,3 +101,29 @@ def class_probabilities(classifier: Any, encoded: Sequence[Sequence[int]], *, pa
             if progress is not None:
                 progress(len(batch))
     return out
+
+
+class TokenizedClassifier:
+    """What both classifiers do alike once fitted: inputs tokenized and cut at `spec.max_length`, scored by the
+    sequence classifier `model` on `device` (class_probabilities), saved as a transformers folder with its
+    tokenizer. Subclasses set the four attributes."""
+
+    tokenizer: Any
+    model: Any
+    device: Any
+    spec: Any
+
+    def _encode(self, texts: Sequence[str]) -> list[list[int]]:
+        return self.tokenizer(list(texts), truncation=True, max_length=self.spec.max_length)["input_ids"]
+
+    def score(self, records: Sequence[str], batch_size: int = 32, progress: Callable[[int], None] | None = None,
+              **_: Any) -> np.ndarray:
+        return class_probabilities(self.model, self._encode(records), pad_id=self.tokenizer.pad_token_id,
+                                   device=self.device, batch_size=batch_size, progress=progress)
+
+    def save(self, folder: Path) -> Path:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(str(folder))
+        self.tokenizer.save_pretrained(str(folder))
+        return folder
