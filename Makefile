@@ -58,7 +58,7 @@ demo-llm: $(STAMP) $(VLLM_STAMP)
 # Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once): about 30 min on
 # two cores (docs/development.md, "CI's time").
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not vllm"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not vllm"
 
 # The tests that need vLLM (marked vllm): a local vLLM server on SmolLM2 for the scorer, the chat backends, LoRA
 # serving and several endpoints (this environment), and vLLM's offline engine (its own environment).
@@ -106,7 +106,7 @@ java:
 
 # Everything but the tests marked slow (real builds in subprocesses, several extracts, a pretrained model on CPU).
 test-fast: $(STAMP) browser
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow and not vllm"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow and not vllm"
 
 # Python: ruff ([tool.ruff] in pyproject.toml). SQL: sqlfluff (.sqlfluff: jinja templater, DuckDB dialect).
 lint: $(STAMP)

@@ -24,3 +24,42 @@ def workspace(tmp_path: Path) -> Workspace:
 @pytest.fixture(scope="module")
 def module_workspace(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     return Workspace(tmp_path_factory.mktemp("warehouse"))
+
+
+@pytest.fixture(scope="session")
+def vllm_adapters(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two LoRA adapters of SmolLM2 with random weights (vllm_server.random_adapter), served by vllm_server."""
+    from vllm_server import random_adapter, smollm2_folder
+
+    root = tmp_path_factory.mktemp("adapters")
+    return {name: random_adapter(smollm2_folder(), root / name, seed=seed) for name, seed in (("a", 1), ("b", 2))}
+
+
+@pytest.fixture(scope="session")
+def vllm_server(vllm_adapters: dict[str, Path], tmp_path_factory: pytest.TempPathFactory):
+    """The one vLLM server of a test session (tests marked vllm): SmolLM2 served as `smollm2`, and the two
+    adapters as `a` and `b`, on 127.0.0.1; stopped when the session ends."""
+    from vllm_server import SERVED_BASE, require_vllm, smollm2_folder
+
+    require_vllm()
+    from biasmirror.serving.local_server import LocalVllmServer
+
+    log = tmp_path_factory.mktemp("vllm") / "server.log"
+    with LocalVllmServer(smollm2_folder(), SERVED_BASE, adapters=vllm_adapters, max_model_len=2048,
+                         log_path=log) as running:
+        yield running
+
+
+# The modules that take longest on two cores (seconds in a CI run of 2026-12-02), run first: pytest-xdist hands
+# whole modules (--dist loadfile) to whichever worker is free, in collection order (--no-loadscope-reorder), so a
+# long module collected last would leave one worker alone for its whole length at the end of the run. Only the
+# order of modules changes; a module missing here keeps its place after these.
+RUN_FIRST = ("test_smollm2", "test_warehouse_service", "test_attacker_builds", "test_cohort", "test_build_fast_path",
+             "test_forget", "test_audit_history", "test_audit_gates", "test_raw_contracts", "test_bootstrap",
+             "test_end_to_end", "test_redaction", "test_package_install", "test_triage_pipeline",
+             "test_placebo_adjusted", "test_report_html")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: index for index, name in enumerate(RUN_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))  # stable: tests keep their order within
