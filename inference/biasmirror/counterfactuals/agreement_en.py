@@ -118,8 +118,10 @@ _FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[
                             re.IGNORECASE)
 # a noun phrase fronted before the patient's pronoun, its apposition: "Mother of the pt in bed 3, she fainted",
 # "A woman in her 60s, he ..." - the noun names the subject, the patient
-_FRONTED_BEFORE = re.compile(rf"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
-_FRONTED_AFTER = re.compile(r"[^,.;:\n]{0,60},\s*(?:she|he)\b", re.IGNORECASE)
+# (an age may be a modifier: "A 40-ish man, he walked in"); with a comma right after the noun, the pronoun may
+# follow more apposed words and a semicolon ("A 50-something woman, unkempt, found wandering ...; she")
+_FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}\Z", re.IGNORECASE)
+_FRONTED_AFTER = re.compile(r"(?:[^,.;:\n]{0,60},|\s*,[^.:\n]{0,80}?[,;])\s*(?:she|he)\b", re.IGNORECASE)
 # the patient's predicate with a possessor: "he is his mother's only son", "she is the family's eldest daughter"
 _POSSESSOR_PREDICATE = re.compile(rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:(?:her|his|their|the|pt's|patient's)\s+)?"
                                   rf"[\w-]+['’]s\s+{_MODIFIER}\Z", re.IGNORECASE)

@@ -42,7 +42,8 @@ _OTHER_PERSONS = frozenset({"hijo", "hija", "hermano", "hermana", "tío", "tía"
                             "primo", "prima", "amigo", "amiga", "cuñado", "cuñada", "sobrino", "sobrina", "suegro",
                             "suegra", "yerno", "nuera", "madre", "padre", "vecino", "vecina", "médico", "médica",
                             "enfermera", "enfermero", "auxiliar", "socio", "socia", "jefe", "jefa", "compañera",
-                            "compañero", "cuidadora", "cuidador"})
+                            "compañero", "cuidadora", "cuidador", "hermanastro", "hermanastra",
+                            "padrastro", "madrastra", "hijastro", "hijastra"})
 # kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"
 KINSHIP_PAIRS = {"tía": "tío", "madrina": "padrino", "abuela": "abuelo", "madre": "padre", "hija": "hijo",
                  "hermana": "hermano", "nieta": "nieto", "sobrina": "sobrino", "prima": "primo", "bisabuela": "bisabuelo"}
@@ -107,7 +108,9 @@ ROLE_NOUNS = {  # masculine -> feminine
     "costurero": "costurera", "carnicero": "carnicera", "consumidor": "consumidora", "cuidador": "cuidadora",
     "aficionado": "aficionada", "ejecutivo": "ejecutiva", "cartero": "cartera", "barrendero": "barrendera",
     "adicto": "adicta", "exadicto": "exadicta", "heroinómano": "heroinómana", "exheroinómano": "exheroinómana",
-    "toxicómano": "toxicómana", "alcohólico": "alcohólica",
+    "toxicómano": "toxicómana", "alcohólico": "alcohólica", "jefe": "jefa", "alcalde": "alcaldesa", "actor": "actriz",
+    "juez": "jueza", "encargado": "encargada", "supervisor": "supervisora", "celador": "celadora", "tutor": "tutora",
+    "socorrista": None, "piloto": None,
 }
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
@@ -303,11 +306,28 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         if word in (".", ";", ":", "\n"):
             mine = False
             continue
-        if word not in _KIN or tokens[i][1] in taken:
+        if tokens[i][1] in taken:
             continue
         prev = words[i - 1] if i else ""
+        # a definite predicate of the patient, its article with it: "Es la abuela del lactante", "Es el encargado
+        # de la tienda"
+        definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
+            and _subject_kind(words, i - 2) == "patient"
+        role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if word not in _KIN and not (role and definite):
+            continue
+        if definite:
+            gender = "F" if word in KINSHIP_PAIRS or word in _ROLE_F else "M"
+            article, at = tokens[i - 1]
+            out.append(Agreeing(at, at + len(article), article, gender,
+                                _match_case(article, "el" if gender == "F" else "la"), "patient", "role noun"))
+            if word not in _KIN:
+                token, start = tokens[i]
+                out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, role), "patient",
+                                    "role noun"))
+                continue
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
+        if definite or prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
             mine = True
         elif prev in ("y", "e", ",") and mine:
             mine = True

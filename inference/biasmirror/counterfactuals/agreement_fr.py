@@ -60,12 +60,17 @@ ROLE_NOUNS = frozenset({
     "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne", "boucher", "bouchère", "charcutier",
     "charcutière", "épicier", "épicière", "fermier", "fermière", "jardinier", "jardinière", "pâtissier",
     "pâtissière", "couturier", "couturière", "menuisier", "menuisière", "plombier", "plombière", "aidant",
-    "aidante", "cavalier", "cavalière", "gardien", "gardienne", "paysan", "paysanne",
+    "aidante", "cavalier", "cavalière", "gardien", "gardienne", "paysan", "paysanne", "auteur", "autrice",
+    "brancardier", "brancardière", "ambulancier", "ambulancière", "chef", "cheffe", "maître-nageur",
+    "maître-nageuse", "docteur", "docteure", "tuteur", "tutrice",
 })
+# a former role keeps its noun's gender: "ex-vendeuse", "ex-coiffeur"
+ROLE_NOUNS = ROLE_NOUNS | frozenset("ex-" + noun for noun in ROLE_NOUNS if not noun.startswith("ex-"))
 OTHER_PEOPLE = frozenset({
     "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
     "pompiers", "famille", "entourage", "ami", "amie", "tante", "oncle", "cousin", "cousine",
-    "petit-fils", "petite-fille", "belle-fille", "gendre", "grand-mère", "grand-père",
+    "petit-fils", "petite-fille", "belle-fille", "gendre", "grand-mère", "grand-père", "demi-frère", "demi-sœur",
+    "beau-frère", "belle-sœur", "beau-père", "belle-mère", "neveu", "nièce",
 })
 AGE_NOUNS = frozenset({"ans", "an", "mois", "semaines", "jours"})
 AVOIR = frozenset({"a", "ai", "as", "avait", "avaient", "avons", "avez", "ont", "aura", "aurait", "auraient",
@@ -931,6 +936,15 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 gender = "F" if kin in KINSHIP_PAIRS else "M"
                 add(_item(doc, i, j, gender, _KIN[kin], "role noun"))
                 _kin_predicate_run(doc, j, gender, add)
+            continue
+        # a definite role predicate of the patient, its article with it: "elle est la cheffe de rayon"
+        if kin in ROLE_NOUNS and gender_of(kin) and inflect(kin, gender_of(kin)) and i - 3 >= sent.start \
+                and _lower(doc[i - 1]) in ("le", "la") and _lower(doc[i - 2]) in ETRE \
+                and _lower(doc[i - 3]) in PATIENT_PRONOUNS:
+            gender = gender_of(kin)
+            new = inflect(kin, gender)
+            article = "l'" if new[:1] in "aeiouyéèêh" else ("le " if gender == "F" else "la ")
+            add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             continue
         # the adjective after "la/le trouve"
         if word in ("la", "le") and i + 2 < sent.end and _lower(doc[i + 1]) in _JUDGING_VERBS \

@@ -50,6 +50,9 @@ def to_feminine(word: str) -> str | None:
     m_to_f, f_to_m, invariable = _exceptions()
     if word in m_to_f:
         return m_to_f[word]
+    if word.startswith("ex-") and len(word) > 3:
+        rest = to_feminine(word[3:])  # "ex-vendeur" -> "ex-vendeuse": the prefix stays
+        return "ex-" + rest if rest else None
     if word in invariable or word in f_to_m or len(word) < 2 or not word.isalpha() and "-" not in word:
         return None
     if word.endswith(_EPICENE_ENDINGS):
@@ -69,6 +72,9 @@ def to_masculine(word: str) -> str | None:
     m_to_f, f_to_m, invariable = _exceptions()
     if word in f_to_m:
         return f_to_m[word]
+    if word.startswith("ex-") and len(word) > 3:
+        rest = to_masculine(word[3:])
+        return "ex-" + rest if rest else None
     if word in invariable or word in m_to_f or len(word) < 3 or not word.endswith("e"):
         return None
     candidates: list[str] = []

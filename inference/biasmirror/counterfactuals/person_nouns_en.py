@@ -52,6 +52,7 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("barmaid", "barman", "barmaids", "barmen", "role"),
     ("milkmaid", "milkman", "milkmaids", "milkmen", "role"),
     ("headmistress", "headmaster", "headmistresses", "headmasters", "role"),
+    ("matriarch", "patriarch", "matriarchs", "patriarchs", "role"),
     ("postmistress", "postmaster", "postmistresses", "postmasters", "role"),
     ("schoolmistress", "schoolmaster", "schoolmistresses", "schoolmasters", "role"),
     ("landlady", "landlord", "landladies", "landlords", "role"),

@@ -76,7 +76,8 @@ class _Reader:
         j = i - 1
         while j >= 0:
             w = self.word(j)
-            if w in ("a", "an") or w in ADJECTIVE_LIKE or w in AGE_UNITS or w in ("old", "-") \
+            # an approximate age is part of the phrase too ("a 40-ish man", "a 50-something woman")
+            if w in ("a", "an") or w in ADJECTIVE_LIKE or w in AGE_UNITS or w in ("old", "-", "ish", "something") \
                     or re.fullmatch(r"\d+(?:\.\d+)?", w) or (w.endswith("ed") and w not in ("used", "married")) \
                     or w in ("non-smoker", "nonsmoker"):
                 j -= 1
@@ -138,10 +139,17 @@ class _Reader:
         she presents ...", "Mother of the pt in bed 3, she fainted": an apposition to the subject."""
         if not self.clause_start(self.start_of_phrase(i) - 1):
             return False
-        for j in range(i + 1, min(i + 14, len(self.t))):
+        # a comma right after the noun opens an apposition that may run on to a semicolon: "A 50-something
+        # woman, unkempt, found wandering ...; she ..."
+        apposed = self.word(i + 1) == ","
+        for j in range(i + 1, min(i + (24 if apposed else 14), len(self.t))):
             w = self.word(j)
-            if w == ",":
-                return self.word(j + 1) in ("she", "he")
+            if w == "," or (apposed and w == ";"):
+                if self.word(j + 1) in ("she", "he"):
+                    return True
+                if not apposed:
+                    return False
+                continue
             if w in CLAUSE_ENDS:
                 return False
         return False
