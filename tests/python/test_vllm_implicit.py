@@ -1,5 +1,5 @@
 """The implicit-bias study on a real model: `biasmirror implicit associations` and `implicit allocation --limit`
-against a local vLLM server (127.0.0.1, one per module) on SmolLM2-135M-Instruct, through the openai backend,
+against the test session's local vLLM server (127.0.0.1; conftest's vllm_server) on SmolLM2-135M-Instruct, through the openai backend,
 with free and with constrained decoding (vLLM structured outputs).
 
 * Every answer is stored with a parse status and whether decoding was constrained; the run records it.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from vllm_server import require_vllm
+from vllm_server import SERVED_BASE
 from warehouse_workspace import Workspace
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
@@ -29,23 +29,15 @@ PAIRS = 3  # --limit 6: three whole pairs, both orders
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    require_vllm()
-    from biasmirror.serving.local_server import LocalVllmServer
-    from biasmirror.testing.smollm2 import default_folder, is_converted
-
-    if not is_converted(default_folder()):
-        pytest.fail("SmolLM2 is not converted in this environment: run `make install`.")
-    log = tmp_path_factory.mktemp("vllm") / "server.log"
-    with LocalVllmServer(default_folder(), "smollm2", max_model_len=2048, log_path=log) as running:
-        yield running
+def server(vllm_server):
+    return vllm_server
 
 
 def invoke(workspace: Workspace, server, *arguments: str) -> str:
     from biasmirror.cli import app
 
     with workspace.active():
-        result = CliRunner().invoke(app, ["implicit", *arguments, "--backend", "openai", "--model", "smollm2",
+        result = CliRunner().invoke(app, ["implicit", *arguments, "--backend", "openai", "--model", SERVED_BASE,
                                           "--option", f"base_url={server.base_url}", "--max-tokens", "160"])
     assert result.exit_code == 0, result.output
     return result.output

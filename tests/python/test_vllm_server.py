@@ -1,5 +1,5 @@
-"""vLLM as a real part: a local vLLM server (127.0.0.1, started and stopped by this module) on SmolLM2-135M-Instruct
-with two LoRA adapters served by name, against independent references computed with transformers and peft.
+"""vLLM as a real part: a local vLLM server (127.0.0.1, started and stopped by the test session) on SmolLM2-135M-Instruct
+with two LoRA adapters served by name (one server for the test session: conftest's vllm_server), against independent references computed with transformers and peft.
 
 * Label probabilities through the server (token-id prompts, label tokens only, processed log-probabilities) equal
   transformers' softmax over the label tokens, for the base model and for each adapter (float32, 1e-4).
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from vllm_server import random_adapter, require_vllm
+from vllm_server import SERVED_BASE, require_vllm, smollm2_folder
 from warehouse_workspace import Workspace
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
@@ -34,27 +34,17 @@ RECORDS = ["age: 50\nsex: female\nchief complaint: chest pain\nheart rate: 118",
 
 @pytest.fixture(scope="module")
 def smollm2() -> Path:
-    from biasmirror.testing.smollm2 import default_folder, is_converted
-
-    if not is_converted(default_folder()):
-        pytest.fail("SmolLM2 is not converted in this environment: run `make install`.")
-    return default_folder()
+    return smollm2_folder()
 
 
 @pytest.fixture(scope="module")
-def adapters(smollm2: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("adapters")
-    return {"a": random_adapter(smollm2, root / "a", seed=1), "b": random_adapter(smollm2, root / "b", seed=2)}
+def adapters(vllm_adapters: dict[str, Path]) -> dict[str, Path]:
+    return vllm_adapters
 
 
 @pytest.fixture(scope="module")
-def server(smollm2: Path, adapters: dict[str, Path], tmp_path_factory: pytest.TempPathFactory):
-    require_vllm()
-    from biasmirror.serving.local_server import LocalVllmServer
-
-    log = tmp_path_factory.mktemp("vllm") / "server.log"
-    with LocalVllmServer(smollm2, "base", adapters=adapters, max_model_len=1024, log_path=log) as running:
-        yield running
+def server(vllm_server):
+    return vllm_server
 
 
 def reference_probabilities(base: Path, adapter: Path | None) -> np.ndarray:
@@ -75,11 +65,11 @@ def endpoint_scorer(base: Path, adapter: Path | None, served: str, urls: list[st
 
 
 def test_the_server_serves_the_base_model_and_each_adapter_by_name(server) -> None:
-    assert server.models() == ["base", "a", "b"]
+    assert server.models() == [SERVED_BASE, "a", "b"]
     assert server.describe()["device"] in ("cpu", "gpu") and server.describe()["vllm"].startswith("vllm")
 
 
-@pytest.mark.parametrize("served", ["base", "a", "b"])
+@pytest.mark.parametrize("served", [SERVED_BASE, "a", "b"])
 def test_label_probabilities_equal_transformers(server, smollm2: Path, adapters: dict[str, Path], served: str) -> None:
     adapter = adapters.get(served)
     scored = endpoint_scorer(smollm2, adapter, served, [server.base_url]).score(RECORDS, batch_size=3)
@@ -91,8 +81,8 @@ def test_label_probabilities_equal_transformers(server, smollm2: Path, adapters:
 
 
 def test_batches_spread_over_two_endpoints_score_each_batch_once(server, smollm2: Path) -> None:
-    one = endpoint_scorer(smollm2, None, "base", [server.base_url])
-    two = endpoint_scorer(smollm2, None, "base", [server.base_url, server.base_url.replace("127.0.0.1", "localhost")])
+    one = endpoint_scorer(smollm2, None, SERVED_BASE, [server.base_url])
+    two = endpoint_scorer(smollm2, None, SERVED_BASE, [server.base_url, server.base_url.replace("127.0.0.1", "localhost")])
     records = RECORDS * 3
     np.testing.assert_allclose(two.score(records, batch_size=2), one.score(records, batch_size=2), atol=1e-6)
     counts = two.pool.batches_per_endpoint
@@ -108,7 +98,7 @@ def test_chat_backend_generates_what_transformers_generates(server, smollm2: Pat
 
     conversations = [[ChatMessage("user", "Name one color of the sky.")],
                      [ChatMessage("system", "Answer in one word."), ChatMessage("user", "What is two plus two?")]]
-    backend = make_backend("openai", "base", base_url=server.base_url)
+    backend = make_backend("openai", SERVED_BASE, base_url=server.base_url)
     answers = backend.generate([GenerationRequest(tuple(c), max_tokens=8, temperature=0.0) for c in conversations])
     tokenizer = AutoTokenizer.from_pretrained(str(smollm2))
     model = AutoModelForCausalLM.from_pretrained(str(smollm2), dtype=torch.float32)

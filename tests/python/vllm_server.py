@@ -1,4 +1,5 @@
-"""The vLLM server of the tests marked `vllm`: one per test module that asks for it, on 127.0.0.1, on SmolLM2.
+"""Helpers of the tests marked `vllm`; their server (conftest's `vllm_server`) is one per test session, on
+127.0.0.1, on SmolLM2.
 
 Where the vLLM environment (`make vllm`) is absent the tests are skipped with the reason, except under CI (CI=true),
 where its absence fails them: CI must run them (`make test-vllm`)."""
@@ -9,6 +10,19 @@ import os
 from pathlib import Path
 
 import pytest
+
+
+# The name the session's server serves SmolLM2 under (its adapters: `a` and `b`).
+SERVED_BASE = "smollm2"
+
+
+def smollm2_folder() -> Path:
+    """SmolLM2-135M-Instruct as `make install` converted it, or fail saying so."""
+    from biasmirror.testing.smollm2 import default_folder, is_converted
+
+    if not is_converted(default_folder()):
+        pytest.fail("SmolLM2 is not converted in this environment: run `make install`.")
+    return default_folder()
 
 
 def require_vllm() -> str:
