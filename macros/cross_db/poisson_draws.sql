@@ -92,71 +92,7 @@
       from (select n, unnest(range({{ bins }})) as bin from poisson_sizes) as bins
       left join poisson_binned as binned using (n, bin)
   ),
-  poisson_small as (
-      select
-          {{ carried }},
-          replicates.replicate,
-          cast(cells.n_units as bigint) * 1048576 as poisson_key_base,
-          cast(ceil(4 * sqrt(cells.n_units) + 16) as bigint) as poisson_bins,
-          {{ biasmirror.uniform_from_hash(biasmirror.hash64(biasmirror.xor64('cells.joint_key', 'replicates.replicate'))) }} as poisson_u
-      from {{ cells }} as cells
-      cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as replicates
-      where cells.n_units < {{ limit }}
-  ),
-  poisson_large as (
-      select
-          {{ carried }},
-          replicates.replicate,
-          cast(cells.n_units as double) as poisson_n,
-          0.931 + 2.53 * sqrt(cast(cells.n_units as double)) as poisson_b,
-          -0.059 + 0.02483 * (0.931 + 2.53 * sqrt(cast(cells.n_units as double))) as poisson_a,
-          ln(1.1239 + 1.1328 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double)) - 3.4)) as poisson_ln_inv_alpha,
-          0.9277 - 3.6224 / (0.931 + 2.53 * sqrt(cast(cells.n_units as double)) - 2) as poisson_vr,
-          ln(cast(cells.n_units as double)) as poisson_ln_n,
-          {{ biasmirror.hash64(biasmirror.xor64('cells.joint_key', 'replicates.replicate')) }} as poisson_h
-      from {{ cells }} as cells
-      cross join {{ biasmirror.integer_series(n_boot, 'replicate') }} as replicates
-      where cells.n_units >= {{ limit }}
-  ),
-  poisson_large_first as (
-      select
-          *,
-          {{ biasmirror.uniform_from_hash('poisson_h') }} - 0.5 as poisson_u1,
-          {{ biasmirror.uniform_from_hash(biasmirror.hash64('poisson_h')) }} as poisson_v1
-      from poisson_large
-  )
-
-  select
-      {{ carried }},
-      draws.replicate,
-      cast(guide.below + cast(draws.poisson_u >= guide.first_inside as integer)
-           + cast(draws.poisson_u >= guide.second_inside as integer)
-           + cast(draws.poisson_u >= guide.third_inside as integer)
-           -- a bin of the far tails, where CDF values crowd: count the rest of them
-           + case when guide.more_inside is null then 0
-                  else len(list_filter(guide.more_inside, x -> x <= draws.poisson_u)) end as integer) as weight
-  from poisson_small as draws
-  inner join poisson_guide as guide
-      on guide.guide_key = draws.poisson_key_base + cast(floor(draws.poisson_u * draws.poisson_bins) as bigint)
-
-  union all
-
-  {%- set first = biasmirror.duckdb__ptrs_candidate('poisson_u1', 'poisson_v1') %}
-  select
-      {{ carried }},
-      replicate,
-      cast(case
-          -- the squeeze alone accepts most candidates, without logarithms
-          when greatest(0.5 - abs(poisson_u1), 1e-300) >= 0.07 and poisson_v1 <= poisson_vr then {{ first.k }}
-          when {{ first.accepted }} then {{ first.k }}
-          {%- for attempt in range(1, attempts) %}
-          {%- set h = biasmirror.hash64(biasmirror.xor64('poisson_h', (attempt * 11400714819323198485) % 18446744073709551616)) %}
-          {%- set candidate = biasmirror.duckdb__ptrs_candidate('(' ~ biasmirror.uniform_from_hash(h) ~ ' - 0.5)', biasmirror.uniform_from_hash(biasmirror.hash64(h))) %}
-          when {{ candidate.accepted }} then {{ candidate.k }}
-          {%- endfor %}
-          else round(poisson_n)
-      end as integer) as weight
-  from poisson_large_first
+  {{ biasmirror.poisson_draws_from_guide(cells, n_boot, carried, limit, attempts) }}
 {%- endmacro %}
 
 {#- PostgreSQL and Spark (and any engine with the list macros of lists.sql): the same two methods and the same
@@ -204,6 +140,13 @@
       from (select n, {{ biasmirror.integers_between('cast(0 as bigint)', bins ~ ' - 1') }} as bin from poisson_sizes) as bins
       left join poisson_binned as binned using (n, bin)
   ),
+  {{ biasmirror.poisson_draws_from_guide(cells, n_boot, carried, limit, attempts) }}
+{%- endmacro %}
+
+{#- The part of poisson_draws after the guide table, the same on every engine: the draws of small n (poisson_small:
+    one lookup in poisson_guide, which the caller's CTEs define) and of large n (poisson_large: PTRS candidates),
+    as CTEs continuing the caller's `with`, then the select of the draws. -#}
+{% macro poisson_draws_from_guide(cells, n_boot, carried, limit, attempts) -%}
   poisson_small as (
       select
           {{ carried }},
@@ -244,6 +187,7 @@
       cast(guide.below + cast(draws.poisson_u >= guide.first_inside as integer)
            + cast(draws.poisson_u >= guide.second_inside as integer)
            + cast(draws.poisson_u >= guide.third_inside as integer)
+           -- a bin of the far tails, where CDF values crowd: count the rest of them
            + case when guide.more_inside is null then 0
                   else {{ biasmirror.list_count_at_most('guide.more_inside', 'draws.poisson_u') }} end
            as integer) as weight
@@ -258,6 +202,7 @@
       {{ carried }},
       replicate,
       cast(case
+          -- the squeeze alone accepts most candidates, without logarithms
           when greatest(0.5 - abs(poisson_u1), 1e-300) >= 0.07 and poisson_v1 <= poisson_vr then {{ first.k }}
           when {{ first.accepted }} then {{ first.k }}
           {%- for attempt in range(1, attempts) %}
