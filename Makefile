@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-llm test test-fast test-postgres test-spark spark java test-vllm vllm lint install browser postgres-server benchmark wheel clean
+.PHONY: demo demo-llm test test-long test-fast test-postgres test-spark spark java test-vllm vllm lint install browser postgres-server benchmark wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,10 +55,15 @@ demo: $(STAMP)
 demo-llm: $(STAMP) $(VLLM_STAMP)
 	$(BIN)/biasmirror demo-llm
 
-# Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once): about 30 min on
-# two cores (docs/development.md, "CI's time").
+# Two workers (pytest-xdist), each taking whole test modules (their module fixtures build once), the longest
+# first (tests/python/conftest.py): about 20 min on two cores (docs/development.md, "CI's time"). The modules
+# marked long (SmolLM2 trained on CPU, the warehouse service's subprocesses: about 6 min) run in test-long; CI runs
+# both.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not vllm"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not vllm and not long"
+
+test-long: $(STAMP) browser
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "long and not vllm"
 
 # The tests that need vLLM (marked vllm): a local vLLM server on SmolLM2 for the scorer, the chat backends, LoRA
 # serving and several endpoints (this environment), and vLLM's offline engine (its own environment).

@@ -21,7 +21,7 @@ import pytest
 
 from toy_triage import COMPLAINTS, toy_triage_task
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.long]  # make test-long (CI), not make test
 
 
 @pytest.fixture(scope="session")

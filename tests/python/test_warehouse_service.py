@@ -23,7 +23,7 @@ from warehouse_workspace import Workspace
 from pair_references import random_pairs
 
 # slow (make test-fast leaves it out): its tests build warehouses with dbt
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.long]  # make test-long (CI), not make test
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
