@@ -54,9 +54,10 @@ PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "pa
 # role nouns of two genders: the lexicon the swapper reads too (person_nouns_fr.py), for the forms the Lefff lacks
 # or gives no gender ("autrice", "cheffe", "docteure", "maître-nageuse", "policière")
 ROLE_SEXES = person_nouns_fr.sexes()
-# persons named by a present participle (the Lefff has some as nouns of one gender)
-ANT_PERSONS = {"aidant", "aidante", "soignant", "soignante", "aide-soignant", "aide-soignante", "gérant", "gérante", "assistant", "assistante",
-               "habitant", "habitante", "participant", "participante", "représentant", "représentante"}
+# persons named by a present participle (the Lefff has some as nouns of one gender); "aidant" and
+# "aide-soignant" are role nouns of the shared lexicon (ROLE_SEXES)
+ANT_PERSONS = {"soignant", "soignante", "gérant", "gérante", "assistant", "assistante", "habitant", "habitante",
+               "participant", "participante", "représentant", "représentante"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
                 "vingt", "plusieurs", "nombreux", "nombreuses"}
