@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from biasmirror.counterfactuals import person_nouns_es
+
 __all__ = ["analyse", "to_feminine", "to_masculine"]
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
@@ -91,27 +93,8 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
 })
-ROLE_NOUNS = {  # masculine -> feminine
-    "maestro": "maestra", "enfermero": "enfermera", "camarero": "camarera", "cocinero": "cocinera",
-    "profesor": "profesora", "abogado": "abogada", "conductor": "conductora", "jubilado": "jubilada",
-    "limpiador": "limpiadora", "camionero": "camionera", "agricultor": "agricultora", "fumador": "fumadora",
-    "exfumador": "exfumadora", "bebedor": "bebedora", "peatón": "peatona", "trabajador": "trabajadora",
-    "pensionista": None, "estudiante": None, "viudo": "viuda", "jardinero": "jardinera", "albañil": None,
-    "panadero": "panadera", "carpintero": "carpintera", "cajero": "cajera", "dependiente": "dependienta",
-    "vendedor": "vendedora", "funcionario": "funcionaria", "empleado": "empleada", "obrero": "obrera",
-    "ganadero": "ganadera", "pescador": "pescadora", "policía": None, "bombero": "bombera", "secretario": "secretaria",
-    "administrativo": "administrativa", "ingeniero": "ingeniera", "arquitecto": "arquitecta", "psicólogo": "psicóloga",
-    "farmacéutico": "farmacéutica", "peluquero": "peluquera", "mecánico": "mecánica", "pasajero": "pasajera",
-    "ocupante": None, "motorista": None, "niño": "niña", "chico": "chica", "anciano": "anciana",
-    "contable": None, "militar": None, "fisioterapeuta": None, "futbolista": None, "deportista": None,
-    "campeón": "campeona", "director": "directora", "presidente": "presidenta", "fontanero": "fontanera",
-    "costurero": "costurera", "carnicero": "carnicera", "consumidor": "consumidora", "cuidador": "cuidadora",
-    "aficionado": "aficionada", "ejecutivo": "ejecutiva", "cartero": "cartera", "barrendero": "barrendera",
-    "adicto": "adicta", "exadicto": "exadicta", "heroinómano": "heroinómana", "exheroinómano": "exheroinómana",
-    "toxicómano": "toxicómana", "alcohólico": "alcohólica", "jefe": "jefa", "alcalde": "alcaldesa", "actor": "actriz",
-    "juez": "jueza", "encargado": "encargada", "supervisor": "supervisora", "celador": "celadora", "tutor": "tutora",
-    "socorrista": None, "piloto": None,
-}
+# masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
+ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",

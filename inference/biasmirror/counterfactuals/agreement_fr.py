@@ -30,6 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
+from biasmirror.counterfactuals import person_nouns_fr
 from biasmirror.counterfactuals.inflect_fr import gender_of, is_adjective, to_feminine, to_masculine
 
 __all__ = ["Agreeing", "analyse", "analyse_texts", "inflect"]
@@ -45,27 +46,8 @@ PARTNER_NOUNS = frozenset({
     "mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin", "concubine",
     "copain", "copine", "ami", "amie", "fiancé", "fiancée",
 })
-ROLE_NOUNS = frozenset({
-    "conducteur", "conductrice", "passager", "passagère", "piéton", "piétonne", "infirmier", "infirmière",
-    "aide-soignant", "aide-soignante", "retraité", "retraitée", "veuf", "veuve", "étudiant", "étudiante",
-    "enseignant", "enseignante", "agriculteur", "agricultrice", "ouvrier", "ouvrière", "employé", "employée",
-    "boulanger", "boulangère", "serveur", "serveuse", "vendeur", "vendeuse", "cuisinier", "cuisinière",
-    "avocat", "avocate", "chauffeur", "chauffeuse", "fumeur", "fumeuse", "ex-fumeur", "ex-fumeuse",
-    "salarié", "salariée", "commerçant", "commerçante", "artisan", "artisane", "policier", "policière",
-    "caissier", "caissière", "coiffeur", "coiffeuse", "instituteur", "institutrice", "directeur", "directrice",
-    "pharmacien", "pharmacienne", "technicien", "technicienne", "mécanicien", "mécanicienne", "électricien",
-    "électricienne", "informaticien", "informaticienne", "éducateur", "éducatrice", "lycéen", "lycéenne",
-    "collégien", "collégienne", "chômeur", "chômeuse", "sportif", "sportive", "buveur", "buveuse", "divorcé",
-    "divorcée", "marié", "mariée", "travailleur", "travailleuse", "patron", "patronne", "musicien", "musicienne",
-    "livreur", "livreuse", "facteur", "factrice", "ancien", "ancienne", "boucher", "bouchère", "charcutier",
-    "charcutière", "épicier", "épicière", "fermier", "fermière", "jardinier", "jardinière", "pâtissier",
-    "pâtissière", "couturier", "couturière", "menuisier", "menuisière", "plombier", "plombière", "aidant",
-    "aidante", "cavalier", "cavalière", "gardien", "gardienne", "paysan", "paysanne", "auteur", "autrice",
-    "brancardier", "brancardière", "ambulancier", "ambulancière", "chef", "cheffe", "maître-nageur",
-    "maître-nageuse", "docteur", "docteure", "tuteur", "tutrice",
-})
-# a former role keeps its noun's gender: "ex-vendeuse", "ex-coiffeur"
-ROLE_NOUNS = ROLE_NOUNS | frozenset("ex-" + noun for noun in ROLE_NOUNS if not noun.startswith("ex-"))
+# role nouns of two genders, "ex-" forms included: the one lexicon the reading shares (person_nouns_fr.py)
+ROLE_NOUNS = person_nouns_fr.forms()
 OTHER_PEOPLE = frozenset({
     "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
     "pompiers", "famille", "entourage", "ami", "amie", "tante", "oncle", "cousin", "cousine",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from biasmirror.counterfactuals import person_nouns_es
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
 
@@ -35,7 +36,9 @@ PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "
 PARTNER_NOUNS = {"esposo", "esposa", "marido", "novio", "novia", "pareja", "compañero", "compañera", "cónyuge"}
 KINSHIP = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "hija", "hijo", "hermana",
            "hermano", "nieta", "nieto", "sobrina", "sobrino", "nuera", "yerno", "vecina", "vecino", "suegra",
-           "suegro", "cuñada", "cuñado", "prima", "primo", "amiga", "amigo", "bisabuela", "bisabuelo"}
+           "suegro", "cuñada", "cuñado", "prima", "primo", "amiga", "amigo", "bisabuela", "bisabuelo",
+           # step relatives (round 7): "Su hermanastro, celador, ..." is someone else's role
+           "hermanastra", "hermanastro", "madrastra", "padrastro", "hijastra", "hijastro"}
 PARENT_ROLES = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "bisabuela", "bisabuelo"}
 EPICENE_PERSONS = {"paciente", "deportista", "ciclista", "auxiliar", "fisioterapeuta", "psiquiatra", "intérprete",
                    "residente", "médico", "médica", "policía", "contable", "militar", "copiloto", "piloto",
@@ -88,12 +91,14 @@ def tokens(text: str) -> list[Token]:
 
 
 NOUN_GENDERS = {"madre": "F", "padre": "M", "mujer": "F", "hombre": "M", "varón": "M", "el": "M", "un": "M",
-                "la": "F", "una": "F", "vista": "F", "prevista": "F", "presidente": "M", "dependiente": "M", "señor": "M", "sr.": "M", "sr": "M"}
+                "la": "F", "una": "F", "vista": "F", "prevista": "F", "señor": "M", "sr.": "M", "sr": "M"}
 
 
 def ending_gender(word: str) -> str | None:
     if word in NOUN_GENDERS:
         return NOUN_GENDERS[word]
+    if word in ROLE_SEXES:
+        return ROLE_SEXES[word]  # "jefe", "alcalde", "actriz", "juez": endings do not tell
     if word.endswith(("icida", "icidas")):
         return None  # "homicida", "insecticida"; but "conocida", "desconocida" are feminine
     if word.endswith(("ora", "oras", "a", "as")) and not word.endswith(("ista", "istas", "ía", "ías")):
@@ -416,17 +421,9 @@ VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "
 JUDGING_VERBS = {"ve", "ven", "veía", "veían", "vieron", "describe", "describen", "describía", "describían",
                  "encuentra", "encuentran", "encontraron", "nota", "notan", "notaba", "notaban", "considera",
                  "consideran", "halla", "hallan", "hallaron", "dicen", "decían", "definen", "define"}
-ROLE_NOUNS = {"secretaria", "secretario", "panadera", "panadero", "viuda", "viudo", "jubilada", "jubilado",
-              "enfermera", "enfermero", "maestra", "maestro", "profesora", "profesor", "camionera", "camionero",
-              "fumadora", "fumador", "exfumadora", "exfumador", "militar", "futbolista", "campeona", "campeón",
-              "carpintera", "carpintero", "cocinera", "cocinero", "costurera", "costurero", "conductora",
-              "conductor", "peatona", "peatón", "contable", "directora", "director", "obrera", "obrero",
-              "fontanera", "fontanero", "farmacéutica", "farmacéutico", "ciclista", "presidenta", "presidente",
-              "auxiliar", "fisioterapeuta", "exalcohólica", "exalcohólico", "exadicta", "exadicto",
-              "exheroinómana", "exheroinómano", "camarera", "camarero", "abogada", "abogado", "dependienta",
-              "dependiente", "limpiadora", "limpiador", "ama", "amo", "deportista", "trabajadora", "trabajador",
-              "vendedora", "vendedor", "agricultora", "agricultor", "pastora", "pastor", "estudiante",
-              "cuidadora", "cuidador", "carnicera", "carnicero", "consumidora", "consumidor", "bebedora", "bebedor"}
+# role nouns: the lexicon the swapper reads too (person_nouns_es.py), one list for both
+ROLE_NOUNS = person_nouns_es.forms()
+ROLE_SEXES = person_nouns_es.sexes()
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from biasmirror.counterfactuals import person_nouns_fr
 from biasmirror.counterfactuals.lefff import Lexicon, lexicon
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
@@ -50,9 +51,13 @@ KINSHIP = {"mère", "père", "fille", "fils", "sœur", "soeur", "frère", "tante
            "belle-sœur", "beau-frère", "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
 PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "parrain", "tante", "oncle",
                  "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
-# persons named by a present participle (the Lefff has some as nouns of one gender)
-ANT_PERSONS = {"aidant", "aidante", "soignant", "soignante", "aide-soignant", "aide-soignante", "gérant", "gérante", "assistant", "assistante",
-               "habitant", "habitante", "participant", "participante", "représentant", "représentante"}
+# role nouns of two genders: the lexicon the swapper reads too (person_nouns_fr.py), for the forms the Lefff lacks
+# or gives no gender ("autrice", "cheffe", "docteure", "maître-nageuse", "policière")
+ROLE_SEXES = person_nouns_fr.sexes()
+# persons named by a present participle (the Lefff has some as nouns of one gender); "aidant" and
+# "aide-soignant" are role nouns of the shared lexicon (ROLE_SEXES)
+ANT_PERSONS = {"soignant", "soignante", "gérant", "gérante", "assistant", "assistante", "habitant", "habitante",
+               "participant", "participante", "représentant", "représentante"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
                 "vingt", "plusieurs", "nombreux", "nombreuses"}
@@ -91,6 +96,10 @@ class _Reader:
         w = self.word(i)
         return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
 
+    def is_role_noun(self, w: str) -> bool:
+        """A noun with a feminine and a masculine form: the shared role-noun lexicon's, or by the Lefff."""
+        return w in ROLE_SEXES or self.lex.is_role_noun(w)
+
     def gender(self, i: int, as_noun: bool = False) -> str | None:
         w = self.word(i)
         if w in PATIENT_NOUNS:
@@ -103,6 +112,8 @@ class _Reader:
             return None
         if w in ANT_PERSONS:
             return "F" if w.endswith("e") else "M"
+        if w in ROLE_SEXES:
+            return ROLE_SEXES[w]
         entry = self.lex.get(w)
         if entry is None or not (entry.adjective or entry.noun):
             return self.unknown_gender(w)
@@ -134,7 +145,7 @@ class _Reader:
                 or self.word(i - 1) in COPULAS):
             return True
         return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS
-                or w in ANT_PERSONS or self.lex.is_role_noun(w))
+                or w in ANT_PERSONS or self.is_role_noun(w))
 
     def is_noun(self, i: int) -> bool:
         w = self.word(i)
@@ -145,7 +156,7 @@ class _Reader:
             return False
         if self.predicative(i) and not self.is_person(i):
             return False
-        if self.lex.is_role_noun(w) and self.word(i + 1) in ("de", "d'", "d’") and (
+        if self.is_role_noun(w) and self.word(i + 1) in ("de", "d'", "d’") and (
                 self.clause_start(i - 1) or self.word(i - 1) in (",", "et") or self.word(i - 1) in PREPOSED):
             return True
         entry = self.lex.get(w)
@@ -261,7 +272,7 @@ class _Reader:
                 k = j - 2
                 while k >= 0 and self.is_adjective(k) and not self.is_noun(k):
                     k -= 1      # "il est le fils cadet et le tuteur de ...": coordinated with that predicate
-                if k >= 0 and self.is_noun(k) and (self.word(k) in KINSHIP or self.lex.is_role_noun(self.word(k))) \
+                if k >= 0 and self.is_noun(k) and (self.word(k) in KINSHIP or self.is_role_noun(self.word(k))) \
                         and self.word(k) not in POSSESSIVES and k != i:
                     return self.noun_referent(k) == PATIENT
         if prev in ("le", "la", "l'", "l’", "les", "des", "du", "ce", "cette") or prev in POSSESSIVES:
@@ -275,7 +286,7 @@ class _Reader:
         if prev in ("et", ","):
             k = j - 1
             k = self.skip_complements(k)
-            if k >= 0 and self.is_noun(k) and (self.lex.is_role_noun(self.word(k)) or self.word(k) in KINSHIP
+            if k >= 0 and self.is_noun(k) and (self.is_role_noun(self.word(k)) or self.word(k) in KINSHIP
                                                or self.word(k) in PATIENT_NOUNS):
                 return self.noun_referent(k) == PATIENT and (not kin or w in PERSONAL_ROLE or (
                     prev == "et" and self.word(k) in KINSHIP))  # "Sœur et nièce de ..., elle"

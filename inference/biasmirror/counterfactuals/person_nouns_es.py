@@ -1,0 +1,52 @@
+"""Spanish role nouns (occupations, habits, social roles), masculine -> feminine: the one lexicon of them.
+
+Both the swapper (agreement_es.py decides when such a noun describes the patient and swaps it) and the second
+opinion's reading (referents_es.py decides the same thing by its own surface rules) read this list, so a role
+noun added once is known to both. The reading also takes the gender of a listed form from here: endings alone
+do not tell it for "jefe", "alcalde", "juez", "actriz", and a correct copy that swaps them would be flagged.
+
+Each entry is (masculine, feminine); the feminine is None for a noun of one form for both sexes
+("estudiante", "policía", "piloto"). Kinship, partner and patient nouns are not here: each module keeps its
+own rules for them (docs/counterfactuals.md).
+"""
+
+from __future__ import annotations
+
+ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
+    ("maestro", "maestra"), ("enfermero", "enfermera"), ("camarero", "camarera"), ("cocinero", "cocinera"),
+    ("profesor", "profesora"), ("abogado", "abogada"), ("conductor", "conductora"), ("jubilado", "jubilada"),
+    ("limpiador", "limpiadora"), ("camionero", "camionera"), ("agricultor", "agricultora"), ("fumador", "fumadora"),
+    ("exfumador", "exfumadora"), ("bebedor", "bebedora"), ("peatón", "peatona"), ("trabajador", "trabajadora"),
+    ("pensionista", None), ("estudiante", None), ("viudo", "viuda"), ("jardinero", "jardinera"), ("albañil", None),
+    ("panadero", "panadera"), ("carpintero", "carpintera"), ("cajero", "cajera"), ("dependiente", "dependienta"),
+    ("vendedor", "vendedora"), ("funcionario", "funcionaria"), ("empleado", "empleada"), ("obrero", "obrera"),
+    ("ganadero", "ganadera"), ("pescador", "pescadora"), ("policía", None), ("bombero", "bombera"),
+    ("secretario", "secretaria"), ("administrativo", "administrativa"), ("ingeniero", "ingeniera"),
+    ("arquitecto", "arquitecta"), ("psicólogo", "psicóloga"), ("farmacéutico", "farmacéutica"),
+    ("peluquero", "peluquera"), ("mecánico", "mecánica"), ("pasajero", "pasajera"), ("ocupante", None),
+    ("motorista", None), ("niño", "niña"), ("chico", "chica"), ("anciano", "anciana"), ("contable", None),
+    ("militar", None), ("fisioterapeuta", None), ("futbolista", None), ("deportista", None), ("campeón", "campeona"),
+    ("director", "directora"), ("presidente", "presidenta"), ("fontanero", "fontanera"), ("costurero", "costurera"),
+    ("carnicero", "carnicera"), ("consumidor", "consumidora"), ("cuidador", "cuidadora"),
+    ("aficionado", "aficionada"), ("ejecutivo", "ejecutiva"), ("cartero", "cartera"), ("barrendero", "barrendera"),
+    ("adicto", "adicta"), ("exadicto", "exadicta"), ("heroinómano", "heroinómana"),
+    ("exheroinómano", "exheroinómana"), ("toxicómano", "toxicómana"), ("alcohólico", "alcohólica"), ("jefe", "jefa"),
+    ("alcalde", "alcaldesa"), ("actor", "actriz"), ("juez", "jueza"), ("encargado", "encargada"),
+    ("supervisor", "supervisora"), ("celador", "celadora"), ("tutor", "tutora"), ("socorrista", None),
+    ("piloto", None), ("amo", "ama"), ("pastor", "pastora"), ("exalcohólico", "exalcohólica"), ("auxiliar", None),
+    ("ciclista", None),)
+
+
+def masculine_to_feminine() -> dict[str, str | None]:
+    """Masculine (or epicene) form -> feminine form, None for an epicene noun."""
+    return dict(ROLE_NOUNS)
+
+
+def forms() -> frozenset[str]:
+    """Every form of the lexicon, masculine, feminine and epicene."""
+    return frozenset(m for m, _ in ROLE_NOUNS) | frozenset(f for _, f in ROLE_NOUNS if f)
+
+
+def sexes() -> dict[str, str]:
+    """Every form of two-gender entries -> the sex it names ('F' or 'M'); epicene nouns are left out."""
+    return {m: "M" for m, f in ROLE_NOUNS if f} | {f: "F" for _, f in ROLE_NOUNS if f}
