@@ -8,14 +8,14 @@ warehouses, or one warehouse with other vars, paid that each time.
 
 Here the parse (dbt's Manifest) is kept, keyed on everything a parse reads: the project's files (path, size and
 modification time), the dbt version, the engine, the database name, the environment variables the profile and the
-macros read (not the paths of the warehouse files, which only the execution uses), and the values of the vars a
-parse reads. A parse renders models without executing them and keeps only their references and configurations,
-so a var changes the parse only where it is read into the manifest: YAML (a test's argument, a source), a
-`config()` call, a `ref()` or `source()` argument, a `generate_*` naming macro. The project is scanned for those
-(`parse_vars`); every other var (the data set folders, B, the seed...) is read when the nodes run, from the
-invocation's own vars, and does not change the key. `run_dbt` hands a kept parse to dbt (`dbtRunner(manifest=...)`,
-dbt's documented way to reuse a parse); an edited model, another parse var or another engine give another key and
-a fresh parse. A parse in use is taken out of the cache, so two threads never run one Manifest at once.
+macros read (not the paths of the warehouse files, which only the execution uses), and the vars. A parse renders
+models without executing them and keeps their references and configurations, so most vars do not change it: the
+data set folders, B, the seeds, the interval settings and the publish switches are read only when nodes run, from
+the invocation's own vars (RUN_TIME_VARS; tests/python/test_dbt_parse_cache.py parses the project with each of
+them changed and requires the same manifest). Any other var (a gate threshold enables its test, a test argument
+in YAML) is part of the key. `run_dbt` hands a kept parse to dbt (`dbtRunner(manifest=...)`, dbt's documented way
+to reuse a parse); an edited model, another engine or another value of a var outside RUN_TIME_VARS give another
+key and a fresh parse. A parse in use is taken out of the cache, so two threads never run one Manifest at once.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -42,10 +41,13 @@ _PROJECT_FILES = ("dbt_project.yml", "profiles.yml", "packages.yml", "dependenci
 # A Manifest holds a few tens of MB: a handful of distinct keys covers a test run or a notebook.
 _KEPT = 4
 
-# var('name') or var("name"); the places where a var read changes the manifest (see the module's docstring)
-_VAR_READ = re.compile(r"""\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]""")
-_MANIFEST_CALLS = re.compile(r"""\b(?:config|ref|source)\((?:[^()]|\([^()]*\))*\)""", re.DOTALL)
-_VARS_BLOCK = re.compile(r"^vars:\n(?:[ \t#].*\n|\n)*", re.MULTILINE)
+# Vars that only running nodes read (never a config, a reference or YAML): a parse does not depend on them.
+RUN_TIME_VARS = frozenset({
+    "mimic_root", "bordeaux_root", "remember_dataset_roots", "split_seed", "test_fraction",
+    "bootstrap_resamples", "bootstrap_seed", "bootstrap_unit", "term_bootstrap_resamples",
+    "implicit_bootstrap_resamples", "ci_level", "p_adjust_method", "mde_power", "min_stratum_pairs",
+    "min_changed_pairs", "max_raw_row_drop", "allow_raw_shrink", "publish_compact", "publish_warehouse",
+})
 
 _lock = threading.Lock()
 _kept: OrderedDict[str, Any] = OrderedDict()
@@ -53,41 +55,22 @@ _kept: OrderedDict[str, Any] = OrderedDict()
 
 def parse_key(project: Path, variables: dict[str, Any] | None, database: str) -> str:
     """What a parse of `project` depends on, as one digest (`database`: the warehouse file's name, DuckDB's
-    catalog name, which the parse writes into every node; `variables`: the invocation's vars, of which only
-    those a parse reads count)."""
+    catalog name, which the parse writes into every node; `variables`: the invocation's vars, of which those in
+    RUN_TIME_VARS do not count)."""
     from dbt.version import __version__ as dbt_version
 
-    files = _project_files(project)
-    read = parse_vars(project, files)
     digest = hashlib.sha256()
     digest.update(json.dumps([str(project.resolve()), dbt_version, database,
-                              {name: value for name, value in (variables or {}).items() if name in read}],
+                              {name: value for name, value in (variables or {}).items() if name not in RUN_TIME_VARS}],
                              sort_keys=True, default=str).encode())
     environment = sorted((name, value) for name, value in os.environ.items()
                          if name.startswith(_ENVIRONMENT_PREFIXES) and name not in _LOCATION_VARIABLES
                          and not name.endswith("_ROOT"))
     digest.update(json.dumps(environment).encode())
-    for path in files:
+    for path in _project_files(project):
         status = path.stat()
         digest.update(f"{path.relative_to(project)}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
     return digest.hexdigest()
-
-
-def parse_vars(project: Path, files: list[Path] | None = None) -> frozenset[str]:
-    """The vars whose values a parse of `project` writes into the manifest: those read in its YAML files
-    (dbt_project.yml's own `vars:` block, their defaults, aside), in `config()`, `ref()` and `source()` calls of
-    its SQL, and in its `generate_*` macros (schema, alias and database names)."""
-    names: set[str] = set()
-    for path in files if files is not None else _project_files(project):
-        if path.suffix not in (".yml", ".yaml", ".sql"):
-            continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if path.name == "dbt_project.yml":
-            text = _VARS_BLOCK.sub("", text)
-        if path.suffix == ".sql" and not re.search(r"macro\s+generate_", text):
-            text = "\n".join(_MANIFEST_CALLS.findall(text))
-        names.update(_VAR_READ.findall(text))
-    return frozenset(names)
 
 
 def _project_files(project: Path) -> list[Path]:

@@ -16,59 +16,91 @@ from warehouse_workspace import Workspace
 
 
 def _project(root: Path) -> Path:
-    """A small project: a YAML test argument reads var threshold, a model's config var materialization and its
-    SQL body var resamples (read when it runs); dbt_project.yml declares defaults for all three."""
     (root / "models" / "marts").mkdir(parents=True)
     (root / "macros").mkdir()
-    (root / "dbt_project.yml").write_text("name: p\nvars:\n  threshold: 1\n  resamples: 10\n"
-                                          "  materialization: table\nmodel-paths: [models]\n")
-    (root / "models" / "marts" / "a.sql").write_text(
-        "{{ config(materialized=var('materialization', 'table')) }}\nselect {{ var('resamples') }} as x\n")
-    (root / "models" / "marts" / "_marts__models.yml").write_text(
-        "models:\n  - name: a\n    data_tests:\n      - dbt_utils.expression_is_true:\n"
-        "          arguments: {expression: \"x >= {{ var('threshold') }}\"}\n")
-    (root / "macros" / "m.sql").write_text("{% macro m() %}{{ var('resamples') }}{% endmacro %}\n")
+    (root / "dbt_project.yml").write_text("name: p\n")
+    (root / "models" / "marts" / "a.sql").write_text("select 1 as x\n")
+    (root / "macros" / "m.sql").write_text("{% macro m() %}1{% endmacro %}\n")
     return root
-
-
-def test_the_vars_a_parse_reads_are_those_of_yaml_configs_and_references() -> None:
-    from biasmirror.paths import project_dir
-
-    read = parse_cache.parse_vars(project_dir())
-    assert "min_term_pairs" in read  # a data test's argument in YAML
-    # read only when nodes run: the data set folders, the bootstrap, the publish switches
-    assert not read & {"mimic_root", "bordeaux_root", "bootstrap_resamples", "bootstrap_seed", "publish_compact",
-                       "remember_dataset_roots", "allow_raw_shrink"}
 
 
 def test_the_key_changes_with_what_a_parse_reads_and_not_with_where_files_are(tmp_path: Path) -> None:
     project = _project(tmp_path / "project")
-    assert parse_cache.parse_vars(project) == {"threshold", "materialization"}
-    base = {"threshold": 1, "resamples": 10}
+    base = {"min_term_pairs": 5, "bootstrap_resamples": 10}
     with scoped_env({"BIASMIRROR_TARGET": None, "BIASMIRROR_WAREHOUSE": "/a/w.duckdb"}):
         key = parse_cache.parse_key(project, base, "w")
         assert parse_cache.parse_key(project, dict(base), "w") == key
-        # where the warehouse files, the artifacts and the raw extracts are, and the vars read only when nodes
-        # run: not read by the parse
+        # where the warehouse files, the artifacts and the raw extracts are, and the vars only running nodes read
         with scoped_env({"BIASMIRROR_WAREHOUSE": "/b/w.duckdb", "BIASMIRROR_WORKING_COPY": "/b/w.work/w.duckdb",
                          "DBT_TARGET_PATH": "/b/target", "BIASMIRROR_MIMIC_ROOT": "/data/mimic"}):
             assert parse_cache.parse_key(project, base, "w") == key
-        assert parse_cache.parse_key(project, {**base, "resamples": 11, "mimic_root": "/data"}, "w") == key
-        # a var the parse reads, the database name (written into every node), the engine, a changed or added file
+        assert parse_cache.parse_key(project, {**base, "bootstrap_resamples": 11, "mimic_root": "/data"}, "w") == key
+        # any other var, the database name (written into every node), the engine, a changed or added file
         changed = {
-            "yaml var": parse_cache.parse_key(project, {**base, "threshold": 2}, "w"),
-            "config var": parse_cache.parse_key(project, {**base, "materialization": "view"}, "w"),
+            "other var": parse_cache.parse_key(project, {**base, "min_term_pairs": 6}, "w"),
+            "new var": parse_cache.parse_key(project, {**base, "gate_max_pdr": 0.05}, "w"),
             "database": parse_cache.parse_key(project, base, "other"),
         }
         with scoped_env({"BIASMIRROR_TARGET": "postgres"}):
             changed["engine"] = parse_cache.parse_key(project, base, "w")
         model = project / "models" / "marts" / "a.sql"
-        model.write_text(model.read_text() + "-- edited\n")
+        model.write_text("select 2 as x\n")
         os.utime(model, ns=(time.time_ns(), time.time_ns() + 10**9))
         changed["edited model"] = parse_cache.parse_key(project, base, "w")
         (project / "macros" / "n.sql").write_text("{% macro n() %}2{% endmacro %}\n")
         changed["added macro"] = parse_cache.parse_key(project, base, "w")
     assert len({key, *changed.values()}) == len(changed) + 1, changed
+
+
+# A value other than the default for every var of RUN_TIME_VARS (of the right type: a parse renders them).
+OTHER_VALUES = {
+    "mimic_root": "/elsewhere/mimic", "bordeaux_root": "/elsewhere/bordeaux", "remember_dataset_roots": ["mimic"],
+    "split_seed": 77, "test_fraction": 0.3, "bootstrap_resamples": 37, "bootstrap_seed": 99,
+    "bootstrap_unit": "patient", "term_bootstrap_resamples": 17, "implicit_bootstrap_resamples": 19,
+    "ci_level": 0.9, "p_adjust_method": "bonferroni", "mde_power": 0.9, "min_stratum_pairs": 7,
+    "min_changed_pairs": 3, "max_raw_row_drop": 0.5, "allow_raw_shrink": True, "publish_compact": True,
+    "publish_warehouse": False,
+}
+
+
+def _parsed_nodes(tmp_path: Path, variables: dict) -> dict:
+    """Every node, disabled ones included, of a fresh parse of the project with `variables`, as dbt writes it
+    (the parse's own timestamps left out)."""
+    from dbt.cli.main import dbtRunner
+
+    from biasmirror.paths import project_dir
+
+    project = str(project_dir())
+    result = dbtRunner().invoke(["parse", "--project-dir", project, "--profiles-dir", project, "--quiet",
+                                 "--no-partial-parse", "--target-path", str(tmp_path / "target"),
+                                 "--log-path", str(tmp_path / "logs"), "--vars", json.dumps(variables)])
+    assert result.success, result.exception
+    manifest = result.result
+
+    def plain(node) -> dict:
+        document = node.to_dict()
+        document.pop("created_at", None)
+        return document
+
+    nodes = {uid: plain(node) for uid, node in manifest.nodes.items()}
+    nodes.update({f"disabled:{uid}": [plain(node) for node in found] for uid, found in manifest.disabled.items()})
+    return nodes
+
+
+@pytest.mark.slow
+def test_the_run_time_vars_do_not_change_the_parse(tmp_path: Path) -> None:
+    """The project parsed with every var of RUN_TIME_VARS changed is the project parsed with their defaults (so
+    a kept parse serves another value of them); a var outside the set, such as a gate's threshold, does change
+    it (so the comparison can fail)."""
+    assert set(OTHER_VALUES) == parse_cache.RUN_TIME_VARS
+    with scoped_env({"BIASMIRROR_WAREHOUSE": str(tmp_path / "w.duckdb")}):
+        default = _parsed_nodes(tmp_path / "default", {})
+        changed = _parsed_nodes(tmp_path / "changed", OTHER_VALUES)
+        gated = _parsed_nodes(tmp_path / "gated", {"gate_max_pdr": 0.05})
+    assert len(default) > 300
+    differing = sorted(uid for uid in default.keys() | changed.keys() if default.get(uid) != changed.get(uid))
+    assert not differing, differing
+    assert default != gated
 
 
 def test_a_kept_parse_is_lent_to_one_invocation_at_a_time_and_the_oldest_is_dropped() -> None:
