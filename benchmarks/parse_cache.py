@@ -29,8 +29,9 @@ from biasmirror.dbt_runner import run_dbt
 from biasmirror.paths import scoped_env
 
 
-def build_once(folder: Path, resamples: int) -> float:
-    """One full build (unit tests left out) of a new empty warehouse in `folder`; returns seconds."""
+def build_once(folder: Path, resamples: int) -> tuple[float, bool]:
+    """One full build (unit tests left out) of a new empty warehouse in `folder`; returns seconds and whether
+    dbt parsed the project (its log of that warehouse says so)."""
     folder.mkdir(parents=True)
     environment = {"BIASMIRROR_WAREHOUSE": str(folder / "warehouse.duckdb"), "BIASMIRROR_WORKING_COPY": None,
                    "DBT_TARGET_PATH": None, "DBT_LOG_PATH": None}
@@ -38,7 +39,9 @@ def build_once(folder: Path, resamples: int) -> float:
     with scoped_env(environment):
         run_dbt("build", variables={"bootstrap_resamples": resamples},
                 extra=["--quiet", "--exclude-resource-type", "unit_test"])
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    log = (folder / "warehouse.work" / "dbt" / "logs" / "dbt.log").read_text(encoding="utf-8", errors="replace")
+    return seconds, "Starting full parse" in log
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,10 +65,16 @@ def main(argv: list[str] | None = None) -> int:
                     if way == "parse every build":
                         dbt_parse_cache.clear()
                     resamples += 1
-                    seconds = build_once(root / f"{round_index}-{way.replace(' ', '-')}-{build_index}", resamples)
-                    if build_index == 1 or way == "parse every build":
-                        timings[way].append(seconds)  # with the cache, the first build of a round parses
-                    print(f"round {round_index + 1}, {way}, build {build_index + 1}: {seconds:.1f} s", flush=True)
+                    seconds, parsed = build_once(root / f"{round_index}-{way.replace(' ', '-')}-{build_index}",
+                                                 resamples)
+                    measured = build_index == 1 or way == "parse every build"  # with the cache, a round's first parses
+                    if measured:
+                        if parsed != (way == "parse every build"):
+                            raise SystemExit(f"round {round_index + 1}, {way}, build {build_index + 1}: the build "
+                                             f"{'parsed' if parsed else 'did not parse'}, against the design")
+                        timings[way].append(seconds)
+                    print(f"round {round_index + 1}, {way}, build {build_index + 1}: {seconds:.1f} s "
+                          f"({'parsed' if parsed else 'parse kept'})", flush=True)
     medians = {way: statistics.median(values) for way, values in timings.items()}
     result = {"median_build_s": medians, "builds_s": timings,
               "ratio_parse_every_build_over_kept": medians["parse every build"] / medians["parse kept"],
