@@ -31,9 +31,11 @@ from typing import Any
 # Commands that run nodes from a parse and write nothing that depends on it into target/ (docs generate writes
 # the manifest the docs site reads, parse is the parse itself): only these reuse a kept parse.
 CACHED_COMMANDS = frozenset({"build", "run", "test", "seed", "compile"})
-# Environment variables that only say where files are, read when nodes execute, never by the parse.
+# Environment variables that only say where files are (the warehouse, dbt's artifacts, the data set folders the
+# raw-source macro reads when nodes run) or how long to wait for the lock: never read by the parse.
 _LOCATION_VARIABLES = frozenset({"BIASMIRROR_WAREHOUSE", "BIASMIRROR_WORKING_COPY", "BIASMIRROR_TEMP_DIRECTORY",
-                                 "BIASMIRROR_LOCK_TIMEOUT", "DBT_TARGET_PATH", "DBT_LOG_PATH"})
+                                 "BIASMIRROR_LOCK_TIMEOUT", "DBT_TARGET_PATH", "DBT_LOG_PATH",
+                                 "BIASMIRROR_MIMIC_ROOT", "BIASMIRROR_BORDEAUX_ROOT"})
 _ENVIRONMENT_PREFIXES = ("BIASMIRROR_", "DBT_", "PG")
 # The project's folders of parsed files (dbt_project.yml's *-paths) and its top-level files.
 _PROJECT_FOLDERS = ("models", "macros", "seeds", "analyses", "tests/dbt", "snapshots")
@@ -64,8 +66,7 @@ def parse_key(project: Path, variables: dict[str, Any] | None, database: str) ->
                               {name: value for name, value in (variables or {}).items() if name not in RUN_TIME_VARS}],
                              sort_keys=True, default=str).encode())
     environment = sorted((name, value) for name, value in os.environ.items()
-                         if name.startswith(_ENVIRONMENT_PREFIXES) and name not in _LOCATION_VARIABLES
-                         and not name.endswith("_ROOT"))
+                         if name.startswith(_ENVIRONMENT_PREFIXES) and name not in _LOCATION_VARIABLES)
     digest.update(json.dumps(environment).encode())
     for path in _project_files(project):
         status = path.stat()

@@ -100,11 +100,9 @@ def _invoke(command: str, common: list[str], own: list[str], variables: dict[str
     if manifest is None:
         quiet = [flag for flag in own if flag in ("--quiet", "-q")]
         parsed = dbtRunner().invoke(["parse", *common, *quiet])
-        if isinstance(parsed.exception, KeyboardInterrupt):
-            return parsed  # Ctrl-C or SIGTERM during the parse: the command does not run
         if not parsed.success or parsed.result is None:
-            # the command parses again and reports what is wrong, as it would without the cache
-            return dbtRunner(callbacks=callbacks).invoke(args)
+            # an error in the project (dbt has printed it once) or Ctrl-C during the parse: the command does not run
+            return parsed
         manifest = parsed.result
     result = dbtRunner(manifest=manifest, callbacks=callbacks).invoke(args)
     if result.exception is None:

@@ -145,3 +145,30 @@ def test_a_second_warehouse_reuses_the_parse_with_its_own_vars(tmp_path: Path) -
             continue  # each build records its own invocation
         count = f'select count(*) as n from "{schema}"."{table}"'
         assert first.query_published(count).equals(second.query_published(count)), (schema, table)
+
+
+@pytest.mark.slow
+def test_an_error_in_the_project_stops_at_the_parse_said_once(tmp_path: Path) -> None:
+    """A model that does not compile (a fork of the project): the build fails with dbt's error naming the model,
+    the command itself never runs (one dbt invocation: the parse), and nothing is published."""
+    import shutil
+
+    from biasmirror.dbt_runner import DbtFailed, run_dbt
+    from biasmirror.paths import project_dir
+
+    fork = tmp_path / "project"
+    source = project_dir()
+    fork.mkdir()
+    for name in ("dbt_project.yml", "profiles.yml"):
+        shutil.copy(source / name, fork / name)
+    for folder in ("models", "macros", "seeds", "analyses", "tests/dbt"):
+        shutil.copytree(source / folder, fork / folder)
+    (fork / "models" / "marts" / "zz_broken.sql").write_text("select {{ broken( }}\n")
+    workspace = Workspace(tmp_path / "w")
+    workspace.root.mkdir()
+    parse_cache.clear()
+    with workspace.active(BIASMIRROR_PROJECT_DIR=str(fork)), pytest.raises(DbtFailed, match="zz_broken"):
+        run_dbt("build", extra=["--quiet"])
+    log = (workspace.root / "logs" / "dbt.log").read_text()
+    assert log.count("Running with dbt") == 1 and "zz_broken" in log
+    assert not workspace.warehouse.exists()
