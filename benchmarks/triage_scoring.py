@@ -143,7 +143,7 @@ def main() -> None:
                              result.metadata.levels)
         records = test_texts[:args.prompts]
         lengths = [len(ids) for ids in scorer.prompt.prompt_ids(records)]
-        from biasmirror.triage.causal_lm_scoring import shared_prefix
+        from biasmirror.triage.prompt_prefix import shared_prefix
 
         prefix = len(shared_prefix(scorer.prompt.prompt_ids(records)))
         scorer.score(records[:8], batch_size=4)  # warm-up

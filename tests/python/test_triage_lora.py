@@ -16,7 +16,8 @@ import pytest
 from biasmirror.triage.tiny_models import TinyModelSpec, build_tiny_causal_lm, synthetic_texts
 from biasmirror.triage.model_metadata import load_metadata
 from biasmirror.triage.model_loading import load_causal_lm, load_tokenizer
-from biasmirror.triage.causal_lm_scoring import LabelScorer, parse_level, shared_prefix
+from biasmirror.triage.causal_lm_scoring import LabelScorer, parse_level
+from biasmirror.triage.prompt_prefix import shared_prefix
 from biasmirror.triage.lora_training import TARGET_MODULES, LoraOptions, answer_loss, train_lora
 from biasmirror.triage.prompt import TriagePrompt
 from toy_triage import COMPLAINTS, single_torch_thread, toy_triage_task  # noqa: F401 (fixture)
@@ -216,3 +217,41 @@ def test_answer_loss_from_the_last_logits_is_the_models_own_loss(trained) -> Non
             count += tokens
     assert n_tokens == count
     assert float(batched) == pytest.approx(total / count, rel=1e-4)
+
+
+def test_the_shared_prefix_gives_the_loss_and_gradients_of_whole_sequences(trained) -> None:
+    """Training runs the prompt's common prefix once per micro-batch: its loss and the gradient of every LoRA
+    weight must be those of the whole left-padded sequences (dropout off, so both see the same network)."""
+    import torch
+
+    from biasmirror.triage.lora_training import answer_loss_of_batch, collate, collate_after_prefix, prompt_prefix_of
+
+    base, result = trained
+    records, levels = toy_triage_task(6, seed=11, heart_rate=True)
+    records[2] += "\nnote: " + "long " * 25
+    tokenizer = load_tokenizer(base)
+    prompt = TriagePrompt(tokenizer, [1, 2, 3, 4, 5])
+    examples = [prompt.training_example(record, level) for record, level in zip(records, levels)]
+    prefix = prompt_prefix_of(examples)
+    assert len(prefix) >= 10  # the system turn and the instruction
+    model = result.model
+    model.eval()
+    weights = [p for p in model.parameters() if p.requires_grad]
+
+    def loss_and_gradients(shared: bool) -> tuple[float, list]:
+        model.zero_grad(set_to_none=True)
+        if shared:
+            loss, _ = answer_loss_of_batch(model, collate_after_prefix(examples, len(prefix), tokenizer.pad_token_id),
+                                           prefix)
+        else:
+            loss, _ = answer_loss_of_batch(model, collate(examples, tokenizer.pad_token_id))
+        loss.backward()
+        return float(loss.detach()), [p.grad.detach().clone() for p in weights]
+
+    whole_loss, whole = loss_and_gradients(False)
+    shared_loss, shared = loss_and_gradients(True)
+    model.zero_grad(set_to_none=True)
+    assert shared_loss == pytest.approx(whole_loss, rel=1e-5)
+    assert max(float(g.abs().max()) for g in whole) > 1e-6  # gradients that could differ
+    for a, b in zip(whole, shared):
+        torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-7)

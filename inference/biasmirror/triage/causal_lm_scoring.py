@@ -24,6 +24,7 @@ from biasmirror.triage.model_loading import check_model_dir, count_parameters, l
 from biasmirror.triage.model_metadata import ModelMetadata, load_metadata
 from biasmirror.triage.neutralize import transform_inputs
 from biasmirror.triage.prompt import PromptTemplate, TriagePrompt
+from biasmirror.triage.prompt_prefix import after_prefix, encode_prefix, shared_prefix
 
 _INTEGER = re.compile(r"\d+")
 
@@ -60,18 +61,6 @@ def parse_level(text: str, levels: Sequence[int]) -> int | None:
         return None
     value = int(match.group(0))
     return value if value in levels else None
-
-
-def shared_prefix(sequences: Sequence[Sequence[int]]) -> list[int]:
-    """The longest common prefix of all sequences, leaving at least one token of each sequence after it."""
-    first = list(sequences[0])
-    n = min(len(s) for s in sequences) - 1
-    for seq in sequences[1:]:
-        k = 0
-        while k < n and seq[k] == first[k]:
-            k += 1
-        n = k
-    return first[:max(n, 0)]
 
 
 def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:
@@ -185,17 +174,11 @@ class LabelScorer:
         return (out, mass) if with_label_mass else out
 
     def _prefix_cache(self, prefix: list[int]) -> Any:
-        import torch
-
-        ids = torch.tensor([prefix], dtype=torch.long, device=self.device)
-        output = self.model(input_ids=ids, use_cache=True, logits_to_keep=1)
-        return output[self._cache_name]
+        return encode_prefix(self.model, prefix)
 
     def _last_logits(self, sequences: list[list[int]], prefix: list[int], prefix_cache: Any) -> Any:
         """Next-token logits after each sequence (batch x vocab), reusing the prefix's cache when given."""
         import copy
-
-        import torch
 
         if prefix_cache is None:
             input_ids, attention, positions = self._padded(sequences)
@@ -203,20 +186,8 @@ class LabelScorer:
                               logits_to_keep=1).logits[:, -1, :]
         n = len(prefix)
         input_ids, suffix_attention, suffix_positions = self._padded([ids[n:] for ids in sequences])
-        cache = copy.deepcopy(prefix_cache)
-        cache.batch_repeat_interleave(len(sequences))
-        attention = torch.cat([torch.ones((len(sequences), n), dtype=torch.long, device=self.device),
-                               suffix_attention], dim=1)
-        return self.model(input_ids=input_ids, attention_mask=attention, position_ids=suffix_positions + n,
-                          use_cache=True, logits_to_keep=1, **{self._cache_name: cache}).logits[:, -1, :]
-
-    @property
-    def _cache_name(self) -> str:
-        """The key/value cache argument and output field: `cache` (transformers >= 5.x) or `past_key_values`."""
-        import inspect
-
-        model = self.model.get_base_model() if hasattr(self.model, "get_base_model") else self.model
-        return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+        context = after_prefix(self.model, copy.deepcopy(prefix_cache), n, suffix_attention, suffix_positions)
+        return self.model(input_ids=input_ids, logits_to_keep=1, **context).logits[:, -1, :]
 
     def label_mass(self, records: Sequence[str], batch_size: int = 16) -> np.ndarray:
         """Share of the full next-token distribution that falls on the label tokens (a trained model: ~1)."""

@@ -26,6 +26,7 @@ from biasmirror.triage.model_loading import check_model_dir, count_parameters, d
 from biasmirror.triage.model_metadata import ModelMetadata, save_metadata
 from biasmirror.triage.neutralize import transform_inputs
 from biasmirror.triage.prompt import PromptTemplate, TriagePrompt
+from biasmirror.triage.prompt_prefix import after_prefix, encode_prefix, shared_prefix
 
 TARGET_MODULES: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 ALL_LINEAR = "all-linear"  # peft's shorthand: every Linear layer but the output head
@@ -49,6 +50,10 @@ class LoraOptions:
     # batches of similar lengths (shuffled within windows of 8 batches, then the batches shuffled): less padding
     # computed per step, which on a CPU is most of the saving (the study's GPU runs batch as they come)
     group_by_length: bool = False
+    # the prompt's common prefix (system turn, instruction) run once per micro-batch, not once per record
+    # (prompt_prefix.py): the same loss and gradients for a third less compute on the demo's prompts; only LoRA's
+    # dropout on the prefix is then drawn once per micro-batch instead of once per record
+    share_prefix: bool = True
 
     def __post_init__(self) -> None:
         if self.epochs <= 0 or self.learning_rate <= 0 or self.batch_size < 1 or self.gradient_accumulation < 1:
@@ -157,16 +162,33 @@ def collate(examples: Sequence[tuple[list[int], list[int]]], pad_id: int) -> dic
     return {"input_ids": input_ids, "attention_mask": attention, "position_ids": positions, "labels": labels}
 
 
-def answer_loss_of_batch(model: Any, batch: dict[str, Any]) -> tuple[Any, int]:
+def prompt_prefix_of(examples: Sequence[tuple[list[int], list[int]]]) -> list[int]:
+    """The tokens every example's prompt starts with, leaving at least one prompt token of each after them
+    (the position whose logits predict the first answer token)."""
+    prompts = [ids[:next(i for i, label in enumerate(labels) if label != -100)] for ids, labels in examples]
+    return shared_prefix(prompts)
+
+
+def collate_after_prefix(examples: Sequence[tuple[list[int], list[int]]], n_prefix: int,
+                         pad_id: int) -> dict[str, Any]:
+    """`collate` of the examples without their first n_prefix tokens (the shared prefix)."""
+    return collate([(ids[n_prefix:], labels[n_prefix:]) for ids, labels in examples], pad_id)
+
+
+def answer_loss_of_batch(model: Any, batch: dict[str, Any], prefix: Sequence[int] = ()) -> tuple[Any, int]:
     """(mean cross-entropy per answer token, answer tokens) of a collated batch: the next-token loss on every
-    labelled position, computed from the logits of the last positions only (where the answers are)."""
+    labelled position, computed from the logits of the last positions only (where the answers are).
+    With a prefix, the batch holds what follows it (`collate_after_prefix`) and the prefix runs once."""
     import torch
 
     labels = batch["labels"]
     labelled = (labels != -100).any(dim=0).nonzero()
     keep = labels.shape[1] - int(labelled.min()) + 1  # logits from the position before the first answer token
-    output = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
-                   position_ids=batch["position_ids"], logits_to_keep=keep)
+    context: dict[str, Any] = {"attention_mask": batch["attention_mask"], "position_ids": batch["position_ids"]}
+    if prefix:
+        context = after_prefix(model, encode_prefix(model, prefix), len(prefix), batch["attention_mask"],
+                               batch["position_ids"])
+    output = model(input_ids=batch["input_ids"], logits_to_keep=keep, **context)
     logits = output.logits[:, :-1, :].float()
     targets = labels[:, labels.shape[1] - keep + 1:]
     n_tokens = int((targets != -100).sum())
@@ -175,16 +197,24 @@ def answer_loss_of_batch(model: Any, batch: dict[str, Any]) -> tuple[Any, int]:
     return loss, n_tokens
 
 
-def answer_loss(model: Any, examples: Sequence[tuple[list[int], list[int]]], pad_id: int, batch_size: int = 16) -> float:
+def _collated(examples: Sequence[tuple[list[int], list[int]]], prefix: Sequence[int], pad_id: int,
+              device: Any) -> dict[str, Any]:
+    batch = collate_after_prefix(examples, len(prefix), pad_id) if prefix else collate(examples, pad_id)
+    return {k: v.to(device) for k, v in batch.items()}
+
+
+def answer_loss(model: Any, examples: Sequence[tuple[list[int], list[int]]], pad_id: int, batch_size: int = 16,
+                share_prefix: bool = True) -> float:
     """Mean cross-entropy per answer token (the training objective) over examples, without gradients."""
     import torch
 
+    prefix = prompt_prefix_of(examples) if share_prefix else []
     total, count = 0.0, 0
     model.eval()
     with torch.inference_mode():
         for start in range(0, len(examples), batch_size):
-            batch = {k: v.to(model.device) for k, v in collate(examples[start:start + batch_size], pad_id).items()}
-            loss, n_tokens = answer_loss_of_batch(model, batch)
+            batch = _collated(examples[start:start + batch_size], prefix, pad_id, model.device)
+            loss, n_tokens = answer_loss_of_batch(model, batch, prefix)
             total += float(loss) * n_tokens
             count += n_tokens
     return total / count
@@ -226,6 +256,7 @@ def train_lora(base_dir: Path, records: Sequence[str], record_levels: Sequence[i
         else max(0.0, (total_steps - step) / max(1, total_steps - warmup)))
     shuffler = np.random.default_rng(options.seed)
     pad_id = tokenizer.pad_token_id
+    prefix = prompt_prefix_of(examples) if options.share_prefix else []
     losses: list[float] = []
     started = time.perf_counter()
     model.train()
@@ -238,8 +269,8 @@ def train_lora(base_dir: Path, records: Sequence[str], record_levels: Sequence[i
             n_tokens = sum(sum(1 for t in examples[i][1][1:] if t != -100) for b in group for i in b)
             step_loss = 0.0
             for indices in group:
-                batch = {k: v.to(device) for k, v in collate([examples[i] for i in indices], pad_id).items()}
-                batch_loss, batch_tokens = answer_loss_of_batch(model, batch)
+                batch = _collated([examples[i] for i in indices], prefix, pad_id, device)
+                batch_loss, batch_tokens = answer_loss_of_batch(model, batch, prefix)
                 loss = batch_loss * (batch_tokens / n_tokens)  # mean over the step's answer tokens
                 loss.backward()
                 step_loss += float(loss.detach())
