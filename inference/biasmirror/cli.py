@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from biasmirror.cli_options import backend_options, console, fail
+from biasmirror.demo_llm import DemoLlmPlan
 from biasmirror.display import shown
 from biasmirror.cli_warehouse import (WarehouseAwareGroup, announce_reader, command_session, own_warehouse,
                                       print_command)
@@ -21,6 +22,8 @@ from biasmirror.report.command import report as report_command
 from biasmirror.implicit.cli import implicit_app, import_allocations_command, import_associations_command
 from biasmirror.triage.cli import baseline, register as register_triage_commands
 from biasmirror.counterfactuals.cli import register as register_counterfactual_commands
+
+DEMO_LLM = DemoLlmPlan()  # the LLM demo's defaults, one place
 
 app = typer.Typer(help="Audit clinical triage decisions for sex/gender bias with paired comparisons.",
                   no_args_is_help=True, pretty_exceptions_enable=False, cls=WarehouseAwareGroup)
@@ -435,21 +438,24 @@ def demo(
 def demo_llm(
     out: Path = typer.Option(Path("demo_data/llm"), help="Folder for the synthetic data, the adapter and the demo's own "
                              "warehouse (OUT/biasmirror.duckdb) and report."),
-    stays: int = typer.Option(2500, help="Synthetic ED stays."),
-    train_records: int = typer.Option(800, help="Train-split records the LoRA adapter is fine-tuned on."),
-    epochs: float = typer.Option(1.0, help="Fine-tuning epochs."),
-    learning_rate: float = typer.Option(1e-3, help="Peak learning rate."),
-    score_records: int = typer.Option(100, help="Test records the LLM scores (x 3 settings x original and copy)."),
+    stays: int = typer.Option(DEMO_LLM.stays, help="Synthetic ED stays."),
+    train_records: int = typer.Option(DEMO_LLM.train_records, help="Train-split records the LoRA adapter is fine-tuned "
+                                      "on, at most."),
+    epochs: float = typer.Option(DEMO_LLM.epochs, help="Fine-tuning epochs."),
+    learning_rate: float = typer.Option(DEMO_LLM.learning_rate, help="Peak learning rate."),
+    batch_size: int = typer.Option(DEMO_LLM.batch_size, help="Records per optimizer step."),
+    score_records: int = typer.Option(DEMO_LLM.score_records, help="Test records the LLM scores (x 3 settings x "
+                                      "original and copy)."),
     base: Optional[Path] = typer.Option(None, help="Base model folder (default: the SmolLM2 `make install` converted)."),
 ) -> None:
     """The triage audit of a real LLM on CPU: SmolLM2-135M-Instruct fine-tuned with LoRA, scored through a local vLLM
     server, beside a TF-IDF + random forest, in its own warehouse OUT/biasmirror.duckdb (needs `make vllm`)."""
     from biasmirror.dbt_runner import DbtFailed
-    from biasmirror.demo_llm import DemoLlmPlan, run_demo_llm
+    from biasmirror.demo_llm import run_demo_llm
     from biasmirror.serving.environment import VllmNotInstalled
 
     plan = DemoLlmPlan(stays=stays, train_records=train_records, epochs=epochs, learning_rate=learning_rate,
-                       score_records=score_records)
+                       batch_size=batch_size, score_records=score_records)
     try:
         run_demo_llm(out, plan, base)
     except (FileNotFoundError, VllmNotInstalled, DbtFailed) as error:
