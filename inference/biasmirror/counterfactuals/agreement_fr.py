@@ -491,7 +491,7 @@ def _apposed_partner(token: Any) -> Any | None:
 BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
                         "jambe", "cuisse", "mollet", "hanche", "abdomen", "ventre", "thorax", "cou", "tête", "doigt",
                         "pouce", "orteil", "œil", "oeil", "dos", "plaie", "brûlure", "fracture", "lésion", "ulcère",
-                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue"})
+                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue", "peau", "visage"})
 
 
 def _body_part_list(token: Any) -> Any | None:

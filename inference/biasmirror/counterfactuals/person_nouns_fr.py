@@ -68,9 +68,10 @@ _KIN_SPELLINGS = {"soeur": "sœur", "belle-soeur": "belle-sœur", "demi-soeur": 
 
 
 def kinship_pairs(*kinds: KinKind) -> dict[str, str]:
-    """Feminine -> masculine kinship noun of ``kinds`` (all kinds when none is given), other spellings included."""
+    """Feminine -> masculine kinship noun of ``kinds`` (all kinds when none is given), other spellings included
+    first, so that a mapping read backwards (masculine -> feminine) ends on the listed spelling ("sœur")."""
     pairs = {f: m for f, m, kind in KINSHIP_NOUNS if not kinds or kind in kinds}
-    return pairs | {other: pairs[f] for other, f in _KIN_SPELLINGS.items() if f in pairs}
+    return {other: pairs[f] for other, f in _KIN_SPELLINGS.items() if f in pairs} | pairs
 
 
 def kinship_forms(*kinds: KinKind) -> frozenset[str]:

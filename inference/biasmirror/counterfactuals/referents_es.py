@@ -207,6 +207,9 @@ class _Reader:
         prev = self.word(j)
         w = self.word(i)
         kin = w in KINSHIP
+        if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
+                and self.subject_of(j - 1) == PATIENT:
+            return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
         if prev == "como":
