@@ -24,6 +24,9 @@ CASES = [
     ("fr", "F", "Elle est la belle-mère du garçon du box 3 ; chute.", "Il est le beau-père du garçon du box 3 ; chute."),
     # a list of findings after a skin: the skin's, not the patient's
     ("fr", "F", "Peau moite, froide, marbrée ; elle est somnolente.", "Peau moite, froide, marbrée ; il est somnolent."),
+    ("es", "F", "Piel fría, húmeda y moteada; está somnolienta.", "Piel fría, húmeda y moteada; está somnoliento."),
+    # a role noun the lexicon did not hold
+    ("es", "M", "Mensajero en bici, se cayó en una curva.", "Mensajera en bici, se cayó en una curva."),
 ]
 
 

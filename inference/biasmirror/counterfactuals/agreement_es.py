@@ -71,7 +71,7 @@ _NOUN_STOPLIST = frozenset({
     "rubor", "estupor", "ardor", "error", "motor", "factor", "sector", "tutor", "doctor", "pastor", "rumor",
     "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "pasado", "lado",
     "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "tejido",
-    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
+    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo", "piel",
     "tobillo", "hombro", "ojo", "pelo", "cuerpo", "suelo", "baño", "año", "mes", "día", "caso", "paso", "peso",
     "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
     "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
@@ -216,7 +216,7 @@ def _is_epicene_adjective(word: str) -> bool:
 _BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "antebrazo", "mano", "pie", "codo",
                          "hombro", "muñeca", "cadera", "cuello", "tórax", "pecho", "espalda", "cabeza", "ojo", "muslo",
                          "dedo", "pulgar", "herida", "vientre", "lengua", "pantorrilla", "gemelo", "talón", "lesión",
-                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha"})
+                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha", "piel", "cara"})
 
 
 def _body_part_list(words: list[str], i: int) -> bool:

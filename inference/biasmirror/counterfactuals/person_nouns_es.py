@@ -42,7 +42,7 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("alcalde", "alcaldesa"), ("actor", "actriz"), ("juez", "jueza"), ("encargado", "encargada"),
     ("supervisor", "supervisora"), ("celador", "celadora"), ("tutor", "tutora"), ("socorrista", None),
     ("piloto", None), ("amo", "ama"), ("pastor", "pastora"), ("exalcohólico", "exalcohólica"), ("auxiliar", None),
-    ("ciclista", None),)
+    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
