@@ -25,6 +25,10 @@ CASES = [
     # a list of findings after a skin: the skin's, not the patient's
     ("fr", "F", "Peau moite, froide, marbrée ; elle est somnolente.", "Peau moite, froide, marbrée ; il est somnolent."),
     ("es", "F", "Piel fría, húmeda y moteada; está somnolienta.", "Piel fría, húmeda y moteada; está somnoliento."),
+    # a multi-word role noun after a possessive is someone else ("sa femme de ménage", a three-word lookahead from
+    # "sa"); the patient's own keeps swapping
+    ("fr", "F", "Sa femme de ménage l'a trouvée au sol, confuse.", "Sa femme de ménage l'a trouvé au sol, confus."),
+    ("fr", "F", "Elle est femme de chambre dans un hôtel.", "Il est homme de chambre dans un hôtel."),
     # a role noun the lexicon did not hold
     ("es", "M", "Mensajero en bici, se cayó en una curva.", "Mensajera en bici, se cayó en una curva."),
 ]
