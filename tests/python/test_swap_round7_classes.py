@@ -28,7 +28,8 @@ CASES = [
     # a multi-word role noun after a possessive is someone else ("sa femme de ménage", a three-word lookahead from
     # "sa"); the patient's own keeps swapping
     ("fr", "F", "Sa femme de ménage l'a trouvée au sol, confuse.", "Sa femme de ménage l'a trouvé au sol, confus."),
-    ("fr", "F", "Elle est femme de chambre dans un hôtel.", "Il est homme de chambre dans un hôtel."),
+    ("fr", "F", "Femme de chambre à l'hôtel, elle a été trouvée par sa femme de ménage, confuse.",
+     "Homme de chambre à l'hôtel, il a été trouvé par sa femme de ménage, confus."),
     # a role noun the lexicon did not hold
     ("es", "M", "Mensajero en bici, se cayó en una curva.", "Mensajera en bici, se cayó en una curva."),
 ]
