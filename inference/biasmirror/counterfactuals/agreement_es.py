@@ -39,16 +39,13 @@ _COPULAS = frozenset({
     "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
 })
 _CLITICS = frozenset({"lo", "la"})
+# kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"; the
+# one list the reading shares
+KINSHIP_PAIRS = person_nouns_es.kinship_pairs()
 # someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
-_OTHER_PERSONS = frozenset({"hijo", "hija", "hermano", "hermana", "tío", "tía", "abuelo", "abuela", "nieto", "nieta",
-                            "primo", "prima", "amigo", "amiga", "cuñado", "cuñada", "sobrino", "sobrina", "suegro",
-                            "suegra", "yerno", "nuera", "madre", "padre", "vecino", "vecina", "médico", "médica",
-                            "enfermera", "enfermero", "auxiliar", "socio", "socia", "jefe", "jefa", "compañera",
-                            "compañero", "cuidadora", "cuidador", "hermanastro", "hermanastra",
-                            "padrastro", "madrastra", "hijastro", "hijastra"})
-# kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"
-KINSHIP_PAIRS = {"tía": "tío", "madrina": "padrino", "abuela": "abuelo", "madre": "padre", "hija": "hijo",
-                 "hermana": "hermano", "nieta": "nieto", "sobrina": "sobrino", "prima": "primo", "bisabuela": "bisabuelo"}
+_OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
+    "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
+    "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
@@ -74,7 +71,7 @@ _NOUN_STOPLIST = frozenset({
     "rubor", "estupor", "ardor", "error", "motor", "factor", "sector", "tutor", "doctor", "pastor", "rumor",
     "señor", "amor", "honor", "labor", "flor", "cuidado", "estado", "resultado", "pasado", "lado",
     "grado", "dedo", "codo", "modo", "periodo", "período", "sentido", "oído", "ruido", "tejido",
-    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo",
+    "partido", "apellido", "vestido", "marido", "médico", "venido", "llegado", "acudido", "vuelto", "regresado", "tórax", "abdomen", "pecho", "cuello", "brazo", "muslo", "piel",
     "tobillo", "hombro", "ojo", "pelo", "cuerpo", "suelo", "baño", "año", "mes", "día", "caso", "paso", "peso",
     "vaso", "ingreso", "proceso", "acceso", "exceso", "episodio", "juicio", "inicio", "servicio", "motivo",
     "objetivo", "tratamiento", "cinturón", "corazón", "pulmón", "riñón", "ratón", "jabón", "balón", "escalón",
@@ -176,12 +173,12 @@ def to_masculine(word: str) -> str | None:
 
 def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
-    if word in _NOUN_STOPLIST or len(word) < 3:
-        return None
-    if word in ROLE_NOUNS:
+    if word in ROLE_NOUNS:  # before the stoplist: "tutor" is a role noun, the stoplist keeps it from -or rules
         return "M" if ROLE_NOUNS[word] else None
     if word in _ROLE_F:
         return "F"
+    if word in _NOUN_STOPLIST or len(word) < 3:
+        return None
     masculine = to_masculine(word) if word.endswith("a") else word
     if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "oso", "ico", "ivo",
                                                                                "ador", "edor", "idor", "ísimo"))):
@@ -219,7 +216,7 @@ def _is_epicene_adjective(word: str) -> bool:
 _BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "antebrazo", "mano", "pie", "codo",
                          "hombro", "muñeca", "cadera", "cuello", "tórax", "pecho", "espalda", "cabeza", "ojo", "muslo",
                          "dedo", "pulgar", "herida", "vientre", "lengua", "pantorrilla", "gemelo", "talón", "lesión",
-                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha"})
+                         "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha", "piel", "cara"})
 
 
 def _body_part_list(words: list[str], i: int) -> bool:

@@ -48,11 +48,8 @@ PARTNER_NOUNS = frozenset({
 })
 # role nouns of two genders, "ex-" forms included: the one lexicon the reading shares (person_nouns_fr.py)
 ROLE_NOUNS = person_nouns_fr.forms()
-OTHER_PEOPLE = frozenset({
-    "fille", "fils", "mère", "père", "frère", "sœur", "voisin", "voisine", "enfant", "enfants", "médecin",
-    "pompiers", "famille", "entourage", "ami", "amie", "tante", "oncle", "cousin", "cousine",
-    "petit-fils", "petite-fille", "belle-fille", "gendre", "grand-mère", "grand-père", "demi-frère", "demi-sœur",
-    "beau-frère", "belle-sœur", "beau-père", "belle-mère", "neveu", "nièce",
+OTHER_PEOPLE = person_nouns_fr.kinship_forms() | frozenset({
+    "voisin", "voisine", "enfant", "enfants", "médecin", "pompiers", "famille", "entourage", "ami", "amie",
 })
 AGE_NOUNS = frozenset({"ans", "an", "mois", "semaines", "jours"})
 AVOIR = frozenset({"a", "ai", "as", "avait", "avaient", "avons", "avez", "ont", "aura", "aurait", "auraient",
@@ -494,7 +491,7 @@ def _apposed_partner(token: Any) -> Any | None:
 BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
                         "jambe", "cuisse", "mollet", "hanche", "abdomen", "ventre", "thorax", "cou", "tête", "doigt",
                         "pouce", "orteil", "œil", "oeil", "dos", "plaie", "brûlure", "fracture", "lésion", "ulcère",
-                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue"})
+                        "escarre", "entorse", "hématome", "mâchoire", "talon", "lèvre", "langue", "peau", "visage"})
 
 
 def _body_part_list(token: Any) -> Any | None:
@@ -747,10 +744,8 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 
 
 # kinship nouns said of the patient (feminine -> masculine): "Il est oncle de trois neveux et parrain de ...",
-# "Grand-père gardant ses petits-enfants, il ...", "Elle est fille unique"
-KINSHIP_PAIRS = {"tante": "oncle", "marraine": "parrain", "grand-mère": "grand-père", "mère": "père", "fille": "fils",
-                 "petite-fille": "petit-fils", "sœur": "frère", "nièce": "neveu", "cousine": "cousin",
-                 "arrière-grand-mère": "arrière-grand-père"}
+# "Grand-père gardant ses petits-enfants, il ...", "Elle est fille unique"; the one list the reading shares
+KINSHIP_PAIRS = person_nouns_fr.kinship_pairs()
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 # adjectives written before a role noun: "ancienne secrétaire", "grosse fumeuse", "grand sportif"
 _PRENOMINAL = frozenset({"ancien", "ancienne", "grand", "grande", "gros", "grosse"})
@@ -960,12 +955,14 @@ def _analyse(doc: Any) -> list[Agreeing]:
     for token in doc:
         word = _lower(token)
         gender = _candidate(token)
-        if gender is not None and word not in ROLE_NOUNS and _agrees_with_noun_before(token, gender):
-            continue
+        is_role = word in ROLE_NOUNS or _compound(token) in ROLE_NOUNS
+        if gender is not None and not is_role and _agrees_with_noun_before(token, gender):
+            continue  # ("maître-nageur": the tail of a role noun agrees with its head, and is the role noun)
         if gender is not None:
-            if (word in ROLE_NOUNS or _compound(token) in ROLE_NOUNS) and word not in ("ancien", "ancienne"):
-                controller: Any = _IMPLICIT if _role_is_patient(token) else None
-                kind = "patient" if controller is not None else None
+            if is_role and word not in ("ancien", "ancienne"):
+                # "Son mari, boulanger, ...": a role noun apposed to the partner changes with the partner
+                controller: Any = _apposed_partner(token) or (_IMPLICIT if _role_is_patient(token) else None)
+                kind = _kind(controller)
                 if kind:
                     role_tokens.append(token)
             else:

@@ -6,11 +6,19 @@ noun added once is known to both. The reading also takes the gender of a listed 
 do not tell it for "jefe", "alcalde", "juez", "actriz", and a correct copy that swaps them would be flagged.
 
 Each entry is (masculine, feminine); the feminine is None for a noun of one form for both sexes
-("estudiante", "policía", "piloto"). Kinship, partner and patient nouns are not here: each module keeps its
-own rules for them (docs/counterfactuals.md).
+("estudiante", "policía", "piloto").
+
+Kinship nouns are the second list here (``KINSHIP_NOUNS``), read by both modules: the swapper swaps one when it
+names the patient ("es la tía de ...") and reads it as someone else otherwise; the reading does the same by its
+own rules. Partner and patient nouns are not here: each module keeps its own rules for them
+(docs/counterfactuals.md).
 """
 
 from __future__ import annotations
+
+from typing import Literal
+
+KinKind = Literal["parent", "kin"]
 
 ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("maestro", "maestra"), ("enfermero", "enfermera"), ("camarero", "camarera"), ("cocinero", "cocinera"),
@@ -34,7 +42,7 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("alcalde", "alcaldesa"), ("actor", "actriz"), ("juez", "jueza"), ("encargado", "encargada"),
     ("supervisor", "supervisora"), ("celador", "celadora"), ("tutor", "tutora"), ("socorrista", None),
     ("piloto", None), ("amo", "ama"), ("pastor", "pastora"), ("exalcohólico", "exalcohólica"), ("auxiliar", None),
-    ("ciclista", None),)
+    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
@@ -50,3 +58,25 @@ def forms() -> frozenset[str]:
 def sexes() -> dict[str, str]:
     """Every form of two-gender entries -> the sex it names ('F' or 'M'); epicene nouns are left out."""
     return {m: "M" for m, f in ROLE_NOUNS if f} | {f: "F" for _, f in ROLE_NOUNS if f}
+
+
+# kinship nouns (masculine, feminine, kind): a ``parent`` noun (a parent, grandparent, aunt or uncle, godparent)
+# names the patient before "de" or apposed ("Abuela de tres nietos, ..."); a ``kin`` noun (a child, a sibling, a
+# cousin, an in-law, a step relative) only as the patient's predicate ("es hija única")
+KINSHIP_NOUNS: tuple[tuple[str, str, KinKind], ...] = (
+    ("padre", "madre", "parent"), ("abuelo", "abuela", "parent"), ("bisabuelo", "bisabuela", "parent"),
+    ("tío", "tía", "parent"), ("padrino", "madrina", "parent"),
+    ("hijo", "hija", "kin"), ("hermano", "hermana", "kin"), ("nieto", "nieta", "kin"), ("sobrino", "sobrina", "kin"),
+    ("primo", "prima", "kin"), ("yerno", "nuera", "kin"), ("suegro", "suegra", "kin"), ("cuñado", "cuñada", "kin"),
+    ("hermanastro", "hermanastra", "kin"), ("padrastro", "madrastra", "kin"), ("hijastro", "hijastra", "kin"),)
+
+
+def kinship_pairs(*kinds: KinKind) -> dict[str, str]:
+    """Feminine -> masculine kinship noun of ``kinds`` (all kinds when none is given)."""
+    return {f: m for m, f, kind in KINSHIP_NOUNS if not kinds or kind in kinds}
+
+
+def kinship_forms(*kinds: KinKind) -> frozenset[str]:
+    """Every kinship noun of ``kinds``, feminine and masculine (all kinds when none is given)."""
+    pairs = kinship_pairs(*kinds)
+    return frozenset(pairs) | frozenset(pairs.values())

@@ -7,11 +7,19 @@ the forms the Lefff lacks or gives no gender ("autrice", "cheffe", "docteure", "
 "policière", "éducatrice"): without it a correct copy that swaps them is flagged as a content change.
 
 Each entry is (feminine, masculine). A former role keeps its noun's gender ("ex-vendeuse", "ex-coiffeur"):
-``forms()`` and ``sexes()`` add the "ex-" form of every entry that is not one already. Kinship, partner and
-patient nouns are not here: each module keeps its own rules for them (docs/counterfactuals.md).
+``forms()`` and ``sexes()`` add the "ex-" form of every entry that is not one already.
+
+Kinship nouns are the second list here (``KINSHIP_NOUNS``), read by both modules the same way: the swapper swaps
+one when it names the patient ("elle est la tante de ...") and reads it as someone else otherwise; the reading
+does the same by its own rules. Partner and patient nouns are not here: each module keeps its own rules for them
+(docs/counterfactuals.md).
 """
 
 from __future__ import annotations
+
+from typing import Literal
+
+KinKind = Literal["parent", "kin"]
 
 ROLE_NOUNS: tuple[tuple[str, str], ...] = (
     ("conductrice", "conducteur"), ("passagère", "passager"), ("piétonne", "piéton"), ("infirmière", "infirmier"),
@@ -43,3 +51,30 @@ def sexes() -> dict[str, str]:
 def forms() -> frozenset[str]:
     """Every form of the lexicon, "ex-" forms included."""
     return frozenset(sexes())
+
+
+# kinship nouns (feminine, masculine, kind): a ``parent`` noun (a parent, grandparent, aunt or uncle, godparent)
+# names the patient after a comma or before "de" ("Grand-mère de 80 ans, elle ..."); a ``kin`` noun (a child,
+# a sibling, a cousin, an in-law) only as the patient's predicate ("elle est fille unique")
+KINSHIP_NOUNS: tuple[tuple[str, str, KinKind], ...] = (
+    ("mère", "père", "parent"), ("grand-mère", "grand-père", "parent"),
+    ("arrière-grand-mère", "arrière-grand-père", "parent"), ("tante", "oncle", "parent"),
+    ("marraine", "parrain", "parent"), ("maman", "papa", "parent"),
+    ("fille", "fils", "kin"), ("petite-fille", "petit-fils", "kin"), ("sœur", "frère", "kin"),
+    ("nièce", "neveu", "kin"), ("cousine", "cousin", "kin"), ("belle-fille", "gendre", "kin"),
+    ("belle-mère", "beau-père", "kin"), ("belle-sœur", "beau-frère", "kin"), ("demi-sœur", "demi-frère", "kin"),)
+# other spellings of a listed form
+_KIN_SPELLINGS = {"soeur": "sœur", "belle-soeur": "belle-sœur", "demi-soeur": "demi-sœur"}
+
+
+def kinship_pairs(*kinds: KinKind) -> dict[str, str]:
+    """Feminine -> masculine kinship noun of ``kinds`` (all kinds when none is given), other spellings included
+    first, so that a mapping read backwards (masculine -> feminine) ends on the listed spelling ("sœur")."""
+    pairs = {f: m for f, m, kind in KINSHIP_NOUNS if not kinds or kind in kinds}
+    return {other: pairs[f] for other, f in _KIN_SPELLINGS.items() if f in pairs} | pairs
+
+
+def kinship_forms(*kinds: KinKind) -> frozenset[str]:
+    """Every kinship noun of ``kinds``, feminine and masculine (all kinds when none is given)."""
+    pairs = kinship_pairs(*kinds)
+    return frozenset(pairs) | frozenset(pairs.values())

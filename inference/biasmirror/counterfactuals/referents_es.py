@@ -34,12 +34,9 @@ AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
 PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
                  "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
 PARTNER_NOUNS = {"esposo", "esposa", "marido", "novio", "novia", "pareja", "compañero", "compañera", "cónyuge"}
-KINSHIP = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "hija", "hijo", "hermana",
-           "hermano", "nieta", "nieto", "sobrina", "sobrino", "nuera", "yerno", "vecina", "vecino", "suegra",
-           "suegro", "cuñada", "cuñado", "prima", "primo", "amiga", "amigo", "bisabuela", "bisabuelo",
-           # step relatives (round 7): "Su hermanastro, celador, ..." is someone else's role
-           "hermanastra", "hermanastro", "madrastra", "padrastro", "hijastra", "hijastro"}
-PARENT_ROLES = {"madre", "padre", "abuela", "abuelo", "tía", "tío", "madrina", "padrino", "bisabuela", "bisabuelo"}
+# relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
+KINSHIP = person_nouns_es.kinship_forms() | {"vecina", "vecino", "amiga", "amigo"}
+PARENT_ROLES = person_nouns_es.kinship_forms("parent")
 EPICENE_PERSONS = {"paciente", "deportista", "ciclista", "auxiliar", "fisioterapeuta", "psiquiatra", "intérprete",
                    "residente", "médico", "médica", "policía", "contable", "militar", "copiloto", "piloto",
                    "estudiante", "testigo", "cuidador", "cuidadora", "enfermera", "enfermero", "regulador"}
@@ -210,6 +207,9 @@ class _Reader:
         prev = self.word(j)
         w = self.word(i)
         kin = w in KINSHIP
+        if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
+                and self.subject_of(j - 1) == PATIENT:
+            return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
         if prev == "como":

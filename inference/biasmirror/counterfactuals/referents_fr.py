@@ -45,12 +45,9 @@ PATIENT_NOUNS = {"patiente": "F", "patient": "M", "madame": "F", "monsieur": "M"
                  "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
 PARTNER_NOUNS = {"mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin",
                  "concubine", "fiancé", "fiancée", "copain", "copine"}
-KINSHIP = {"mère", "père", "fille", "fils", "sœur", "soeur", "frère", "tante", "oncle", "nièce", "neveu",
-           "grand-mère", "grand-père", "petite-fille", "petit-fils", "belle-fille", "gendre", "belle-mère",
-           "beau-père", "cousine", "cousin", "marraine", "parrain", "voisine", "voisin", "amie", "ami",
-           "belle-sœur", "beau-frère", "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
-PERSONAL_ROLE = {"mère", "père", "grand-mère", "grand-père", "marraine", "parrain", "tante", "oncle",
-                 "arrière-grand-mère", "arrière-grand-père", "maman", "papa"}
+# relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
+KINSHIP = person_nouns_fr.kinship_forms() | {"voisine", "voisin", "amie", "ami"}
+PERSONAL_ROLE = person_nouns_fr.kinship_forms("parent")
 # role nouns of two genders: the lexicon the swapper reads too (person_nouns_fr.py), for the forms the Lefff lacks
 # or gives no gender ("autrice", "cheffe", "docteure", "maître-nageuse", "policière")
 ROLE_SEXES = person_nouns_fr.sexes()

@@ -364,13 +364,15 @@ class _Doc:
 class _Context:
     """Lazy neighbourhood of one matched token, for directed rules."""
 
-    __slots__ = ("text", "start", "end", "abbreviations", "_next1", "_next2", "_prev", "_sentence", "_clause")
+    __slots__ = ("text", "start", "end", "abbreviations", "_next1", "_next2", "_next3", "_prev", "_sentence",
+                 "_clause")
 
     def __init__(self, text: str, start: int, end: int, abbreviations: frozenset[str] = frozenset()) -> None:
         self.text, self.start, self.end = text, start, end
         self.abbreviations = abbreviations
         self._next1: tuple[str, str, int] | None = None
         self._next2: tuple[str, str, int] | None = None
+        self._next3: tuple[str, str, int] | None = None
         self._prev: str | None = None
         self._sentence: list[str] | None = None
         self._clause: list[str] | None = None
@@ -447,6 +449,14 @@ class _Context:
         return self._next2
 
     @property
+    def next3(self) -> tuple[str, str, int]:
+        """The third token after the match ("sa femme de ménage": "ménage" after "sa")."""
+        if self._next3 is None:
+            second = self.next2
+            self._next3 = _END if second[0] == "end" else _next_token(self.text, second[2])
+        return self._next3
+
+    @property
     def prev(self) -> str:
         if self._prev is None:
             self._prev = _prev_word(self.text, self.start)
@@ -468,6 +478,7 @@ _RULE_KEYS = {
     "prev_in",
     "prev_not_in",
     "next2_in",
+    "next3_in",
     "prev2_not_in",
     "before_not_in",
     "next2_end_or_in",
@@ -524,6 +535,9 @@ class _Rule:
         if "next2_in" in spec:
             s5 = words("next2_in")
             checks.append(lambda c, s=s5: c.next2[0] == "word" and c.next2[1] in s)
+        if "next3_in" in spec:
+            s12 = words("next3_in")
+            checks.append(lambda c, s=s12: c.next3[0] == "word" and c.next3[1] in s)
         if "next2_end_or_in" in spec:
             s6 = words("next2_end_or_in")
             checks.append(lambda c, s=s6: c.next2[0] == "end" or (c.next2[0] == "word" and c.next2[1] in s))
