@@ -36,9 +36,9 @@ LANGUAGES = ("en", "fr", "es")
 _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
-SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
 # rounds written to go both ways: each row is also measured from its swap back to its text
-BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
 
 
 def load_gold(language: str, split: str = "gold") -> list[dict]:
@@ -48,8 +48,8 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
     end of round 2's changes, a development set since), 'heldout4' (round 4, written before round 3's errors
     were fixed, measured once at the end), 'heldout5' (round 5, written before that round's swapper changes,
     measured once at the end, a development set since), 'heldout6' (round 6, written before that round's
-    swapper changes, measured once at the end, a development set since) or 'heldout7' (round 7, written
-    before that round's swapper changes, to be measured once at the end)."""
+    swapper changes, measured once at the end, a development set since), 'heldout7' (round 7, likewise) or
+    'heldout8' (round 8, written before that round's swapper changes, measured once at the end)."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     rows = []
