@@ -18,7 +18,7 @@ What runs, all in one process and one run (the machine is shared: ratios within 
 
 Every vLLM probability is checked against transformers' (max abs difference printed).
 
-Usage:  .venv/bin/python benchmarks/vllm_scoring.py [--warehouse W] [--pairs 48] [--adapters 2]
+Usage:  .venv/bin/python benchmarks/vllm_scoring.py [--warehouse W] [--pairs 48] [--adapters 2] [--adapters-only]
 Results: benchmarks/results/vllm_scoring.json and benchmarks/README.md ("vLLM scoring").
 """
 
@@ -67,40 +67,17 @@ def timed(function, *args, **kwargs):
     return value, time.perf_counter() - started
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--warehouse", type=Path, default=Path("demo_data/llm/biasmirror.duckdb"))
-    parser.add_argument("--pairs", type=int, default=48)
-    parser.add_argument("--adapters", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "vllm_scoring.json")
-    args = parser.parse_args()
-
-    import torch
-
-    from biasmirror.serving.endpoints import Endpoint
+def plain_model_parts(base: Path, records: list[str], results: dict, out: Path, served) -> None:
+    """Parts 2 and 3: transformers, then the vLLM server on the plain model with prefix caching on and off."""
     from biasmirror.serving.local_server import LocalVllmServer
-    from biasmirror.testing.smollm2 import default_folder
     from biasmirror.triage.causal_lm_scoring import LabelScorer
-    from biasmirror.triage.endpoint_scoring import EndpointLabelScorer
-    from biasmirror.triage.merged_weights import merged_model_dir
-    from vllm_server import random_adapter
 
-    torch.set_num_threads(os.cpu_count() or 2)
-    base = default_folder()
-    records = load_inputs(args.warehouse, args.pairs)
     n = len(records)
-    results: dict[str, object] = {"records": n, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
-                                  "load_average_at_start": os.getloadavg()}
-    print(f"{n} inputs ({args.pairs} pairs), load average {os.getloadavg()[0]:.1f}", flush=True)
-
     reference_scorer = LabelScorer.from_folders(base, None, levels=LEVELS, device="cpu")
     reference, seconds = timed(reference_scorer.score, records, batch_size=16)
     results["transformers"] = {"seconds": seconds, "records_per_second": n / seconds}
     print(f"transformers: {n / seconds:.2f} records/s", flush=True)
-    save(results, args.out)
-
-    def served(server: LocalVllmServer, name: str, adapter: Path | None) -> EndpointLabelScorer:
-        return EndpointLabelScorer(base, adapter, name, [Endpoint.from_url(server.base_url)], levels=LEVELS)
+    save(results, out)
 
     for caching in (True, False):
         with LocalVllmServer(base, "base", enable_prefix_caching=caching, max_model_len=2048) as server:
@@ -117,8 +94,41 @@ def main() -> None:
                         "max_abs_difference_to_transformers": float(np.abs(probabilities - reference).max())}
         print(f"{key}: {n / seconds:.2f} records/s, prefix hits {hits:.0f}/{queries:.0f}, max |dp| "
               f"{results[key]['max_abs_difference_to_transformers']:.1e}", flush=True)
-        save(results, args.out)
+        save(results, out)
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--warehouse", type=Path, default=Path("demo_data/llm/biasmirror.duckdb"))
+    parser.add_argument("--pairs", type=int, default=48)
+    parser.add_argument("--adapters", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "vllm_scoring.json")
+    parser.add_argument("--adapters-only", action="store_true",
+                        help="only part 4: the adapters in one engine against the merged models in turn")
+    args = parser.parse_args()
+
+    import torch
+
+    from biasmirror.serving.endpoints import Endpoint
+    from biasmirror.serving.local_server import LocalVllmServer
+    from biasmirror.testing.smollm2 import default_folder
+    from biasmirror.triage.endpoint_scoring import EndpointLabelScorer
+    from biasmirror.triage.merged_weights import merged_model_dir
+    from vllm_server import random_adapter
+
+    torch.set_num_threads(os.cpu_count() or 2)
+    base = default_folder()
+    records = load_inputs(args.warehouse, args.pairs)
+    n = len(records)
+    results: dict[str, object] = {"records": n, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+                                  "load_average_at_start": os.getloadavg()}
+    print(f"{n} inputs ({args.pairs} pairs), load average {os.getloadavg()[0]:.1f}", flush=True)
+
+    def served(server: LocalVllmServer, name: str, adapter: Path | None) -> EndpointLabelScorer:
+        return EndpointLabelScorer(base, adapter, name, [Endpoint.from_url(server.base_url)], levels=LEVELS)
+
+    if not args.adapters_only:
+        plain_model_parts(base, records, results, args.out, served)
     root = Path(tempfile.mkdtemp(prefix="vllm-bench-"))
     adapters = {f"a{k}": random_adapter(base, root / f"a{k}", seed=k) for k in range(args.adapters)}
     started = time.perf_counter()
