@@ -63,3 +63,31 @@ RUN_FIRST = ("test_smollm2", "test_warehouse_service", "test_attacker_builds", "
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: index for index, name in enumerate(RUN_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))  # stable: tests keep their order within
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_restored():
+    """Every test leaves Ctrl-C and SIGTERM as it found them: code that installs a handler (a held batch, a dbt run,
+    a command's interruption) must restore it, or a later test in the same worker stops being interruptible."""
+    import signal
+
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    after = {signum: signal.getsignal(signum) for signum in before}
+    leaked = [signal.Signals(signum).name for signum in before if after[signum] is not before[signum]]
+    for signum in before:  # restore, so one leak fails one test, not every later one
+        signal.signal(signum, before[signum])
+    assert not leaked, f"the test left a handler of {', '.join(leaked)} installed: {[after[s] for s in before]}"
+
+
+@pytest.fixture
+def interruptible():
+    """The interruption state a fresh command starts with, for tests that signal their own process: SIGINT and
+    SIGTERM unblocked in this thread, and Python's own SIGINT handler registered again with the system (which
+    undoes a native library's handler or a blocked mask left behind by earlier tests in this long-lived worker: a
+    CI run saw both in-process Ctrl-C tests of one worker never receive the signal)."""
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT) or signal.default_int_handler)
+    yield

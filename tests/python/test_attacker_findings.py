@@ -100,6 +100,7 @@ def test_a_redirect_to_another_host_is_refused_with_the_credentials_kept_home() 
     assert "sk-live-42" not in answer.error
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_ctrl_c_stops_sending_within_seconds() -> None:
     """Twenty slow requests on two threads, a server that fails them with a retryable 503 after 0.4 s: Ctrl-C
     after a second. Before the fix, the pool kept sending and retrying every request for a minute."""
