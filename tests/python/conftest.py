@@ -81,13 +81,20 @@ def signal_handlers_restored():
 
 
 @pytest.fixture
-def interruptible():
-    """The interruption state a fresh command starts with, for tests that signal their own process: SIGINT and
-    SIGTERM unblocked in this thread, and Python's own SIGINT handler registered again with the system (which
-    undoes a native library's handler or a blocked mask left behind by earlier tests in this long-lived worker: a
-    CI run saw both in-process Ctrl-C tests of one worker never receive the signal)."""
-    import signal
+def interruptible(request: pytest.FixtureRequest):
+    """Tests that signal their own process run in a fresh interpreter, as a command does: in a long-lived test
+    worker, two fresh CI installs saw such tests never receive their own SIGINT (cause not yet found; the handler
+    guard above shows no test leaves a Python handler behind). Outside that fresh interpreter this fixture runs
+    the one test there, requires it to pass, and yields False (the test then returns at once); inside, True."""
+    import subprocess
+    import sys
 
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-    signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT) or signal.default_int_handler)
-    yield
+    if os.environ.get("BIASMIRROR_ISOLATED_TEST") == request.node.nodeid:
+        yield True
+        return
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:randomly",
+                             "-p", "no:cacheprovider", request.node.nodeid], cwd=root, capture_output=True, text=True,
+                            env={**os.environ, "BIASMIRROR_ISOLATED_TEST": request.node.nodeid}, timeout=300)
+    assert result.returncode == 0 and " passed" in result.stdout, result.stdout[-4000:] + result.stderr[-2000:]
+    yield False
