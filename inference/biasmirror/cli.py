@@ -454,8 +454,11 @@ def demo_llm(
     from biasmirror.demo_llm import run_demo_llm
     from biasmirror.serving.environment import VllmNotInstalled
 
-    plan = DemoLlmPlan(stays=stays, train_records=train_records, epochs=epochs, learning_rate=learning_rate,
-                       batch_size=batch_size, score_records=score_records)
+    try:
+        plan = DemoLlmPlan(stays=stays, train_records=train_records, epochs=epochs, learning_rate=learning_rate,
+                           batch_size=batch_size, score_records=score_records)
+    except ValueError as error:
+        fail(str(error))
     try:
         run_demo_llm(out, plan, base)
     except (FileNotFoundError, VllmNotInstalled, DbtFailed) as error:

@@ -35,6 +35,15 @@ class DemoLlmPlan:
     batch_size: int = 4
     score_records: int = 200  # test records scored by the LLM: x 3 settings x (original + copy)
 
+    def __post_init__(self) -> None:  # refused before any step runs, not after minutes of data and training
+        counts = {"stays": self.stays, "train records": self.train_records, "batch size": self.batch_size,
+                  "score records": self.score_records}
+        wrong = [name for name, value in counts.items() if value < 1]
+        wrong += [name for name, value in (("epochs", self.epochs), ("learning rate", self.learning_rate))
+                  if not value > 0]  # also refuses nan
+        if wrong:
+            raise ValueError(f"The LLM demo needs positive values for: {', '.join(wrong)}.")
+
 
 def run_demo_llm(out: Path, plan: DemoLlmPlan, base: Path | None = None) -> None:
     """Every step of the LLM demo in `out`'s own warehouse (see the module's docstring)."""

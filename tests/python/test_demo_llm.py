@@ -16,11 +16,12 @@ from typer.testing import CliRunner
 
 from vllm_server import require_vllm, smollm2_folder
 
-pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 
 SCORED = 4  # test records: x 3 settings x original and copy
 
 
+@pytest.mark.vllm
+@pytest.mark.slow
 def test_demo_llm_audits_a_fine_tuned_smollm2_scored_through_vllm(tmp_path: Path) -> None:
     require_vllm()
     smollm2_folder()
@@ -59,3 +60,13 @@ def test_demo_llm_audits_a_fine_tuned_smollm2_scored_through_vllm(tmp_path: Path
     assert metadata.hyperparameters["learning_rate"] == plan.learning_rate
     assert metadata.hyperparameters["batch_size"] == 4 and metadata.hyperparameters["n_examples"] == 12
     assert metadata.hyperparameters["share_prefix"] is True
+
+
+@pytest.mark.parametrize("option,value", [("--batch-size", "0"), ("--learning-rate", "nan"), ("--epochs", "-1"),
+                                          ("--train-records", "0")])
+def test_demo_llm_refuses_a_bad_recipe_before_any_step(tmp_path: Path, option: str, value: str) -> None:
+    from biasmirror.cli import app
+
+    result = CliRunner().invoke(app, ["demo-llm", "--out", str(tmp_path / "llm"), option, value])
+    assert result.exit_code == 1 and "needs positive values" in result.output, result.output
+    assert not (tmp_path / "llm").exists()  # nothing written
