@@ -30,6 +30,7 @@ import pandas as pd
 
 from biasmirror.paths import (LOCK_TIMEOUT_ENV, WAREHOUSE_ENV, WORKING_COPY_ENV, scoped_env, warehouse_path,
                               working_path)
+from biasmirror.warehouse.catalog import column_names, has_table
 from biasmirror.warehouse.postgres import POSTGRES_TARGET, TARGET_ENV, describe, uses_postgres
 
 if TYPE_CHECKING:
@@ -660,9 +661,7 @@ class StaleBuildWarning(UserWarning):
 
 def _last_build(con: Any) -> str | None:
     """The invocation id of the last build recorded in a warehouse (None before any)."""
-    held = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                       "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchone()[0]
-    if not held:
+    if not has_table(con, "inference", "dbt_builds"):
         return None
     row = con.execute("select invocation_id from inference.dbt_builds order by finished_at desc limit 1").fetchone()
     return row[0] if row else None
@@ -690,9 +689,7 @@ def _read(name: str, schema: str, filters: dict[str, Filter]) -> pd.DataFrame:
     from biasmirror.warehouse import connect
 
     with connect(read_only=True) as con:
-        columns = [row[0] for row in con.execute(
-            "select column_name from information_schema.columns where table_schema = ? and table_name = ? "
-            "and table_catalog = current_database() order by ordinal_position", [schema, name]).fetchall()]
+        columns = column_names(con, schema, name)
         if not columns:
             raise UnknownSelection(f"The published warehouse has no {schema}.{name} (yet): check the name "
                                    "(Warehouse.marts() lists the marts), or run `build`.")

@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 
 from biasmirror.build_record import project_var_default
+from biasmirror.warehouse.catalog import has_table
 
 # The staging models of inference.imported_pairs and inference.imported_pair_strata: an import changes nothing else.
 PAIR_IMPORT_SELECTION: tuple[str, ...] = ("stg_inference__imported_pairs+", "stg_inference__imported_pair_strata+")
@@ -50,7 +51,7 @@ def plan_build(con: duckdb.DuckDBPyConnection | None) -> BuildPlan:
     """The plan of a build given no selection and no vars, from the working copy `con` (read-only; None when
     there is none yet)."""
     full = BuildPlan(None)
-    if con is None or not _has_table(con, "dbt_builds") or not _has_table(con, "runs"):
+    if con is None or not has_table(con, "inference", "dbt_builds") or not has_table(con, "inference", "runs"):
         return BuildPlan(None, reason="a full build (the warehouse has never been built)")
     builds = con.execute("select models, vars, finished_at from inference.dbt_builds order by finished_at desc").fetchall()
     if not builds:
@@ -84,8 +85,3 @@ def _changed_vars(recorded: dict[str, Any]) -> dict[str, Any]:
         if value != default:
             changed[name] = value
     return changed
-
-
-def _has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                            "and table_name = ? and table_catalog = current_database()", [table]).fetchone()[0])

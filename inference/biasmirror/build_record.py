@@ -19,6 +19,7 @@ import duckdb
 import yaml
 
 from biasmirror.paths import project_dir
+from biasmirror.warehouse.catalog import column_names, has_table
 
 
 def project_var_default(name: str) -> Any:
@@ -32,9 +33,7 @@ def project_var_default(name: str) -> Any:
 
 def last_build_vars(con: duckdb.DuckDBPyConnection, built_model: str | None = None) -> tuple[dict[str, Any], str] | None:
     """The vars of the last successful build (that built `built_model`, when given) and when it finished."""
-    exists = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                         "and table_name = 'dbt_builds'").fetchone()[0]
-    if not exists:
+    if not has_table(con, "inference", "dbt_builds"):
         return None
     published = _published_filter(con)
     rows = con.execute(f"select vars, models, finished_at from inference.dbt_builds {published} "
@@ -64,10 +63,7 @@ def resolve_var(name: str, explicit: Any, variables: Mapping[str, Any] | None,
 def _published_filter(con: duckdb.DuckDBPyConnection) -> str:
     """The where clause that keeps the builds that published (rows of older versions, without the column or with
     null, did: they recorded only builds that were about to publish)."""
-    columns = {row[0] for row in con.execute(
-        "select column_name from information_schema.columns where table_schema = 'inference' "
-        "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchall()}
-    return "where coalesce(published, true)" if "published" in columns else ""
+    return "where coalesce(published, true)" if "published" in column_names(con, "inference", "dbt_builds") else ""
 
 
 def reconcile_build_records(working: Path, published: Path) -> list[str]:
@@ -87,7 +83,7 @@ def reconcile_build_records(working: Path, published: Path) -> list[str]:
         if published.is_file():
             try:
                 with duckdb.connect(str(published), read_only=True) as reader:
-                    if _has_builds(reader):
+                    if has_table(reader, "inference", "dbt_builds"):
                         held = {row[0] for row in
                                 reader.execute("select invocation_id from inference.dbt_builds").fetchall()}
             except duckdb.Error:  # held for writing by another program: leave the records for the next command
@@ -97,8 +93,3 @@ def reconcile_build_records(working: Path, published: Path) -> list[str]:
             con.execute("update inference.dbt_builds set published = false where invocation_id in "
                         f"({', '.join('?' for _ in missing)})", missing)
         return missing
-
-
-def _has_builds(con: duckdb.DuckDBPyConnection) -> bool:
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                            "and table_name = 'dbt_builds' and table_catalog = current_database()").fetchone()[0])

@@ -22,6 +22,7 @@ import pandas as pd
 
 from biasmirror.quality.contracts import raw_contracts
 from biasmirror.warehouse import connect, ensure_inference_tables
+from biasmirror.warehouse.catalog import has_table
 from biasmirror.warehouse.writes import append_rows, utc_now
 
 
@@ -70,9 +71,7 @@ def register_root(dataset: str, root: Path) -> Path:
 
 def registered_roots(con: duckdb.DuckDBPyConnection) -> dict[str, Path]:
     """The folders registered in inference.dataset_roots (by `biasmirror build --<dataset>-root`)."""
-    exists = con.execute("select count(*) from information_schema.tables where table_schema = 'inference' "
-                         "and table_name = 'dataset_roots'").fetchone()[0]
-    if not exists:
+    if not has_table(con, "inference", "dataset_roots"):
         return {}
     # the latest folder of each data set (the SQL both engines run: PostgreSQL has no arg_max)
     rows = con.execute("select r.dataset, r.root from inference.dataset_roots r where r.registered_at = "

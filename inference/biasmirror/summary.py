@@ -10,6 +10,7 @@ from rich.table import Table
 from biasmirror.display import shown
 from biasmirror.settings import SETTINGS
 from biasmirror.warehouse import connect
+from biasmirror.warehouse.catalog import has_table
 
 HEADLINE = ("pooled_rate", "dts_m_to_f", "dts_f_to_m", "nats_plus", "nats_minus", "pdr", "nmd")
 
@@ -18,14 +19,9 @@ class UnknownSelection(LookupError):
     """`summary --dataset/--model` named something the published warehouse does not hold."""
 
 
-def _has_audit_table(con, name: str) -> bool:
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = 'audit' "
-                            "and table_name = ?", [name]).fetchone()[0])
-
-
 def _check_selection(con, dataset: str | None, model: str | None) -> None:
     """Refuse a data set or model the published warehouse has no paired metrics for, listing those it has."""
-    if not _has_audit_table(con, "paired_metrics"):
+    if not has_table(con, "audit", "paired_metrics"):
         raise UnknownSelection("The published warehouse has no audit.paired_metrics yet: run `biasmirror build`.")
     for column, value in (("dataset", dataset), ("model", model)):
         if value is None:
@@ -54,7 +50,7 @@ def placebo_adjusted(dataset: str | None = None, model: str | None = None) -> pd
     """audit.placebo_adjusted_effects on all pairs (empty when no placebo ran, or the mart is not built yet),
     with the columns format_interval reads (estimate: the adjusted effect)."""
     with connect(read_only=True) as con:
-        if not _has_audit_table(con, "placebo_adjusted_effects"):
+        if not has_table(con, "audit", "placebo_adjusted_effects"):
             return pd.DataFrame()
         return con.execute(
             "select dataset, model, generator, placebo_generator, setting, metric, adjusted_effect as estimate, "
@@ -68,7 +64,7 @@ def flagged_copies(dataset: str | None = None) -> pd.DataFrame:
     """Per data set and generator (placebo copies left out): copies written and copies the check flagged, which
     never enter the pairs (audit.counterfactual_quality; empty when that mart is not built)."""
     with connect(read_only=True) as con:
-        if not _has_audit_table(con, "counterfactual_quality"):
+        if not has_table(con, "audit", "counterfactual_quality"):
             return pd.DataFrame(columns=["dataset", "generator", "n_copies", "n_flagged"])
         return con.execute(
             "select dataset, generator, sum(n_copies)::bigint as n_copies, sum(n_flagged)::bigint as n_flagged "

@@ -19,16 +19,12 @@ import numpy as np
 import pandas as pd
 
 from biasmirror.quality.suites import Check, Skipped, a_at_least_b, between
+from biasmirror.warehouse.catalog import has_table
 
 TOLERANCE = 1e-9
 GROUP = ["dataset", "model", "generator", "setting", "stratum_name", "stratum_value"]
 PROPORTIONS = ("pdr", "p_up_m_to_f", "p_down_m_to_f", "p_up_f_to_m", "p_down_f_to_m")
 SIGNED = ("dts_m_to_f", "dts_f_to_m", "nats_plus", "nats_minus", "pooled_rate")
-
-
-def _has(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> bool:
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = ? and table_name = ?",
-                            [schema, table]).fetchone()[0])
 
 
 def identity_gaps(metrics: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
@@ -65,8 +61,8 @@ def identity_gaps(metrics: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
 
 
 def audit_checks(con: duckdb.DuckDBPyConnection) -> tuple[list[Check], list[Skipped]]:
-    if not (_has(con, "audit", "paired_metrics") and _has(con, "audit", "pair_outcomes")
-            and _has(con, "intermediate", "int_pair_strata")):
+    if not (has_table(con, "audit", "paired_metrics") and has_table(con, "audit", "pair_outcomes")
+            and has_table(con, "intermediate", "int_pair_strata")):
         return [], [Skipped("audit", "paired_metrics", "the warehouse has no audit.paired_metrics: run `biasmirror build`")]
     metrics = con.execute(f"select {', '.join(GROUP)}, metric, estimate, ci_low, ci_high, n_pairs "
                           "from audit.paired_metrics").df()
@@ -109,11 +105,11 @@ def scoring_parity_checks(con: duckdb.DuckDBPyConnection,
                           min_agreement: float = DEFAULT_MIN_PARITY_AGREEMENT) -> tuple[list[Check], list[Skipped]]:
     """Label-probability scoring agrees with the study's generate-and-parse in every checked run. A warehouse with
     no parity sample (classifiers only, or LMs scored on vLLM) has nothing to gate."""
-    checked = _has(con, "inference", "scoring_parity_checks") and bool(
+    checked = has_table(con, "inference", "scoring_parity_checks") and bool(
         con.execute("select count(*) from inference.scoring_parity_checks").fetchone()[0])
     if not checked:
         return [], []
-    if not _has(con, "audit", "scoring_parity"):
+    if not has_table(con, "audit", "scoring_parity"):
         return [], [Skipped("audit", "scoring_parity", "the warehouse has no audit.scoring_parity: run `biasmirror build`")]
     frame = con.execute("select dataset, model, run_id, n_checked, agreement, unparseable_share, mean_label_mass "
                         "from audit.scoring_parity where n_checked > 0 order by dataset, model, run_id").df()

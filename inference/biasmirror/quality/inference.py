@@ -15,21 +15,15 @@ from __future__ import annotations
 import duckdb
 
 from biasmirror.settings import LEVELS, SETTINGS
+from biasmirror.warehouse.catalog import column_names, has_table
 from biasmirror.quality.suites import Check, Skipped, between, is_true, not_null, values_in
 
 DEFAULT_MIN_PARSE_RATE = 0.95
 
 
-def _has(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> bool:
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = ? and table_name = ?",
-                            [schema, table]).fetchone()[0])
-
-
 def _scored_models_sql(con: duckdb.DuckDBPyConnection) -> str:
     """The models that scored data set ? with the settings they score (null: every setting)."""
-    registered = _has(con, "inference", "triage_models") and bool(con.execute(
-        "select count(*) from information_schema.columns where table_schema = 'inference' "
-        "and table_name = 'triage_models' and column_name = 'scored_settings'").fetchone()[0])
+    registered = "scored_settings" in column_names(con, "inference", "triage_models")
     if not registered:
         return ("select distinct model, cast(null as varchar) as scored_settings "
                 "from inference.predictions where dataset = ?")
@@ -41,7 +35,7 @@ def _scored_models_sql(con: duckdb.DuckDBPyConnection) -> str:
 def inference_checks(con: duckdb.DuckDBPyConnection, min_parse_rate: float) -> tuple[list[Check], list[Skipped]]:
     needed = [("inference", "counterfactuals"), ("inference", "predictions"), ("audit", "triage_cohort"),
               ("audit", "model_inputs")]
-    if not all(_has(con, s, t) for s, t in needed):
+    if not all(has_table(con, s, t) for s, t in needed):
         return [], [Skipped("inference", "inference", "the warehouse lacks the cohort or inference tables: "
                             "run `biasmirror build`")]
     datasets = [row[0] for row in con.execute(
