@@ -51,7 +51,8 @@ _STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|inte
 # "her female partner": the partner's sex, swapped like a partner noun so that the couple keeps its configuration
 _PARTNER_AFTER = re.compile(r"\s+(?:partner|spouse)s?\b", re.IGNORECASE)
 _PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
-_MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
+# (an age may be one: "a 40-something man", "a 50-ish woman")
+_MODIFIER = r"(?:[A-Za-z0-9][\w-]*\s+){0,2}"
 def _role_pattern() -> str:
     return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE) | set(CHILD_PAIRS) | set(_MALE_CHILD)))})\b"
 
@@ -62,9 +63,11 @@ _ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
 # "___" is the patient's placeholder name, but not a doctor's ("her PCP, Dr. ___, is a woman she trusts")
 _NAME = r"(?<!dr\.\s)(?<!dr\s)(?<!dr\.)___"
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
+# "works nights as a policewoman": when the job is done, between the verb and "as"
+_WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
 _LICENSORS = [
-    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b(?:pt|patient|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
@@ -76,9 +79,19 @@ _LICENSORS = [
 _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?:an?|the)\s+[^.;:()]*?(?:\band|,)\s+(?:an?\s+)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
-_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5]]
-# a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside")
-_CHILD_LICENSORS = [_LICENSORS[1]]
+# the patient speaking of herself in a quote: "I'm a grandmother, I know what a stroke looks like"
+_LICENSORS.append(re.compile(rf"\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE))
+# in apposition to the patient after a participle phrase without another person in it: "The male pt brought
+# in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an))\b)"
+                             rf"[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE))
+_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
+# a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
+# "and" ("he is an only child and a stepson of ...") but never after a bare comma
+_CHILD_LICENSORS = [_LICENSORS[1], re.compile(
+    rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:an?|the)\s+[^.;:(),]*?\band\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)]
+# a prefix glued to the noun: "ex-policeman", "co-chairwoman", "vice-chairman"
+_PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
 _POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
                                re.IGNORECASE)
@@ -130,8 +143,9 @@ _SECOND_PREDICATE = re.compile(rf"(?:\A|[.;\n]\s*)(?:she|he|pt|patient|the\s+(?:
                                rf"(?:is|was)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # coordinated with the noun just before, which names the patient: "Retired stewardess and widow", "the nephew and
 # sole caregiver", "stepfather of two teens and a new grandfather" (an "of" complement may stand between)
+# (a possessor may stand before the second noun: "the landlord's daughter-in-law and the building's handyman")
 _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+)"
-                          rf"(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+                          rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
@@ -151,11 +165,15 @@ def analyse(text: str) -> list[Agreeing]:
         token = text[m.start():m.end()]
         if _NOT_BEFORE.match(text, m.end()):
             continue  # "the waitress's ...": a possessor, someone else
-        before = text[max(0, m.start() - 80): m.start()]
+        lead = m.start()
+        prefix = _PREFIX.search(text, max(0, lead - 8), lead)
+        if prefix:
+            lead = prefix.start()  # "a 40-something ex-policeman": the licensor is read before the prefix
+        before = text[max(0, lead - 80): lead]
         child = word in CHILD_PAIRS or word in _MALE_CHILD
         licensors = _CHILD_LICENSORS if child else _KIN_LICENSORS if word in _KIN else _LICENSORS
         previous = found[-1].end if found else -1
-        between = text[previous:m.start()] if previous >= 0 else ""
+        between = text[previous:lead] if previous >= 0 else ""
         # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
         coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
             not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
@@ -177,8 +195,9 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and _STAFF_AFTER.match(text, m.end()) and (
                 _LICENSORS[1].search(before) or _LICENSORS[2].search(before)):
             pass      # "he is a 55 yo male nurse": the patient's own job
-        elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)):
-            continue
+        elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)) and not (
+                _LICENSORS[3].search(before) or _LICENSORS[7].search(before)):
+            continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
                 r"\s*(?:of|'s|’s)\b", text[m.end():]):
             if _CHILD_NOTE.search(text):
@@ -240,9 +259,18 @@ _COUNTED_PLURAL = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|
                              r"many|few|some|other|both|multiple|numerous|all)\s+(?:[a-z][\w-]*\s+)?"
                              r"(women|men|ladies|gentlemen|females|males|girls|boys)\b", re.IGNORECASE)
 # a relative's partner: "her daughter and her boyfriend", "his niece and her husband" - the relative's, kept
-_RELATIVES_PARTNER = re.compile(r"\b(?:her|his|their|pt's|patient's)\s+(daughter|sister|niece|aunt|mother|granddaughter|"
-                                r"son|brother|nephew|uncle|father|grandson)\s+and\s+(her|his)\s+(husband|wife|boyfriend|"
-                                r"girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+# (any relative of the one list: "her stepson and his wife", "his goddaughter and her husband")
+_RELATIVE_NOUNS = person_nouns_en.sexes("kin", "parent")
+_RELATIVES_PARTNER = re.compile(
+    r"\b(?:her|his|their|pt's|pt’s|patient's|patient’s)\s+("
+    + "|".join(sorted(map(re.escape, _RELATIVE_NOUNS), key=len, reverse=True))
+    + r")\s+and\s+(her|his)\s+(husband|wife|boyfriend|girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+# another person's partner named by that person: "the wife of the man in bed 2", "the husband of a woman on the
+# ward" - hers or his, kept (the patient's own partner is "his wife", "the pt's wife")
+_PARTNER_OF_OTHER = re.compile(
+    r"\b(husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+of\s+(?:the|a|an|another|this|that)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:man|woman|gentleman|lady|guy|girl|boy|patient|pt|person|resident|neighbou?r|driver|passenger)\b",
+    re.IGNORECASE)
 # a relative's partner named through the relative's possessive: "son's wife at bedside", "her daughter's
 # husband" - the relative's, kept (the patient's own partner is never possessed by a relative)
 _RELATIVES_POSSESSED_PARTNER = re.compile(
@@ -264,10 +292,14 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     spans = set(swapped)
     out = [(m.start(1), m.end(1)) for m in _COUNTED_PLURAL.finditer(text) if (m.start(1), m.end(1)) in spans]
     for m in _RELATIVES_PARTNER.finditer(text):
-        if _PERSON_SEX.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
+        if _RELATIVE_NOUNS.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
+    # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
+    out += [(m.start(1), m.end(1)) for m in _PARTNER_OF_OTHER.finditer(text)
+            if not (_LICENSORS[1].search(text, 0, m.start()) or _LICENSORS[3].search(text, 0, m.start()))]
     pronoun_sex = "M" if original_sex == "F" else "F"
+    kept = set(out)
     for m in _OTHER_SEX_PRONOUN[original_sex].finditer(text):
         if (m.start(), m.end()) not in spans:
             continue
@@ -276,7 +308,7 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
         if not persons:
             continue
         person = persons[-1]
-        if any(a < person.end() and person.start() < b for a, b in swapped):
-            continue
+        if any(a < person.end() and person.start() < b for a, b in swapped if (a, b) not in kept):
+            continue  # (a person word kept above is someone else's: "the wife of the man in bed 2 ... she")
         out.append((m.start(), m.end()))
     return out

@@ -95,6 +95,19 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("anchorwoman", "anchorman", "anchorwomen", "anchormen", "role"),
     ("weatherwoman", "weatherman", "weatherwomen", "weathermen", "role"),
     ("cowgirl", "cowboy", "cowgirls", "cowboys", "role"),
+    ("deliverywoman", "deliveryman", "deliverywomen", "deliverymen", "role"),
+    ("linewoman", "lineman", "linewomen", "linemen", "role"),
+    ("stuntwoman", "stuntman", "stuntwomen", "stuntmen", "role"),
+    ("groundswoman", "groundsman", "groundswomen", "groundsmen", "role"),
+    ("signalwoman", "signalman", "signalwomen", "signalmen", "role"),
+    ("watchwoman", "watchman", "watchwomen", "watchmen", "role"),
+    ("ferrywoman", "ferryman", "ferrywomen", "ferrymen", "role"),
+    ("ombudswoman", "ombudsman", "ombudswomen", "ombudsmen", "role"),
+    ("draughtswoman", "draughtsman", "draughtswomen", "draughtsmen", "role"),
+    ("draftswoman", "draftsman", "draftswomen", "draftsmen", "role"),
+    # the British cabin-crew pair: "air hostess" is the woman's usual title, "air steward" the man's (before
+    # "stewardess"/"hostess" alone, which pair with "steward"/"host")
+    ("air hostess", "air steward", "air hostesses", "air stewards", "role"),
     # parents and grandparents
     ("mother", "father", "mothers", "fathers", "parent"),
     ("mom", "dad", "moms", "dads", "parent"),
