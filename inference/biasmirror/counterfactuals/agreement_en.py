@@ -155,12 +155,46 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
                          re.IGNORECASE)
 
 
+# a son or daughter speaking of a parent: the parent is the patient ("Daughter says her mother has not been
+# herself", "Pt's son, a nurse, reports his dad fell"); the possessive is the speaker's and is kept
+# (other_persons_words)
+_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
+_SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
+           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
+_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+)?{_CHILD_NOUNS}"
+                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?\s+{_SPEECH}\s+(?:that\s+)?(her|his)\s+\Z", re.IGNORECASE)
+# the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
+_PARTNER_ROLES = frozenset({"bride", "groom"})
+_POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
+# a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
+_NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
+                       r"[\"'“‘]?", re.IGNORECASE)
+_NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
+                    "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
+                    "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad")}
+_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___))", re.IGNORECASE)
+
+
+def _nicknames(text: str) -> list[Agreeing]:
+    out = []
+    for m in _NICKNAME.finditer(text):
+        t = _NICKNAME_TITLE.match(text, m.end())
+        if t:
+            gender, new = _NICKNAME_TITLES[t.group(1).lower()]
+            out.append(Agreeing(t.start(), t.end(), t.group(1), gender, _match_case(t.group(1), new), "patient",
+                                "role noun"))
+    return out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
     low = text.lower()
     matches = _ROLE.finditer(low) if len(low) == len(text) else _ROLE_CI.finditer(text)
+    nicknames = _nicknames(text)
     for m in matches:
+        if any(n.start <= m.start() < n.end for n in nicknames):
+            continue
         word = m.group().lower()
         token = text[m.start():m.end()]
         if _NOT_BEFORE.match(text, m.end()):
@@ -181,6 +215,12 @@ def analyse(text: str) -> list[Agreeing]:
         fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         possessor_predicate = (child or word in _KIN) and _POSSESSOR_PREDICATE.search(before) is not None
+        if word in _KIN and _CHILD_SPEAKS.search(before):
+            possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
+        if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
+            found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
+                                  _match_case(token, "groom" if word == "bride" else "bride"), "partner", "role noun"))
+            continue
         if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]) and not (
                 _LICENSORS[1].search(before) or _LICENSORS[5].search(before) or coordinated or fronted):
             continue  # "mother of two": the lexicon's patient_kinship rule decides ("is the mother of a child": here)
@@ -212,7 +252,7 @@ def analyse(text: str) -> list[Agreeing]:
         new = pairs[word] if gender == "F" else male[word]
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
-    return found
+    return sorted(found + nicknames, key=lambda a: a.start)
 
 
 # "a man in his 20s", "her mother had cancer in her 40s": an age by decade said of the nearest person named
@@ -276,6 +316,8 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
+                                                        reverse=True)) + r")\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -295,6 +337,11 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
         if _RELATIVE_NOUNS.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
+    # "Daughter says her mother ...": the speaker's possessive
+    for m in _PARENT_NOUN.finditer(text):
+        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 120), m.start())
+        if said and (said.start(1), said.end(1)) in spans:
+            out.append((said.start(1), said.end(1)))
     # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
     out += [(m.start(1), m.end(1)) for m in _PARTNER_OF_OTHER.finditer(text)
             if not (_LICENSORS[1].search(text, 0, m.start()) or _LICENSORS[3].search(text, 0, m.start()))]
