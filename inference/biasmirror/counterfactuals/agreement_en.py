@@ -214,7 +214,8 @@ def analyse(text: str) -> list[Agreeing]:
         # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
         fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
-        possessor_predicate = (child or word in _KIN) and _POSSESSOR_PREDICATE.search(before) is not None
+        # (any role noun: "she is the village's postwoman", "he is his mother's only son")
+        possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         if word in _KIN and _CHILD_SPEAKS.search(before):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
@@ -309,7 +310,7 @@ _RELATIVES_PARTNER = re.compile(
 # ward" - hers or his, kept (the patient's own partner is "his wife", "the pt's wife")
 _PARTNER_OF_OTHER = re.compile(
     r"\b(husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+of\s+(?:the|a|an|another|this|that)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:man|woman|gentleman|lady|guy|girl|boy|patient|pt|person|resident|neighbou?r|driver|passenger)\b",
+    r"(?:man|woman|gentleman|lady|guy|girl|boy|person|resident|neighbou?r|driver|passenger)\b",
     re.IGNORECASE)
 # a relative's partner named through the relative's possessive: "son's wife at bedside", "her daughter's
 # husband" - the relative's, kept (the patient's own partner is never possessed by a relative)
