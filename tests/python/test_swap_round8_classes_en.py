@@ -62,6 +62,10 @@ CASES = [
     ("F", "Son states his mom has been more muddled since Friday.",
      "Son states his dad has been more muddled since Friday."),
     ("M", "Daughter reports her father has stopped eating.", "Daughter reports her mother has stopped eating."),
+    ("M", "His son, who tells us he has never seen his father this pale, is a paramedic.",
+     "Her son, who tells us he has never seen his mother this pale, is a paramedic."),
+    # a role noun in a relative clause after another person's noun is that person's
+    ("M", "He lives with his nephew, who is a fireman, and his wife.", "She lives with her nephew, who is a fireman, and her husband."),
     # the bride's groom: a partner
     ("F", "She is a bride of two days; her groom found her fitting.", "He is a groom of two days; his bride found him fitting."),
     # a kinship title used as the patient's name

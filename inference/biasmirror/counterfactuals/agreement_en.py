@@ -90,6 +90,15 @@ _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
 _CHILD_LICENSORS = [_LICENSORS[1], re.compile(
     rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:an?|the)\s+[^.;:(),]*?\band\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)]
+# "who is" after another person's noun: the relative clause is that person's ("his grandson, who is a policeman",
+# "her friend, who was a nurse")
+_OTHER_WHO = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent"))
+                                    + ["husband", "wife", "boyfriend", "girlfriend", "partner", "spouse", "friend",
+                                       "neighbour", "neighbor", "flatmate", "roommate", "carer", "caregiver"]),
+                                key=len, reverse=True))
+    + r")\s*,?\s*who\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?"
+    + _MODIFIER + r"\Z", re.IGNORECASE)
 # a prefix glued to the noun: "ex-policeman", "co-chairwoman", "vice-chairman"
 _PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
@@ -161,8 +170,11 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 _CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
 _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
            r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
+# (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
+# mother ...")
 _CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+)?{_CHILD_NOUNS}"
-                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?\s+{_SPEECH}\s+(?:that\s+)?(her|his)\s+\Z", re.IGNORECASE)
+                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
+                           rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
@@ -216,7 +228,7 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        if word in _KIN and _CHILD_SPEAKS.search(before):
+        if word in _KIN and _CHILD_SPEAKS.search(text, max(0, lead - 160), lead):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
             found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
@@ -227,6 +239,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "mother of two": the lexicon's patient_kinship rule decides ("is the mother of a child": here)
         if (child or word in _KIN) and _POSSESSED_PHRASE.search(before) and not possessor_predicate:
             continue  # "her 72 yo mother", "his eldest son": someone else
+        if _OTHER_WHO.search(before) and not (coordinated or possessor_predicate):
+            continue  # "his grandson, who is a policeman": the relative's
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
@@ -340,9 +354,10 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     # "Daughter says her mother ...": the speaker's possessive
     for m in _PARENT_NOUN.finditer(text):
-        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 120), m.start())
-        if said and (said.start(1), said.end(1)) in spans:
-            out.append((said.start(1), said.end(1)))
+        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 160), m.start())
+        for g in (1, 2):
+            if said and said.group(g) and (said.start(g), said.end(g)) in spans:
+                out.append((said.start(g), said.end(g)))
     # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
     out += [(m.start(1), m.end(1)) for m in _PARTNER_OF_OTHER.finditer(text)
             if not (_LICENSORS[1].search(text, 0, m.start()) or _LICENSORS[3].search(text, 0, m.start()))]
