@@ -84,6 +84,15 @@ def test_another_persons_partner_keeps_her_pronoun() -> None:
         "The wife of the man in bay 3 rang the bell when she saw her fall.")
 
 
+def test_a_doctor_as_subject_keeps_his_pronoun_in_a_womans_note() -> None:
+    # one way only, as above: in a man's note "he" may be the doctor or the patient
+    assert swap_sex("Dr ___ examined her at 14:00; he suspects a scaphoid fracture.", "M", "en").text == (
+        "Dr ___ examined him at 14:00; he suspects a scaphoid fracture.")
+    # a partner named after the doctor is still the nearest: it changes, and the pronoun with it
+    assert swap_sex("Dr ___ phoned her husband; he is on his way.", "M", "en").text == (
+        "Dr ___ phoned his wife; she is on her way.")
+
+
 @pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
 def test_round9_en_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
     assert swap_sex(a, other(sex), "en").text == b

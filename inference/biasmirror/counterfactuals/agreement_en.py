@@ -333,6 +333,9 @@ _RELATIVES_POSSESSED_PARTNER = re.compile(
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
+# a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
+_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|the\s+(?:doctor|surgeon|consultant|"
+                            r"registrar|gp|paramedic|officer|attending|resident))\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -368,6 +371,10 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             continue
         persons = [p for p in _PERSON_WORD.finditer(text, 0, m.start())
                    if _PERSON_SEX[p.group().lower()] == pronoun_sex]
+        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start()))
+        if staff and (not persons or staff[-1].start() > persons[-1].start()):
+            out.append((m.start(), m.end()))  # "Dr. ___ saw her in triage; he wants ...": the doctor
+            continue
         if not persons:
             continue
         person = persons[-1]
