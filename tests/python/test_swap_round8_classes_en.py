@@ -48,14 +48,23 @@ CASES = [
     ("M", "He asks to be called 'Sir ___' by staff.", "She asks to be called 'Madam ___' by staff."),
     # a role noun after a possessor in the patient's predicate
     ("F", "She is the parish's lollipop lady and a widow; c/o chest pain.",
-     "He is the parish's lollipop gentleman and a widower; c/o chest pain."),
+     "He is the parish's lollipop man and a widower; c/o chest pain."),
+    # more British and compound role and kinship nouns of the one list
+    ("M", "He is an ambulanceman and a keen oarsman; twisted his knee.",
+     "She is an ambulancewoman and a keen oarswoman; twisted her knee."),
+    ("F", "Pt is a stepmom of three and a great-aunt of twelve.", "Pt is a stepdad of three and a great-uncle of twelve."),
+    # a grandparent called by name, without a possessive, is the patient
+    ("F", "Grandson says granny has been off her legs since Monday.",
+     "Grandson says grandad has been off his legs since Monday."),
     # "her" as an object before a state or a participle, and as a possessive after "noticed" before a finding
     ("F", "A cyclist found her collapsed by the canal.", "A cyclist found him collapsed by the canal."),
     ("F", "Her son noticed her swollen ankles last week.", "His son noticed his swollen ankles last week."),
     ("F", "Ortho wants her splinted and reviewed in clinic.", "Ortho wants him splinted and reviewed in clinic."),
+    ("F", "A neighbour found her face-down in the hallway.", "A neighbour found him face-down in the hallway."),
     # another person's partner, named through that person, is kept
     ("M", "The wife of the man in bay 3 saw him fall and rang the bell.",
      "The wife of the man in bay 3 saw her fall and rang the bell."),
+    ("F", "She was pushed over by the husband of her friend.", "He was pushed over by the husband of his friend."),
     # a relative's partner, for any relative of the one list
     ("F", "Her granddaughter and her husband drove her in.", "His granddaughter and her husband drove him in."),
     # a son or daughter speaking of a parent: the parent is the patient, the possessive the speaker's

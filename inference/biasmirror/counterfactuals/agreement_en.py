@@ -105,7 +105,7 @@ _PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 _POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
                                re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
-_PARENT_CALLS = frozenset({"mom", "dad", "grandma", "grandpa"})
+_PARENT_CALLS = frozenset({"mom", "mum", "dad", "grandma", "grandpa", "granny", "grandad"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
 
@@ -323,8 +323,10 @@ _RELATIVES_PARTNER = re.compile(
 # another person's partner named by that person: "the wife of the man in bed 2", "the husband of a woman on the
 # ward" - hers or his, kept (the patient's own partner is "his wife", "the pt's wife")
 _PARTNER_OF_OTHER = re.compile(
-    r"\b(husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+of\s+(?:the|a|an|another|this|that)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:man|woman|gentleman|lady|guy|girl|boy|person|resident|neighbou?r|driver|passenger)\b",
+    r"\b(husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+of\s+(?:the|a|an|another|this|that|her|his|their)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:man|woman|gentleman|lady|guy|girl|boy|person|resident|neighbou?r|driver|passenger|friend|"
+    r"colleague|coworker|co-worker|boss|flatmate|roommate|lodger|landlord|landlady|"
+    + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) + r")\b",
     re.IGNORECASE)
 # a relative's partner named through the relative's possessive: "son's wife at bedside", "her daughter's
 # husband" - the relative's, kept (the patient's own partner is never possessed by a relative)

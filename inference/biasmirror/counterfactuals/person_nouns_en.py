@@ -108,15 +108,36 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     # the British cabin-crew pair: "air hostess" is the woman's usual title, "air steward" the man's (before
     # "stewardess"/"hostess" alone, which pair with "steward"/"host")
     ("air hostess", "air steward", "air hostesses", "air stewards", "role"),
+    ("lollipop lady", "lollipop man", "lollipop ladies", "lollipop men", "role"),
+    ("dinner lady", "dinner man", "dinner ladies", "dinner men", "role"),
+    ("clergywoman", "clergyman", "clergywomen", "clergymen", "role"),
+    ("crewwoman", "crewman", "crewwomen", "crewmen", "role"),
+    ("airwoman", "airman", "airwomen", "airmen", "role"),
+    ("guardswoman", "guardsman", "guardswomen", "guardsmen", "role"),
+    ("frontwoman", "frontman", "frontwomen", "frontmen", "role"),
+    ("boatwoman", "boatman", "boatwomen", "boatmen", "role"),
+    ("lineswoman", "linesman", "lineswomen", "linesmen", "role"),
+    ("ambulancewoman", "ambulanceman", "ambulancewomen", "ambulancemen", "role"),
+    ("oarswoman", "oarsman", "oarswomen", "oarsmen", "role"),
+    ("assemblywoman", "assemblyman", "assemblywomen", "assemblymen", "role"),
+    ("garbagewoman", "garbageman", "garbagewomen", "garbagemen", "role"),
+    ("choirgirl", "choirboy", "choirgirls", "choirboys", "role"),
+    ("ballgirl", "ballboy", "ballgirls", "ballboys", "role"),
+    ("papergirl", "paperboy", "papergirls", "paperboys", "role"),
     # parents and grandparents
     ("mother", "father", "mothers", "fathers", "parent"),
     ("mom", "dad", "moms", "dads", "parent"),
     ("mum", "dad", "mums", "dads", "parent"),
     ("mommy", "daddy", "mommies", "daddies", "parent"),
+    ("mummy", "daddy", "mummies", "daddies", "parent"),
+    ("granny", "grandad", "grannies", "grandads", "parent"),
     ("grandmother", "grandfather", "grandmothers", "grandfathers", "parent"),
     ("grandma", "grandpa", "grandmas", "grandpas", "parent"),
     ("great-grandmother", "great-grandfather", "great-grandmothers", "great-grandfathers", "parent"),
+    ("great-grandma", "great-grandpa", "great-grandmas", "great-grandpas", "parent"),
     ("stepmother", "stepfather", "stepmothers", "stepfathers", "parent"),
+    ("stepmom", "stepdad", "stepmoms", "stepdads", "parent"),
+    ("stepmum", "stepdad", "stepmums", "stepdads", "parent"),
     ("godmother", "godfather", "godmothers", "godfathers", "parent"),
     ("mother-in-law", "father-in-law", "mothers-in-law", "fathers-in-law", "parent"),
     # other relatives
@@ -132,6 +153,9 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("sister-in-law", "brother-in-law", "sisters-in-law", "brothers-in-law", "kin"),
     ("aunt", "uncle", "aunts", "uncles", "kin"),
     ("niece", "nephew", "nieces", "nephews", "kin"),
+    ("great-aunt", "great-uncle", "great-aunts", "great-uncles", "kin"),
+    ("great-niece", "great-nephew", "great-nieces", "great-nephews", "kin"),
+    ("grandniece", "grandnephew", "grandnieces", "grandnephews", "kin"),
 )
 
 
