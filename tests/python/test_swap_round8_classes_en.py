@@ -61,6 +61,9 @@ CASES = [
     ("F", "Her son noticed her swollen ankles last week.", "His son noticed his swollen ankles last week."),
     ("F", "Ortho wants her splinted and reviewed in clinic.", "Ortho wants him splinted and reviewed in clinic."),
     ("F", "A neighbour found her face-down in the hallway.", "A neighbour found him face-down in the hallway."),
+    # ... but the possessive before a noun ("her collapsed lung", "her splinted wrist")
+    ("F", "Her collapsed lung has re-expanded; her splinted wrist is numb.",
+     "His collapsed lung has re-expanded; his splinted wrist is numb."),
     # another person's partner, named through that person, is kept
     ("M", "The wife of the man in bay 3 saw him fall and rang the bell.",
      "The wife of the man in bay 3 saw her fall and rang the bell."),
@@ -75,6 +78,8 @@ CASES = [
      "Her son, who tells us he has never seen his mother this pale, is a paramedic."),
     # a role noun in a relative clause after another person's noun is that person's
     ("M", "He lives with his nephew, who is a fireman, and his wife.", "She lives with her nephew, who is a fireman, and her husband."),
+    # a possessive of the other child's sex is the patient's, and so is the parent after it
+    ("F", "Son says her mother is visiting from Leeds.", "Son says his mother is visiting from Leeds."),
     # the bride's groom: a partner
     ("F", "She is a bride of two days; her groom found her fitting.", "He is a groom of two days; his bride found him fitting."),
     # a kinship title used as the patient's name

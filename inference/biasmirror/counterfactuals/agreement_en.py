@@ -175,6 +175,14 @@ _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feel
 _CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+)?{_CHILD_NOUNS}"
                            rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
                            rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+
+
+def _speaker_owns(said: re.Match[str]) -> bool:
+    """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
+    speaker = re.search(_CHILD_NOUNS, said.group(), re.IGNORECASE)
+    return speaker is not None and (said.group(2).lower() == "her") == ("daughter" in speaker.group().lower())
+
+
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
@@ -228,7 +236,8 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        if word in _KIN and _CHILD_SPEAKS.search(text, max(0, lead - 160), lead):
+        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else None
+        if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
             found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
@@ -360,6 +369,8 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     # "Daughter says her mother ...": the speaker's possessive
     for m in _PARENT_NOUN.finditer(text):
         said = _CHILD_SPEAKS.search(text, max(0, m.start() - 160), m.start())
+        if said and not _speaker_owns(said):
+            continue  # "Son says her mother ...": the patient's mother
         for g in (1, 2):
             if said and said.group(g) and (said.start(g), said.end(g)) in spans:
                 out.append((said.start(g), said.end(g)))
