@@ -39,6 +39,9 @@ CASES = [
      "He jokes that he is \"the handyman of the family\"; cut his thumb."),
     ("M", "He says, 'I'm a grandfather of six, I don't faint,' and then faints.",
      "She says, 'I'm a grandmother of six, I don't faint,' and then faints."),
+    # ... but not in a relative's quote
+    ("F", "Her niece says: \"I'm a mother myself, I know she is not right.\"",
+     "His niece says: \"I'm a mother myself, I know he is not right.\""),
     # a child coordinated after "and" in the patient's predicate
     ("F", "She is a carer and a stepdaughter of the man in cubicle 4.",
      "He is a carer and a stepson of the man in cubicle 4."),

@@ -79,8 +79,12 @@ _LICENSORS = [
 _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?:an?|the)\s+[^.;:()]*?(?:\band|,)\s+(?:an?\s+)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
-# the patient speaking of herself in a quote: "I'm a grandmother, I know what a stroke looks like"
-_LICENSORS.append(re.compile(rf"\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE))
+# the patient speaking of herself in a quote the patient is said to speak: 'Pt states: "I'm a grandmother, I
+# know what a stroke looks like"', "she told the doctor, 'I'm a grandma'" (not 'Her daughter says: "I'm a mother"')
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|stated|says|said|told|tells|reports|"
+                             rf"reported|insists|insisted|explains|explained|jokes|joked|shouts|shouted|repeats|"
+                             rf"repeated)\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
 # in apposition to the patient after a participle phrase without another person in it: "The male pt brought
 # in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
 _LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an))\b)"
