@@ -34,6 +34,9 @@ CASES = [
     ("F", "The pt, a small elderly woman, is hard of hearing.", "The pt, a small elderly man, is hard of hearing."),
     ("M", "The male pt transferred from the rehab unit, a man in his 70s, is febrile.",
      "The female pt transferred from the rehab unit, a woman in her 70s, is febrile."),
+    # ... not when another person stands between ("a taxi driver, a woman ...")
+    ("F", "The pt flagged down a taxi driver, a woman in her 50s, after she fell.",
+     "The pt flagged down a taxi driver, a woman in her 50s, after he fell."),
     # the patient's predicate in quotes and "I'm a ..." inside a quote
     ("F", "She jokes that she is \"the handywoman of the family\"; cut her thumb.",
      "He jokes that he is \"the handyman of the family\"; cut his thumb."),

@@ -87,8 +87,14 @@ _LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|s
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # in apposition to the patient after a participle phrase without another person in it: "The male pt brought
 # in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
-_LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an))\b)"
-                             rf"[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE))
+_OTHER_PERSON_NOUNS = "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent")) + [
+    "husband", "wife", "boyfriend", "girlfriend", "partner", "spouse", "friend", "neighbour", "neighbor", "driver",
+    "passenger", "stranger", "bystander", "passer-by", "colleague", "coworker", "co-worker", "carer", "caregiver",
+    "nurse", "doctor", "paramedic", "officer", "man", "woman", "lady", "gentleman", "guy", "person"]),
+    key=len, reverse=True))
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an)|"
+                             rf"{_OTHER_PERSON_NOUNS})\b)[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z",
+                             re.IGNORECASE))
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
