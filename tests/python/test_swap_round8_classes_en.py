@@ -80,6 +80,8 @@ CASES = [
     ("F", "Son states his mom has been more muddled since Friday.",
      "Son states his dad has been more muddled since Friday."),
     ("M", "Daughter reports her father has stopped eating.", "Daughter reports her mother has stopped eating."),
+    ("F", "The youngest son states he found his mom on the landing.",
+     "The youngest son states he found his dad on the landing."),
     ("M", "His son, who tells us he has never seen his father this pale, is a paramedic.",
      "Her son, who tells us he has never seen his mother this pale, is a paramedic."),
     # a role noun in a relative clause after another person's noun is that person's

@@ -182,7 +182,8 @@ _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feel
            r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
-_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+)?{_CHILD_NOUNS}"
+_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                           rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
                            rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
                            rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
 
