@@ -86,6 +86,9 @@ CASES = [
      "Her son, who tells us he has never seen his mother this pale, is a paramedic."),
     # a role noun in a relative clause after another person's noun is that person's
     ("M", "He lives with his nephew, who is a fireman, and his wife.", "She lives with her nephew, who is a fireman, and her husband."),
+    # a role noun apposed to the partner, or said of the partner after "who is", changes with the partner
+    ("F", "Her husband, a retired postman, found her on the floor.", "His wife, a retired postwoman, found him on the floor."),
+    ("M", "His girlfriend, who is a barmaid, brought him in.", "Her boyfriend, who is a barman, brought her in."),
     # the bride's groom: a partner
     ("F", "She is a bride of two days; her groom found her fitting.", "He is a groom of two days; his bride found him fitting."),
     # a kinship title used as the patient's name

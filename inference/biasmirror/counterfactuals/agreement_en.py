@@ -169,6 +169,12 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
 # the partner, so that the couple keeps its configuration
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
                                  rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+# a role noun apposed to the patient's partner or in a relative clause about the partner is the partner's and
+# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
+# relative's partner, "her son and his wife, a nurse", is kept with the partner)
+_PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
+                           r"girlfriend|fianc[eé]e?)(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient
 _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
                          re.IGNORECASE)
@@ -250,6 +256,11 @@ def analyse(text: str) -> list[Agreeing]:
         said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else None
         if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
+        if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
+            gender = "F" if word in ROLE_PAIRS else "M"
+            new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+            found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
+            continue
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
             found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
                                   _match_case(token, "groom" if word == "bride" else "bride"), "partner", "role noun"))
