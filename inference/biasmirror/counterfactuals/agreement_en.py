@@ -51,7 +51,8 @@ _STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|inte
 # "her female partner": the partner's sex, swapped like a partner noun so that the couple keeps its configuration
 _PARTNER_AFTER = re.compile(r"\s+(?:partner|spouse)s?\b", re.IGNORECASE)
 _PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
-_MODIFIER = r"(?:[A-Za-z][\w-]*\s+){0,2}"
+# (an age may be one: "a 40-something man", "a 50-ish woman")
+_MODIFIER = r"(?:[A-Za-z0-9][\w-]*\s+){0,2}"
 def _role_pattern() -> str:
     return rf"\b(?:{trie(sorted(set(ROLE_PAIRS) | set(_MALE) | set(CHILD_PAIRS) | set(_MALE_CHILD)))})\b"
 
@@ -62,9 +63,11 @@ _ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
 # "___" is the patient's placeholder name, but not a doctor's ("her PCP, Dr. ___, is a woman she trusts")
 _NAME = r"(?<!dr\.\s)(?<!dr\s)(?<!dr\.)___"
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
+# "works nights as a policewoman": when the job is done, between the verb and "as"
+_WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
 _LICENSORS = [
-    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b(?:pt|patient|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
@@ -76,14 +79,43 @@ _LICENSORS = [
 _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?:an?|the)\s+[^.;:()]*?(?:\band|,)\s+(?:an?\s+)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
-_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5]]
-# a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside")
-_CHILD_LICENSORS = [_LICENSORS[1]]
+# the patient speaking of herself in a quote the patient is said to speak: 'Pt states: "I'm a grandmother, I
+# know what a stroke looks like"', "she told the doctor, 'I'm a grandma'" (not 'Her daughter says: "I'm a mother"')
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|stated|says|said|told|tells|reports|"
+                             rf"reported|insists|insisted|explains|explained|jokes|joked|shouts|shouted|repeats|"
+                             rf"repeated)\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
+# in apposition to the patient after a participle phrase without another person in it: "The male pt brought
+# in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
+_OTHER_PERSON_NOUNS = "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent")) + [
+    "husband", "wife", "boyfriend", "girlfriend", "partner", "spouse", "friend", "neighbour", "neighbor", "driver",
+    "passenger", "stranger", "bystander", "passer-by", "colleague", "coworker", "co-worker", "carer", "caregiver",
+    "nurse", "doctor", "paramedic", "officer", "man", "woman", "lady", "gentleman", "guy", "person"]),
+    key=len, reverse=True))
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an)|"
+                             rf"{_OTHER_PERSON_NOUNS})\b)[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z",
+                             re.IGNORECASE))
+_KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
+# a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
+# "and" ("he is an only child and a stepson of ...") but never after a bare comma
+_CHILD_LICENSORS = [_LICENSORS[1], re.compile(
+    rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:an?|the)\s+[^.;:(),]*?\band\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)]
+# "who is" after another person's noun: the relative clause is that person's ("his grandson, who is a policeman",
+# "her friend, who was a nurse")
+_OTHER_WHO = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent"))
+                                    + ["husband", "wife", "boyfriend", "girlfriend", "partner", "spouse", "friend",
+                                       "neighbour", "neighbor", "flatmate", "roommate", "carer", "caregiver"]),
+                                key=len, reverse=True))
+    + r")\s*,?\s*who\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+(?:an?\s+|the\s+)?"
+    + _MODIFIER + r"\Z", re.IGNORECASE)
+# a prefix glued to the noun: "ex-policeman", "co-chairwoman", "vice-chairman"
+_PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
 _POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
                                re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
-_PARENT_CALLS = frozenset({"mom", "dad", "grandma", "grandpa"})
+_PARENT_CALLS = frozenset({"mom", "mum", "dad", "grandma", "grandpa", "granny", "grandad"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
 
@@ -130,15 +162,65 @@ _SECOND_PREDICATE = re.compile(rf"(?:\A|[.;\n]\s*)(?:she|he|pt|patient|the\s+(?:
                                rf"(?:is|was)\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # coordinated with the noun just before, which names the patient: "Retired stewardess and widow", "the nephew and
 # sole caregiver", "stepfather of two teens and a new grandfather" (an "of" complement may stand between)
+# (a possessor may stand before the second noun: "the landlord's daughter-in-law and the building's handyman")
 _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+)"
-                          rf"(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+                          rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
                                  rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+# a role noun apposed to the patient's partner or in a relative clause about the partner is the partner's and
+# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
+# relative's partner, "her son and his wife, a nurse", is kept with the partner)
+_PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
+                           r"girlfriend|fianc[eé]e?)(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient
 _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
                          re.IGNORECASE)
+
+
+# a son or daughter speaking of a parent: the parent is the patient ("Daughter says her mother has not been
+# herself", "Pt's son, a nurse, reports his dad fell"); the possessive is the speaker's and is kept
+# (other_persons_words)
+_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
+_SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
+           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
+# (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
+# mother ...")
+_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                           rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
+                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
+                           rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+
+
+def _speaker_owns(said: re.Match[str]) -> bool:
+    """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
+    speaker = re.search(_CHILD_NOUNS, said.group(), re.IGNORECASE)
+    return speaker is not None and (said.group(2).lower() == "her") == ("daughter" in speaker.group().lower())
+
+
+# the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
+_PARTNER_ROLES = frozenset({"bride", "groom"})
+_POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
+# a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
+_NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
+                       r"[\"'“‘]?", re.IGNORECASE)
+_NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
+                    "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
+                    "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad")}
+_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___))", re.IGNORECASE)
+
+
+def _nicknames(text: str) -> list[Agreeing]:
+    out = []
+    for m in _NICKNAME.finditer(text):
+        t = _NICKNAME_TITLE.match(text, m.end())
+        if t:
+            gender, new = _NICKNAME_TITLES[t.group(1).lower()]
+            out.append(Agreeing(t.start(), t.end(), t.group(1), gender, _match_case(t.group(1), new), "patient",
+                                "role noun"))
+    return out
 
 
 def analyse(text: str) -> list[Agreeing]:
@@ -146,28 +228,50 @@ def analyse(text: str) -> list[Agreeing]:
     found: list[Agreeing] = []
     low = text.lower()
     matches = _ROLE.finditer(low) if len(low) == len(text) else _ROLE_CI.finditer(text)
+    nicknames = _nicknames(text)
     for m in matches:
+        if any(n.start <= m.start() < n.end for n in nicknames):
+            continue
         word = m.group().lower()
         token = text[m.start():m.end()]
         if _NOT_BEFORE.match(text, m.end()):
             continue  # "the waitress's ...": a possessor, someone else
-        before = text[max(0, m.start() - 80): m.start()]
+        lead = m.start()
+        prefix = _PREFIX.search(text, max(0, lead - 8), lead)
+        if prefix:
+            lead = prefix.start()  # "a 40-something ex-policeman": the licensor is read before the prefix
+        before = text[max(0, lead - 80): lead]
         child = word in CHILD_PAIRS or word in _MALE_CHILD
         licensors = _CHILD_LICENSORS if child else _KIN_LICENSORS if word in _KIN else _LICENSORS
         previous = found[-1].end if found else -1
-        between = text[previous:m.start()] if previous >= 0 else ""
+        between = text[previous:lead] if previous >= 0 else ""
         # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
         coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
             not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
         # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
         fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
-        possessor_predicate = (child or word in _KIN) and _POSSESSOR_PREDICATE.search(before) is not None
+        # (any role noun: "she is the village's postwoman", "he is his mother's only son")
+        possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
+        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else None
+        if said and _speaker_owns(said):
+            possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
+        if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
+            gender = "F" if word in ROLE_PAIRS else "M"
+            new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+            found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
+            continue
+        if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
+            found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
+                                  _match_case(token, "groom" if word == "bride" else "bride"), "partner", "role noun"))
+            continue
         if word in _KIN_OF and re.match(r"\s+of\b", text[m.end():]) and not (
                 _LICENSORS[1].search(before) or _LICENSORS[5].search(before) or coordinated or fronted):
             continue  # "mother of two": the lexicon's patient_kinship rule decides ("is the mother of a child": here)
         if (child or word in _KIN) and _POSSESSED_PHRASE.search(before) and not possessor_predicate:
             continue  # "her 72 yo mother", "his eldest son": someone else
+        if _OTHER_WHO.search(before) and not (coordinated or possessor_predicate):
+            continue  # "his grandson, who is a policeman": the relative's
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
@@ -177,8 +281,9 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and _STAFF_AFTER.match(text, m.end()) and (
                 _LICENSORS[1].search(before) or _LICENSORS[2].search(before)):
             pass      # "he is a 55 yo male nurse": the patient's own job
-        elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)):
-            continue
+        elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)) and not (
+                _LICENSORS[3].search(before) or _LICENSORS[7].search(before)):
+            continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
                 r"\s*(?:of|'s|’s)\b", text[m.end():]):
             if _CHILD_NOTE.search(text):
@@ -193,7 +298,7 @@ def analyse(text: str) -> list[Agreeing]:
         new = pairs[word] if gender == "F" else male[word]
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
-    return found
+    return sorted(found + nicknames, key=lambda a: a.start)
 
 
 # "a man in his 20s", "her mother had cancer in her 40s": an age by decade said of the nearest person named
@@ -240,14 +345,30 @@ _COUNTED_PLURAL = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|
                              r"many|few|some|other|both|multiple|numerous|all)\s+(?:[a-z][\w-]*\s+)?"
                              r"(women|men|ladies|gentlemen|females|males|girls|boys)\b", re.IGNORECASE)
 # a relative's partner: "her daughter and her boyfriend", "his niece and her husband" - the relative's, kept
-_RELATIVES_PARTNER = re.compile(r"\b(?:her|his|their|pt's|patient's)\s+(daughter|sister|niece|aunt|mother|granddaughter|"
-                                r"son|brother|nephew|uncle|father|grandson)\s+and\s+(her|his)\s+(husband|wife|boyfriend|"
-                                r"girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+# (any relative of the one list: "her stepson and his wife", "his goddaughter and her husband")
+_RELATIVE_NOUNS = person_nouns_en.sexes("kin", "parent")
+_RELATIVES_PARTNER = re.compile(
+    r"\b(?:her|his|their|pt's|pt’s|patient's|patient’s)\s+("
+    + "|".join(sorted(map(re.escape, _RELATIVE_NOUNS), key=len, reverse=True))
+    + r")\s+and\s+(her|his)\s+(husband|wife|boyfriend|girlfriend|partner|fiance|fiancee)\b", re.IGNORECASE)
+# another person's partner named by that person: "the wife of the man in bed 2", "the husband of a woman on the
+# ward" - hers or his, kept (the patient's own partner is "his wife", "the pt's wife")
+_PARTNER_OF_OTHER = re.compile(
+    r"\b(husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s+of\s+(?:the|a|an|another|this|that|her|his|their)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:man|woman|gentleman|lady|guy|girl|boy|person|resident|neighbou?r|driver|passenger|friend|"
+    r"colleague|coworker|co-worker|boss|flatmate|roommate|lodger|landlord|landlady|"
+    + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE)
 # a relative's partner named through the relative's possessive: "son's wife at bedside", "her daughter's
 # husband" - the relative's, kept (the patient's own partner is never possessed by a relative)
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
+                                                        reverse=True)) + r")\b", re.IGNORECASE)
+# a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
+_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|the\s+(?:doctor|surgeon|consultant|"
+                            r"registrar|gp|paramedic|officer|attending|resident))\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -264,19 +385,35 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
     spans = set(swapped)
     out = [(m.start(1), m.end(1)) for m in _COUNTED_PLURAL.finditer(text) if (m.start(1), m.end(1)) in spans]
     for m in _RELATIVES_PARTNER.finditer(text):
-        if _PERSON_SEX.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
+        if _RELATIVE_NOUNS.get(m.group(1).lower()) == ("F" if m.group(2).lower() == "her" else "M"):
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
+    # "Daughter says her mother ...": the speaker's possessive
+    for m in _PARENT_NOUN.finditer(text):
+        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 160), m.start())
+        if said and not _speaker_owns(said):
+            continue  # "Son says her mother ...": the patient's mother
+        for g in (1, 2):
+            if said and said.group(g) and (said.start(g), said.end(g)) in spans:
+                out.append((said.start(g), said.end(g)))
+    # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
+    out += [(m.start(1), m.end(1)) for m in _PARTNER_OF_OTHER.finditer(text)
+            if not (_LICENSORS[1].search(text, 0, m.start()) or _LICENSORS[3].search(text, 0, m.start()))]
     pronoun_sex = "M" if original_sex == "F" else "F"
+    kept = set(out)
     for m in _OTHER_SEX_PRONOUN[original_sex].finditer(text):
         if (m.start(), m.end()) not in spans:
             continue
         persons = [p for p in _PERSON_WORD.finditer(text, 0, m.start())
                    if _PERSON_SEX[p.group().lower()] == pronoun_sex]
+        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start()))
+        if staff and (not persons or staff[-1].start() > persons[-1].start()):
+            out.append((m.start(), m.end()))  # "Dr. ___ saw her in triage; he wants ...": the doctor
+            continue
         if not persons:
             continue
         person = persons[-1]
-        if any(a < person.end() and person.start() < b for a, b in swapped):
-            continue
+        if any(a < person.end() and person.start() < b for a, b in swapped if (a, b) not in kept):
+            continue  # (a person word kept above is someone else's: "the wife of the man in bed 2 ... she")
         out.append((m.start(), m.end()))
     return out
