@@ -36,9 +36,11 @@ LANGUAGES = ("en", "fr", "es")
 _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
-SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
+SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
+          "heldout9", "heldout10")
 # rounds written to go both ways: each row is also measured from its swap back to its text
-BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
+BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9",
+             "heldout10")
 
 
 def load_gold(language: str, split: str = "gold") -> list[dict]:
@@ -48,8 +50,9 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
     end of round 2's changes, a development set since), 'heldout4' (round 4, written before round 3's errors
     were fixed, measured once at the end), 'heldout5' (round 5, written before that round's swapper changes,
     measured once at the end, a development set since), 'heldout6' (round 6, written before that round's
-    swapper changes, measured once at the end, a development set since), 'heldout7' (round 7, likewise) or
-    'heldout8' (round 8, written before that round's swapper changes, measured once at the end)."""
+    swapper changes, measured once at the end, a development set since), 'heldout7' (round 7, likewise),
+    'heldout8' (round 8, likewise), 'heldout9' (round 9, written blind before that round's swapper changes,
+    measured once at the end) or 'heldout10' (round 10, likewise)."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     rows = []
