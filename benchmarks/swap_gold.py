@@ -58,7 +58,9 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
         for line in handle:
             if line.strip():
                 row = json.loads(line)
-                row["swaps"] = row["swap"] if isinstance(row["swap"], list) else [row["swap"]]
+                swaps = row["swap"] if isinstance(row["swap"], list) else [row["swap"]]
+                # forward rows accept the same equal spellings as backward ones; the first stays the gold's own
+                row["swaps"] = list(dict.fromkeys(e for swap in swaps for e in _equivalents(language, swap)))
                 rows.append(row)
     return rows
 
