@@ -73,7 +73,9 @@ def _equivalents(language: str, text: str) -> list[str]:
     """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón")."""
     if language != "es":
         return [text]
-    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text)]))
+    # either word, capitalised or not ("un hombre de 50 años" / "un varón de 50 años"); singular only
+    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text),
+                               re.sub(r"\bhombre\b", "varón", text), re.sub(r"\bvarón\b", "hombre", text)]))
 
 
 def directed_rows(language: str, split: str = "gold") -> list[dict]:
