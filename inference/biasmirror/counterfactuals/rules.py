@@ -716,6 +716,9 @@ class _Lexicon:
                     self.honorifics[key] = (sex, other)
         self.honorifics_upper = {k.upper(): v for k, v in self.honorifics.items()}
         self.require_name = frozenset(f[:-1] if f.endswith(".") else f for f in hon.get("require_name", []))
+        # titles that, after a lower-case word, need '___' after them (Spanish 'vitamina D. Refiere')
+        self.placeholder_after_word = frozenset(f[:-1] if f.endswith(".") else f
+                                                for f in hon.get("placeholder_after_word", []))
 
         # Sex codes.
         codes = data.get("sex_codes", {})
@@ -864,6 +867,10 @@ class _Lexicon:
         text = doc.text
         if token in self.honorifics:
             if token in self.require_name and _NAME_FOLLOWS.match(text, end) is None:
+                return None
+            if token in self.placeholder_after_word and _PLACEHOLDER_FOLLOWS.match(text, end) is None \
+                    and re.search(r"[^\W\d_]\s*\Z", text[max(0, start - 3):start]) \
+                    and text[:start].rstrip()[-1:].islower():
                 return None
             sex, new = self.honorifics[token]
             return self._honorific_hit(token, sex, start, end, new, text)

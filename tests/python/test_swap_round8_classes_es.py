@@ -1,0 +1,33 @@
+"""The Spanish error classes round 9 of issue 22 found on the development sets (docs/counterfactuals.md, "Round 9",
+Spanish), one case or more per class, each swapped both ways: the swap of ``a`` to the other sex must give ``b``
+and the swap of ``b`` back must give ``a``. Sentences are written for this test (none is copied from a gold or
+held-out set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+# (sex of a, a, b)
+CASES = [
+    # the titles D. and Dña., their period with them
+    ("F", "Dña. ___ refiere mareo; está pálida.", "D. ___ refiere mareo; está pálido."),
+    ("M", "Acude D. ___, tranquilo, por tos.", "Acude Dña. ___, tranquila, por tos."),
+]
+
+
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
+def test_round9_spanish_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "es").text == b
+    assert swap_sex(b, sex, "es").text == a
+
+
+def test_a_letter_after_a_word_is_no_title() -> None:
+    # "vitamina D." ends a noun phrase; only '___' after it would make it a title
+    text = "Déficit de vitamina D. Refiere cansancio."
+    assert swap_sex(text, "M", "es").text == text
