@@ -14,6 +14,13 @@ CASES = [
     # the titles D. and Dña., their period with them
     ("F", "Dña. ___ refiere mareo; está pálida.", "D. ___ refiere mareo; está pálido."),
     ("M", "Acude D. ___, tranquilo, por tos.", "Acude Dña. ___, tranquila, por tos."),
+    # a question or an exclamation opens a clause without a subject: the patient's
+    ("F", "¿Está operada de la cadera? Su nieto no lo recuerda.", "¿Está operado de la cadera? Su nieto no lo recuerda."),
+    ("M", "Tose mucho; ahora está agotado.", "Tose mucho; ahora está agotada."),
+    # adjectives of a state that no ending tells
+    ("M", "Llega ebrio, sucio y desnudo de cintura para arriba.", "Llega ebria, sucia y desnuda de cintura para arriba."),
+    # a role noun with its article is someone else's subject
+    ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]
 
 

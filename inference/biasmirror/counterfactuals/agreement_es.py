@@ -25,10 +25,10 @@ from biasmirror.counterfactuals import person_nouns_es
 __all__ = ["analyse", "to_feminine", "to_masculine"]
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
-_CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "\n", "-", "—"})
+_CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora"})
 _COORD = frozenset({"y", "e", "o", "u", "ni", "pero", ","})
 _COPULAS = frozenset({
     "está", "estaba", "estuvo", "estar", "estado", "es", "era", "fue", "ser", "sido", "siendo", "queda", "quedó",
@@ -51,7 +51,7 @@ _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "sie
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
-                           "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
+                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "refiere", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
@@ -119,6 +119,9 @@ _KNOWN_ADJECTIVES = frozenset({
     # irregular participles ("cubierta de sudor", "envuelto en una manta")
     "cubierto", "abierto", "descubierto", "envuelto", "suelto", "roto", "satisfecho", "absorto", "preso", "impreso",
     "devuelto", "resuelto",
+    # adjectives of a state or a habit whose ending the suffix rules do not know
+    "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
+    "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -258,6 +261,9 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return "partner"
     if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien"):
         return "patient"
+    if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
+            and words[j - 1] in _DETERMINERS:
+        return None  # someone named by a role noun with its article ("la conductora está ilesa")
     if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
         return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
     return None
