@@ -19,6 +19,13 @@ CASES = [
     ("M", "Tose mucho; ahora está agotado.", "Tose mucho; ahora está agotada."),
     # adjectives of a state that no ending tells
     ("M", "Llega ebrio, sucio y desnudo de cintura para arriba.", "Llega ebria, sucia y desnuda de cintura para arriba."),
+    # "medio" before an adjective is a degree adverb
+    ("F", "Vive sola, medio sorda y despistada.", "Vive solo, medio sordo y despistado."),
+    # role nouns in -ista are epicene after "antiguo"/"antigua"
+    ("M", "Prejubilado, antiguo maquinista de Renfe.", "Prejubilada, antigua maquinista de Renfe."),
+    # hyphenated and 'ex' role nouns, and a role noun coordinated across its complement
+    ("F", "Pintora-escultora, refiere mareo.", "Pintor-escultor, refiere mareo."),
+    ("M", "Escritor de novelas y exprofesor, está confuso.", "Escritora de novelas y exprofesora, está confusa."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -146,7 +146,32 @@ class Agreeing:
     reason: str
 
 
+def _hyphenated(word: str, inflect) -> str | None:
+    """Each part of a hyphenated role noun inflected ("jugador-entrenador" -> "jugadora-entrenadora")."""
+    parts = [inflect(part) for part in word.split("-")]
+    return "-".join(parts) if all(parts) else None
+
+
+def _ex_role(word: str) -> str | None:
+    """The role noun under an 'ex' prefix ("exdirectora" -> "directora"), if it is one."""
+    if word.startswith("ex") and len(word) > 5 and (word[2:] in ROLE_NOUNS or word[2:] in _ROLE_F):
+        return word[2:]
+    return None
+
+
+def _is_role(word: str) -> bool:
+    """A role noun of two forms, listed, under 'ex' or hyphenated ("jugadora-entrenadora")."""
+    if "-" in word:
+        return all(_is_role(part) for part in word.split("-"))
+    return bool(ROLE_NOUNS.get(word) or word in _ROLE_F or _ex_role(word))
+
+
 def to_feminine(word: str) -> str | None:
+    if "-" in word:
+        return _hyphenated(word, to_feminine)
+    if _ex_role(word) and word not in ROLE_NOUNS:
+        new = to_feminine(word[2:])
+        return "ex" + new if new else None
     if word in ROLE_NOUNS:
         return ROLE_NOUNS[word]
     if word.endswith("o"):
@@ -161,6 +186,11 @@ def to_feminine(word: str) -> str | None:
 
 
 def to_masculine(word: str) -> str | None:
+    if "-" in word:
+        return _hyphenated(word, to_masculine)
+    if _ex_role(word) and word not in _ROLE_F:
+        new = to_masculine(word[2:])
+        return "ex" + new if new else None
     if word in _ROLE_F:
         return _ROLE_F[word]
     if word.endswith("ora"):
@@ -176,6 +206,11 @@ def to_masculine(word: str) -> str | None:
 
 def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
+    if "-" in word:  # "socia-fundadora": every part of one gender
+        genders = {_gender(part) for part in word.split("-")}
+        return genders.pop() if len(genders) == 1 and None not in genders else None
+    if _ex_role(word) and word not in ROLE_NOUNS and word not in _ROLE_F:
+        return _gender(word[2:])
     if word in ROLE_NOUNS:  # before the stoplist: "tutor" is a role noun, the stoplist keeps it from -or rules
         return "M" if ROLE_NOUNS[word] else None
     if word in _ROLE_F:
@@ -205,13 +240,19 @@ _NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
 # role nouns of both genders, after "antiguo/antigua" ("antigua auxiliar de enfermería")
 _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
                             "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
-                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista"})
+                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista", "residente",
+                            "docente", "agente", "gerente", "representante", "comerciante"})
+
+
+def _is_epicene_role(word: str) -> bool:
+    """A role noun of one form for both sexes: listed, or any noun in -ista ("submarinista", "taxista")."""
+    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
 
 
 def _is_epicene_adjective(word: str) -> bool:
     return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
         and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
-        and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
+        and (_is_epicene_role(word) or word not in _NOUN_STOPLIST)
 
 
 # body parts and wounds whose findings are listed after them: "Tobillo derecho deformado, edematoso", "abdomen
@@ -372,6 +413,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in _COORD or word in _ADVERBS:
             continue
+        if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
+            continue  # "medio ciega": a degree adverb
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         prev = words[i - 1] if i else ""
@@ -390,14 +433,14 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
             own = "F" if word == "una" else "M"
             if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
-                    or (head in _EPICENE_ROLES and _gender(nxt) == own):
+                    or (_is_epicene_role(head) and _gender(nxt) == own):
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                       "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
                                       "patient", "determiner"))
                 article = i
                 continue
         if word in ("antiguo", "antigua") and i + 1 < len(words) and _gender(words[i + 1]) is None \
-                and words[i + 1] not in ROLE_NOUNS and words[i + 1] not in _EPICENE_ROLES:
+                and words[i + 1] not in ROLE_NOUNS and not _is_epicene_role(words[i + 1]):
             licensed, controller = False, None  # "artritis reumatoide antigua": after its noun, not a role
             continue
         if word in ("gran", "ex") and licensed:
@@ -488,8 +531,11 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
         if last is None or i == 0 or words[i - 1] not in ("y", "e"):
             continue
         gender = _gender(word)
-        if gender == last.gender and word.endswith(("ado", "ada", "ido", "ida")) and \
-                last.text.lower().endswith(("ado", "ada", "ido", "ida")):
+        participles = word.endswith(("ado", "ada", "ido", "ida")) and \
+            last.text.lower().endswith(("ado", "ada", "ido", "ida"))
+        # role nouns coordinated across a complement: "socia fundadora de la empresa y exdirectora"
+        roles = _is_role(word) and _is_role(last.text.lower())
+        if gender == last.gender and (participles or roles):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,

@@ -42,7 +42,10 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("alcalde", "alcaldesa"), ("actor", "actriz"), ("juez", "jueza"), ("encargado", "encargada"),
     ("supervisor", "supervisora"), ("celador", "celadora"), ("tutor", "tutora"), ("socorrista", None),
     ("piloto", None), ("amo", "ama"), ("pastor", "pastora"), ("exalcohólico", "exalcohólica"), ("auxiliar", None),
-    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"))
+    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"), ("socio", "socia"),
+    ("gerocultor", "gerocultora"), ("escritor", "escritora"), ("pintor", "pintora"), ("odontólogo", "odontóloga"),
+    ("submarinista", None), ("escalador", "escaladora"), ("entrenador", "entrenadora"), ("jugador", "jugadora"),
+    ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
