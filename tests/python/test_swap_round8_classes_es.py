@@ -26,6 +26,12 @@ CASES = [
     # hyphenated and 'ex' role nouns, and a role noun coordinated across its complement
     ("F", "Pintora-escultora, refiere mareo.", "Pintor-escultor, refiere mareo."),
     ("M", "Escritor de novelas y exprofesor, está confuso.", "Escritora de novelas y exprofesora, está confusa."),
+    # object clitics before a past verb no list holds, and joined to an infinitive
+    ("F", "La exploré a las 4 h y la acosté; sigue inquieta.", "Lo exploré a las 4 h y lo acosté; sigue inquieto."),
+    ("M", "Sus vecinos, que lo socorrieron, fueron a avisarlo.", "Sus vecinos, que la socorrieron, fueron a avisarla."),
+    # the neuter "lo" of saying and knowing, and a limb's clitic, are kept
+    ("F", "Ella no lo recuerda; lo contó su hijo.", "Él no lo recuerda; lo contó su hijo."),
+    ("F", "Muñeca deformada; ella no puede moverla.", "Muñeca deformada; él no puede moverla."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

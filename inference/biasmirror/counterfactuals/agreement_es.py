@@ -89,6 +89,7 @@ _NOUN_STOPLIST = frozenset({
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
+    "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
 })
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
@@ -373,11 +374,83 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
     return found + out
 
 
+# verbs whose "lo" is the neuter "it" (what was said, known or done), never the patient: "no lo sabe", "lo dijo"
+_NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nieg", "cont", "cuent", "explic",
+                    "expliq", "confirm", "coment", "refi", "recuerd", "record", "hic", "hiz", "hac", "pid", "ped",
+                    "repit", "repet", "intent", "consig", "logr", "acept", "entend", "entiend", "comprend",
+                    "ignor", "desconoc", "olvid", "pregunt", "anot", "comprob", "consult", "registr", "escrib",
+                    "document", "habl", "comunic", "notific", "inform", "sospech", "pens", "piens", "quis",
+                    "quier", "dud", "afirm", "asegur", "reconoc", "cuestion", "achac", "atribu", "relacion",
+                    "justific", "mencion", "not")
+# past forms that no ending rule below tells ("lo crio", "la vio")
+_IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
+                             "vi", "traje", "puse"})
+# verbs that move a limb: their clitic is the limb's when one of its gender is named in the sentence ("rodilla
+# hinchada, no puede flexionarla")
+_LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl", "gir", "rot", "estir", "elev",
+                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur")
+_NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
+# an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
+_ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
+
+
+def _past_verb(word: str) -> bool:
+    """A preterite or imperfect-subjunctive form by its ending ('revisé', 'encontró', 'rescataron', 'vieran')."""
+    if word in _IRREGULAR_PAST:
+        return True
+    if word in _NOT_PAST_VERBS or not word.isalpha() or len(word) < 4:
+        return False
+    return word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen"))
+
+
+def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
+    "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
+    saying and knowing is the neuter "it" ("no lo sabe") and is kept."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+
+    def limb(i: int, clitic: str, verb: str) -> bool:
+        """Whether the clitic at i is a limb's: a limb verb and a body part of its gender earlier in the sentence."""
+        if not verb.startswith(_LIMB_VERB_STEMS):
+            return False
+        j = i - 1
+        while j >= 0 and words[j] not in (".", "\n", "!", "?"):
+            if words[j] in _BODY_PARTS and words[j].endswith("a" if clitic == "la" else "o"):
+                return True
+            j -= 1
+        return False
+
+    for i, word in enumerate(words):
+        start = tokens[i][1]
+        if start in taken:
+            continue
+        if word in _CLITICS and i + 1 < len(words):
+            prev = words[i - 1] if i else ""
+            nxt = words[i + 1]
+            if prev in _PREPOSITIONS or not _past_verb(nxt) or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
+                    or limb(i, word, nxt):
+                continue
+            gender = "F" if word == "la" else "M"
+            out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
+                                _match_case(tokens[i][0], "lo" if word == "la" else "la"), "patient", "object clitic"))
+            continue
+        m = _ENCLITIC.match(word)
+        if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
+                or limb(i, m.group(2), m.group(1)):
+            continue
+        token = tokens[i][0]
+        gender = "F" if m.group(2) == "la" else "M"
+        new = token[:-2] + _match_case(token[-2:], "lo" if gender == "F" else "la")
+        out.append(Agreeing(start, start + len(token), token, gender, new, "patient", "object clitic"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
-    return _kinship(text, tokens, words, _analyse(text, tokens, words))
+    return _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
 
 
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
