@@ -32,6 +32,16 @@ CASES = [
     # the neuter "lo" of saying and knowing, and a limb's clitic, are kept
     ("F", "Ella no lo recuerda; lo contó su hijo.", "Él no lo recuerda; lo contó su hijo."),
     ("F", "Muñeca deformada; ella no puede moverla.", "Muñeca deformada; él no puede moverla."),
+    # the patient's own words in quotes, in the first person
+    ("F", "Cuenta: «me noté mareada y estaba sudada», y luego se durmió.", "Cuenta: «me noté mareado y estaba sudado», y luego se durmió."),
+    ("M", 'Dice que "soy muy nervioso" y pide un calmante.', 'Dice que "soy muy nerviosa" y pide un calmante.'),
+    # a participle after "haber" does not agree; one after "haber sido" does
+    ("M", "Refiere haberse clavado un anzuelo; está asustado.", "Refiere haberse clavado un anzuelo; está asustada."),
+    ("F", "Su hija, que dice haber sido avisada tarde, llora.", "Su hija, que dice haber sido avisada tarde, llora."),
+    ("M", "El paciente, que dice haber sido empujado, llora.", "La paciente, que dice haber sido empujada, llora."),
+    # "mejor", "cada vez" and "solo" after an infinitive of self-care
+    ("F", "Dice estar mejor y contenta; la ven cada vez más animada.", "Dice estar mejor y contento; lo ven cada vez más animado."),
+    ("M", "¿Puede vestirse solo? Su nuera cree que no.", "¿Puede vestirse sola? Su nuera cree que no."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -28,7 +28,15 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
 _CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente", "ahora"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos"})
+# forms of "haber": a participle after them is invariable ("refiere haberse tragado una espina")
+_HABER = frozenset({"haber", "haberse", "ha", "han", "he", "has", "hemos", "había", "habían", "habíamos", "hubo",
+                    "habría", "habrían", "haya", "hayan", "hubiera", "hubieran", "habiendo", "habiéndose"})
+# first-person copulas of quoted speech: the patient's own words ("«Me sentí mareada»", "dice: «estoy bien»")
+_FIRST_PERSON_COPULAS = frozenset({"estoy", "soy", "sentí", "siento", "encuentro", "quedé", "noto", "noté", "estuve",
+                                   "sentía", "encontraba", "notaba", "veo", "vi"})
+_OPEN_QUOTES = frozenset({"«", "“", '"'})
+_CLOSE_QUOTES = frozenset({"»", "”"})
 _COORD = frozenset({"y", "e", "o", "u", "ni", "pero", ","})
 _COPULAS = frozenset({
     "está", "estaba", "estuvo", "estar", "estado", "es", "era", "fue", "ser", "sido", "siendo", "queda", "quedó",
@@ -51,7 +59,7 @@ _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "sie
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
-                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "refiere", "dice", "afirma", "comenta",
+                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "haber", "refiere", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
@@ -297,6 +305,10 @@ def _subject_kind(words: list[str], i: int) -> str | None:
                 return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
+    if j >= 0 and words[j] == "que":
+        k = j - 1 if j > 0 and words[j - 1] == "," else j
+        if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
+            return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
@@ -461,9 +473,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     licensed = True
     reason = "subjectless clause"
     skip_until = -1
+    in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
     for i, word in enumerate(words):
         if i <= skip_until:
             continue
+        if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
+            # quoted speech keeps the run it follows ('dijo que estaba "cansada de todo"')
+            in_quote = word in _OPEN_QUOTES and not (word == '"' and in_quote)
+            first_person = False
+            continue
+        if in_quote and word in ("me", "yo", "mi", "nací", "estoy", "soy"):
+            first_person = True
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = False
@@ -486,11 +506,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in _COORD or word in _ADVERBS:
             continue
+        prev = words[i - 1] if i else ""
+        if (word == "cada" and i + 1 < len(words) and words[i + 1] == "vez") or (word == "vez" and prev == "cada"):
+            continue  # "cada vez más apagada"
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
-        prev = words[i - 1] if i else ""
+        if gender is not None and prev in _HABER and not role and word not in _COPULAS:
+            licensed, controller = False, None  # "haberse tragado": a compound tense's invariable participle
+            continue
         if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro"
         if gender is not None and after_other is True and prev == "," and not role \
@@ -538,8 +563,14 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "apposed"
             continue
         # licensors
+        if in_quote and word in _FIRST_PERSON_COPULAS:
+            first_person = True
+            controller, licensed, reason = "patient", True, "predicative"  # «me sentí mareada»
+            continue
         if word in _COPULAS:
             kind = _subject_kind(words, i)
+            if kind is None and in_quote and first_person:
+                kind = "patient"  # «... cuando me di cuenta estaba tirada»
             controller, licensed, reason = kind, kind is not None, "predicative"
             continue
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
