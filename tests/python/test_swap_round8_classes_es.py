@@ -42,6 +42,14 @@ CASES = [
     # "mejor", "cada vez" and "solo" after an infinitive of self-care
     ("F", "Dice estar mejor y contenta; la ven cada vez más animada.", "Dice estar mejor y contento; lo ven cada vez más animado."),
     ("M", "¿Puede vestirse solo? Su nuera cree que no.", "¿Puede vestirse sola? Su nuera cree que no."),
+    # participles in -ído and adjectives in -ario
+    ("F", "Su hermano la nota distraída y apagada.", "Su hermano lo nota distraído y apagado."),
+    ("M", "Viudo, arrendatario de un piso, está tranquilo.", "Viuda, arrendataria de un piso, está tranquila."),
+    # kinship and role nouns coordinated with the patient's: definite predicates, apposed with a count
+    ("F", "Es la nieta y la cuidadora de su abuelo.", "Es el nieto y el cuidador de su abuelo."),
+    ("F", "Viuda, madre de tres hijos y abuela desde mayo.", "Viudo, padre de tres hijos y abuelo desde mayo."),
+    # "trabaja de" before a role noun, as "trabaja como"
+    ("F", "Trabaja de cocinera en un hotel.", "Trabaja de cocinero en un hotel."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -98,6 +98,9 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
     "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
+    # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
+    "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
+    "escenario", "vecindario", "cuestionario", "santuario", "acuario", "glosario", "inventario",
 })
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
@@ -131,6 +134,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # adjectives of a state or a habit whose ending the suffix rules do not know
     "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
+    "sereno", "testarudo", "terco", "soltero", "propietario",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -227,8 +231,9 @@ def _gender(word: str) -> str | None:
     if word in _NOUN_STOPLIST or len(word) < 3:
         return None
     masculine = to_masculine(word) if word.endswith("a") else word
-    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "oso", "ico", "ivo",
-                                                                               "ador", "edor", "idor", "ísimo"))):
+    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo",
+                                                                               "ador", "edor", "idor", "ísimo",
+                                                                               "ario"))):
         if word.endswith("a") or word.endswith("ora"):
             return "F"
         if word.endswith("o") or word.endswith("or"):
@@ -353,6 +358,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         # de la tienda"
         definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
             and _subject_kind(words, i - 2) == "patient"
+        # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
+        definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
         if word not in _KIN and not (role and definite):
             continue
@@ -373,8 +380,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
-        elif prev in ("", ".", "\n", ":") and nxt == "de" and i + 2 < len(words) and (
-                words[i + 2].isdigit() or words[i + 2] in _COUNTS):
+        elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
+                and nxt == "de" and i + 2 < len(words) and (words[i + 2].isdigit() or words[i + 2] in _COUNTS):
             mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
         else:
             mine = False
@@ -578,7 +585,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
-        if word in ("como",) and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
+        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
             controller, licensed, reason = "patient", True, "role noun"
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
