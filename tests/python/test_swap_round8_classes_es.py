@@ -50,6 +50,13 @@ CASES = [
     ("F", "Viuda, madre de tres hijos y abuela desde mayo.", "Viudo, padre de tres hijos y abuelo desde mayo."),
     # "trabaja de" before a role noun, as "trabaja como"
     ("F", "Trabaja de cocinera en un hotel.", "Trabaja de cocinero en un hotel."),
+    # "técnica" and "médica" as role nouns; "sangrado" is the bleeding, and its adjective is its own
+    ("F", "Técnica de laboratorio; sangrado contenido, está pálida.", "Técnico de laboratorio; sangrado contenido, está pálido."),
+    ("M", "Médico rural jubilado, vive solo.", "Médica rural jubilada, vive sola."),
+    # "nunca", a verb of denying before "estar", the future and "verse" keep or open the patient's predicate
+    ("F", "Nunca ha estado operada; niega estar anticoagulada.", "Nunca ha estado operado; niega estar anticoagulado."),
+    ("M", "Será revisado mañana; se ha visto obligado a dejar el trabajo.",
+     "Será revisada mañana; se ha visto obligada a dejar el trabajo."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

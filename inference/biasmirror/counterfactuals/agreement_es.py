@@ -28,7 +28,7 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
 _CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás"})
 # forms of "haber": a participle after them is invariable ("refiere haberse tragado una espina")
 _HABER = frozenset({"haber", "haberse", "ha", "han", "he", "has", "hemos", "había", "habían", "habíamos", "hubo",
                     "habría", "habrían", "haya", "hayan", "hubiera", "hubieran", "habiendo", "habiéndose"})
@@ -45,6 +45,8 @@ _COPULAS = frozenset({
     "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
     "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
     "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
+    # the future and conditional ("será escayolada"), and "verse" ("se ha visto limitada")
+    "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
 })
 _CLITICS = frozenset({"lo", "la"})
 # kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"; the
@@ -59,7 +61,8 @@ _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "sie
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
-                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "haber", "refiere", "dice", "afirma", "comenta",
+                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
+                           "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
@@ -97,6 +100,7 @@ _NOUN_STOPLIST = frozenset({
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
+    "sangrado",  # the noun: "sangrado controlado" is the bleeding's
     "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",

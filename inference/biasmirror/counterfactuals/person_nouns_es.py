@@ -45,7 +45,8 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"), ("socio", "socia"),
     ("gerocultor", "gerocultora"), ("escritor", "escritora"), ("pintor", "pintora"), ("odontólogo", "odontóloga"),
     ("submarinista", None), ("escalador", "escaladora"), ("entrenador", "entrenadora"), ("jugador", "jugadora"),
-    ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"))
+    ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"),
+    ("técnico", "técnica"), ("médico", "médica"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
