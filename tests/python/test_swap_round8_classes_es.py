@@ -57,6 +57,10 @@ CASES = [
     ("F", "Nunca ha estado operada; niega estar anticoagulada.", "Nunca ha estado operado; niega estar anticoagulado."),
     ("M", "Será revisado mañana; se ha visto obligado a dejar el trabajo.",
      "Será revisada mañana; se ha visto obligada a dejar el trabajo."),
+    # a clause opened by a prepositional complement has no subject: the patient's
+    ("F", "Tos seca; al ingreso estaba desorientada.", "Tos seca; al ingreso estaba desorientado."),
+    ("M", "Tras la nebulización se encuentra más aliviado.", "Tras la nebulización se encuentra más aliviada."),
+    ("F", "Tras la caída su nieta está nerviosa.", "Tras la caída su nieta está nerviosa."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -329,7 +329,25 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return None  # someone named by a role noun with its article ("la conductora está ilesa")
     if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
         return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
+    if _fronted_complement(words, j):
+        return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
+
+
+_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin"})
+
+
+def _fronted_complement(words: list[str], j: int) -> bool:
+    """Whether words up to j are one prepositional complement opening the clause ("a su llegada", "tras 1 g de
+    paracetamol iv"), with no person and no verb in it."""
+    k = j
+    while k >= 0 and words[k] not in _CLAUSE_BREAK:
+        k -= 1
+    span = words[k + 1: j + 1]
+    if not span or span[0] not in _FRONTING_PREPOSITIONS:
+        return False
+    persons = _OTHER_PERSONS | _PARTNER_WORDS | _PATIENT_WORDS | ROLE_NOUNS.keys() | _ROLE_F.keys()
+    return not any(w in persons or w in _COPULAS or w == "se" for w in span)
 
 
 def _speaker_label(words: list[str], i: int) -> bool:
