@@ -61,6 +61,9 @@ CASES = [
     ("F", "Tos seca; al ingreso estaba desorientada.", "Tos seca; al ingreso estaba desorientado."),
     ("M", "Tras la nebulización se encuentra más aliviado.", "Tras la nebulización se encuentra más aliviada."),
     ("F", "Tras la caída su nieta está nerviosa.", "Tras la caída su nieta está nerviosa."),
+    # "la víctima" / "una persona": its apposed sex noun is the patient's, its adjectives stay feminine
+    ("F", "La víctima, una mujer joven, fue rescatada del agua.", "La víctima, un varón joven, fue rescatada del agua."),
+    ("M", "Es una persona mayor, muy desorientada; vive solo.", "Es una persona mayor, muy desorientada; vive sola."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

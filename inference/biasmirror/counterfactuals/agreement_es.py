@@ -487,11 +487,33 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
     return found + out
 
 
+# feminine nouns for a person of either sex: what agrees with them stays feminine ("La víctima, un hombre de 40
+# años, fue trasladada")
+_FEMININE_PERSON_NOUNS = frozenset({"víctima", "persona"})
+
+
+def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]]) -> list[Agreeing]:
+    """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
+    that noun, whichever the patient's sex."""
+    kept: set[int] = set()
+    on = False
+    for i, word in enumerate(words):
+        if word in (".", ";", ":", "\n", "?", "!"):
+            on = False
+        elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
+                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
+            on = True
+        elif on:
+            kept.add(tokens[i][1])
+    return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
-    return _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    return _feminine_subject(words, found, tokens)
 
 
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
