@@ -64,6 +64,10 @@ CASES = [
     # "la víctima" / "una persona": its apposed sex noun is the patient's, its adjectives stay feminine
     ("F", "La víctima, una mujer joven, fue rescatada del agua.", "La víctima, un varón joven, fue rescatada del agua."),
     ("M", "Es una persona mayor, muy desorientada; vive solo.", "Es una persona mayor, muy desorientada; vive sola."),
+    # the relative pronoun of "el/la paciente", and its clause's predicate after a degree adverb
+    ("M", "El paciente, al que su vecino vio muy pálido, ha mejorado.",
+     "La paciente, a la que su vecino vio muy pálida, ha mejorado."),
+    ("F", "La paciente de la que te hablé sigue en el box 4.", "El paciente del que te hablé sigue en el box 4."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

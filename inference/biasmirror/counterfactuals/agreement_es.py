@@ -508,11 +508,46 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
 
 
+def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The relative pronoun of the patient's noun, with what its clause says of them as its object: "El paciente,
+    al que su hija encontró muy confuso, ..." (the article of 'paciente' itself is the lexicon's)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
+            continue
+        j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
+        if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que":
+            gender, span = "M", (j, j)
+        elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1] == "la" and words[j + 2] == "que":
+            gender, span = "F", (j, j + 1)
+        else:
+            continue
+        a, b = tokens[span[0]][1], tokens[span[1]][1] + len(tokens[span[1]][0])
+        if a in taken:
+            continue
+        text = " ".join(t for t, _ in tokens[span[0]: span[1] + 1])
+        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}[text.lower()]
+        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "patient", "relative"))
+        # the clause's predicate of its object after a degree adverb: "al que ... encontró muy confuso"
+        for k in range(span[1] + 2, len(words)):
+            if words[k] in _CLAUSE_BREAK:
+                break
+            g = _gender(words[k])
+            if g == gender and words[k - 1] in _ADVERBS and tokens[k][1] not in taken:
+                inflected = to_masculine(words[k]) if g == "F" else to_feminine(words[k])
+                if inflected:
+                    out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], g,
+                                        _match_case(tokens[k][0], inflected), "patient", "relative"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = sorted(_patient_relatives(tokens, words, found), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
 
