@@ -68,6 +68,8 @@ CASES = [
     ("M", "El paciente, al que su vecino vio muy pálido, ha mejorado.",
      "La paciente, a la que su vecino vio muy pálida, ha mejorado."),
     ("F", "La paciente de la que te hablé sigue en el box 4.", "El paciente del que te hablé sigue en el box 4."),
+    # a person noun in a complement is someone else: what follows it agrees with them
+    ("F", "Es la tía del niño operado ayer; está nerviosa.", "Es el tío del niño operado ayer; está nervioso."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -678,7 +678,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 continue
         if word in _PATIENT_WORDS and word not in ("que",):
-            controller, licensed, reason = ("patient", True, "apposed") if prev not in ("su", "sus") else (None, False, "")
+            # "la madre de la niña atendida": a person in a complement is someone else
+            other = prev in ("su", "sus", "del", "al") or (word not in ("años", "___", "_") and prev in _DETERMINERS
+                                                          and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
+            controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
         if word in _PARTNER_WORDS:
             controller, licensed, reason = ("partner", False, "")  # licensed by a copula after it
