@@ -70,6 +70,9 @@ CASES = [
     ("F", "La paciente de la que te hablé sigue en el box 4.", "El paciente del que te hablé sigue en el box 4."),
     # a person noun in a complement is someone else: what follows it agrees with them
     ("F", "Es la tía del niño operado ayer; está nerviosa.", "Es el tío del niño operado ayer; está nervioso."),
+    # a superlative predicate takes its article with it
+    ("M", "De los tres heridos, él es el más grave: está intubado.", "De los tres heridos, ella es la más grave: está intubada."),
+    ("F", "Es la más afectada de la familia.", "Es el más afectado de la familia."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]
@@ -89,3 +92,11 @@ def test_a_letter_after_a_word_is_no_title() -> None:
     # "vitamina D." ends a noun phrase; only '___' after it would make it a title
     text = "Déficit de vitamina D. Refiere cansancio."
     assert swap_sex(text, "M", "es").text == text
+
+
+def test_an_adjective_that_cannot_agree_with_the_noun_before_it_is_the_patients() -> None:
+    # one way only: after "con cefalea y" a feminine adjective could be the headache's, a masculine one cannot
+    text = "Llega intoxicado por humo, con cefalea y mareado."
+    assert swap_sex(text, "F", "es").text == "Llega intoxicada por humo, con cefalea y mareada."
+    text = "Llega intoxicada por humo, con vértigo y mareada."
+    assert swap_sex(text, "M", "es").text == "Llega intoxicado por humo, con vértigo y mareado."

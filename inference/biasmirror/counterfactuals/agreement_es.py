@@ -611,6 +611,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if role and (after_other or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
+        if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
+                and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
+                and (_gender(words[i + 2]) == ("F" if word == "la" else "M") or (
+                    _gender(words[i + 2]) is None and _is_epicene_adjective(words[i + 2]))):
+            # a superlative predicate: "es la más afectada"; its adjective follows the run
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  "patient", "determiner"))
+            article = i
+            continue
         if word in ("un", "una") and licensed and controller == "patient" and prev in _COPULAS and i + 1 < len(words):
             # "es un antiguo obrero": the article of the patient's predicate noun
             nxt = words[i + 1]
@@ -700,6 +710,14 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     return _coordinated_participles(tokens, words, found)
 
 
+def _mismatched_after_noun(words: list[str], i: int, gender: str) -> bool:
+    """Whether the adjective at i (after "y") is of ``gender`` and cannot agree with the noun before "y", whose
+    ending is of the other gender: "con cefalea y nauseoso"."""
+    noun = words[i - 2] if i >= 2 else ""
+    return _gender(words[i]) == gender and noun.isalpha() and noun not in _ADVERBS and _gender(noun) is None \
+        and noun.endswith("a" if gender == "M" else "o") and words[i - 3] in _PREPOSITIONS
+
+
 def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A participle coordinated by "y" with the patient's participle across its complement, in the same clause
     ("fue intubado por la UVI móvil y conectado a ventilación"), and the side of the patient's adjective
@@ -707,10 +725,12 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
     at = {a.start: a for a in found}
     out = list(found)
     last: Agreeing | None = None
+    in_sentence: Agreeing | None = None  # the patient's last word in the sentence, across commas
     for i, word in enumerate(words):
         start = tokens[i][1]
         if start in at:
             last = at[start] if at[start].controller == "patient" else None
+            in_sentence = last or in_sentence
             if last is not None and i + 1 < len(words) and words[i + 1] in _LATERALITY and \
                     _gender(last.text.lower()) is not None:
                 side, side_start = tokens[i + 1]
@@ -720,15 +740,22 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
             continue
         if word in _CLAUSE_BREAK:
             last = None
+            if word != ",":
+                in_sentence = None
             continue
-        if last is None or i == 0 or words[i - 1] not in ("y", "e"):
+        if i == 0 or words[i - 1] not in ("y", "e"):
+            continue
+        if last is None and in_sentence is not None and _mismatched_after_noun(words, i, in_sentence.gender):
+            last = in_sentence  # "intoxicado por CO, con cefalea y nauseoso"
+        if last is None:
             continue
         gender = _gender(word)
         participles = word.endswith(("ado", "ada", "ido", "ida")) and \
             last.text.lower().endswith(("ado", "ada", "ido", "ida"))
         # role nouns coordinated across a complement: "socia fundadora de la empresa y exdirectora"
         roles = _is_role(word) and _is_role(last.text.lower())
-        if gender == last.gender and (participles or roles):
+        mismatch = _mismatched_after_noun(words, i, last.gender)
+        if gender == last.gender and (participles or roles or mismatch):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,
