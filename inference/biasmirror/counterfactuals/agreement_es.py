@@ -138,7 +138,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # adjectives of a state or a habit whose ending the suffix rules do not know
     "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
-    "sereno", "testarudo", "terco", "soltero", "propietario",
+    "sereno", "testarudo", "terco", "propietario",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
