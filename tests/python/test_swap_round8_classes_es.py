@@ -73,6 +73,11 @@ CASES = [
     # a superlative predicate takes its article with it
     ("M", "De los tres heridos, él es el más grave: está intubado.", "De los tres heridos, ella es la más grave: está intubada."),
     ("F", "Es la más afectada de la familia.", "Es el más afectado de la familia."),
+    # a clitic before a present plural ("que la vigilan"); a nickname in quotes takes its article with it
+    ("F", "Dice que la vigilan por la ventana; está asustada.", "Dice que lo vigilan por la ventana; está asustado."),
+    ("F", "Conocida como «la Tía» en el barrio, vive sola.", "Conocido como «el Tío» en el barrio, vive solo."),
+    # "vestido con" is the participle, not the dress
+    ("M", "Llega descalzo, vestido con un pijama.", "Llega descalza, vestida con un pijama."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -138,7 +138,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # adjectives of a state or a habit whose ending the suffix rules do not know
     "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
-    "sereno", "testarudo", "terco", "propietario",
+    "sereno", "testarudo", "terco", "propietario", "descalzo",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -380,6 +380,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         # de la tienda"
         definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
             and _subject_kind(words, i - 2) == "patient"
+        # a nickname in quotes, its article with it: "«la Abuela» para todo el personal", "Apodado «el Jefe»"
+        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES)
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
@@ -430,6 +432,9 @@ _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", 
 # hinchada, no puede flexionarla")
 _LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl", "gir", "rot", "estir", "elev",
                     "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur")
+_NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
+                          "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
+                          "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
 _NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
 # an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
 _ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
@@ -441,7 +446,10 @@ def _past_verb(word: str) -> bool:
         return True
     if word in _NOT_PAST_VERBS or not word.isalpha() or len(word) < 4:
         return False
-    return word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen"))
+    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen")):
+        return True
+    # the present's third person plural: "que la persiguen", "lo atienden" (nouns in -en/-an excepted)
+    return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
 
 
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -604,6 +612,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro"
+        if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
+                and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
+            gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
         if gender is not None and after_other is True and prev == "," and not role \
                 and not (i + 1 < len(words) and words[i + 1] == "por"):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
