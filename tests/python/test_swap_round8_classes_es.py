@@ -78,6 +78,9 @@ CASES = [
     ("F", "Conocida como «la Tía» en el barrio, vive sola.", "Conocido como «el Tío» en el barrio, vive solo."),
     # "vestido con" is the participle, not the dress
     ("M", "Llega descalzo, vestido con un pijama.", "Llega descalza, vestida con un pijama."),
+    # a participle coordinated across a complement with the patient's adjective, not only a participle
+    ("M", "Llega agresivo con su hermano y sujetado por dos celadores.",
+     "Llega agresiva con su hermano y sujetada por dos celadores."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

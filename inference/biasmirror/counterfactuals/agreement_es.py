@@ -761,8 +761,10 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
         if last is None:
             continue
         gender = _gender(word)
-        participles = word.endswith(("ado", "ada", "ido", "ida")) and \
-            last.text.lower().endswith(("ado", "ada", "ido", "ida"))
+        # a participle coordinated with the patient's participle or adjective: "agresivo con el personal y
+        # esposado por la policía"
+        participles = word.endswith(("ado", "ada", "ido", "ida")) and (
+            last.text.lower().endswith(("ado", "ada", "ido", "ida")) or last.reason != "role noun")
         # role nouns coordinated across a complement: "socia fundadora de la empresa y exdirectora"
         roles = _is_role(word) and _is_role(last.text.lower())
         mismatch = _mismatched_after_noun(words, i, last.gender)
