@@ -81,6 +81,11 @@ CASES = [
     # a participle coordinated across a complement with the patient's adjective, not only a participle
     ("M", "Llega agresivo con su hermano y sujetado por dos celadores.",
      "Llega agresiva con su hermano y sujetada por dos celadores."),
+    # a relative of another patient opening the sentence is the patient; the other patient is kept
+    ("M", "Nieto de la paciente del box 5, se sintió mareado en la sala.",
+     "Nieta de la paciente del box 5, se sintió mareada en la sala."),
+    ("F", "Cuñada del paciente de la cama 2, sufre una crisis de ansiedad.",
+     "Cuñado del paciente de la cama 2, sufre una crisis de ansiedad."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -44,7 +44,7 @@ _COPULAS = frozenset({
     "sentirse", "nota", "notaba", "notarse", "muestra", "mostraba", "mostrarse", "mantiene", "mantenía",
     "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
     "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
-    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
+    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado", "sintió",
     # the future and conditional ("será escayolada"), and "verse" ("se ha visto limitada")
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
 })
@@ -138,7 +138,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # adjectives of a state or a habit whose ending the suffix rules do not know
     "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
-    "sereno", "testarudo", "terco", "propietario", "descalzo",
+    "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -404,6 +404,9 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
+        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
+                and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
+            mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
         elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
                 and nxt == "de" and i + 2 < len(words) and (words[i + 2].isdigit() or words[i + 2] in _COUNTS):
             mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here

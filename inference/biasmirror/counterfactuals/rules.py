@@ -480,6 +480,7 @@ _RULE_KEYS = {
     "next2_in",
     "next3_in",
     "prev2_not_in",
+    "prev2_in",
     "before_not_in",
     "next2_end_or_in",
     "next_number_then_in",
@@ -532,6 +533,9 @@ class _Rule:
         if "prev2_not_in" in spec:
             s10 = words("prev2_not_in")
             checks.append(lambda c, s=s10: c.prev2 not in s)
+        if "prev2_in" in spec:
+            s13 = words("prev2_in")
+            checks.append(lambda c, s=s13: c.prev2 in s)
         if "next2_in" in spec:
             s5 = words("next2_in")
             checks.append(lambda c, s=s5: c.next2[0] == "word" and c.next2[1] in s)
