@@ -86,6 +86,8 @@ CASES = [
      "Nieta de la paciente del box 5, se sintió mareada en la sala."),
     ("F", "Cuñada del paciente de la cama 2, sufre una crisis de ansiedad.",
      "Cuñado del paciente de la cama 2, sufre una crisis de ansiedad."),
+    # "solo"/"sola" between commas or before the end of a clause is "alone"
+    ("F", "Acude en taxi, sola, con dolor lumbar.", "Acude en taxi, solo, con dolor lumbar."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -615,6 +615,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro"
+        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
+            gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
