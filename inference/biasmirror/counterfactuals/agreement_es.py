@@ -385,6 +385,12 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if role and not definite and mine and prev in ("y", "e") and word not in _KIN:
+            # "madre de tres hijos y cuidadora de su suegra": a role noun coordinated with the patient's kinship
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, role), "patient", "role noun"))
+            continue
         if word not in _KIN and not (role and definite):
             continue
         if definite:
