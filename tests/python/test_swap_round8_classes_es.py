@@ -89,6 +89,9 @@ CASES = [
      "Cuñado del paciente de la cama 2, sufre una crisis de ansiedad."),
     # "solo"/"sola" between commas or before the end of a clause is "alone"
     ("F", "Acude en taxi, sola, con dolor lumbar.", "Acude en taxi, solo, con dolor lumbar."),
+    # "una señora" / "un señor" after an indefinite article is someone else, unless a copula makes them the patient
+    ("M", "Lo atendió su vecina, una señora mayor, en la escalera.", "La atendió su vecina, una señora mayor, en la escalera."),
+    ("F", "Es una señora de 80 años, muy lúcida.", "Es un señor de 80 años, muy lúcido."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]
