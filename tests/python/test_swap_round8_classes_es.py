@@ -92,6 +92,8 @@ CASES = [
     # "una señora" / "un señor" after an indefinite article is someone else, unless a copula makes them the patient
     ("M", "Lo atendió su vecina, una señora mayor, en la escalera.", "La atendió su vecina, una señora mayor, en la escalera."),
     ("F", "Es una señora de 80 años, muy lúcida.", "Es un señor de 80 años, muy lúcido."),
+    # "por un paciente": another patient, the agent, and what agrees with them
+    ("F", "Celadora, fue empujada por un paciente nervioso.", "Celador, fue empujado por un paciente nervioso."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -711,7 +711,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 continue
         if word in _PATIENT_WORDS and word not in ("que",):
             # "la madre de la niña atendida": a person in a complement is someone else
-            other = prev in ("su", "sus", "del", "al") or (word not in ("años", "___", "_") and prev in _DETERMINERS
+            other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
                                                           and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
             controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
