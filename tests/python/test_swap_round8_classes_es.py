@@ -94,6 +94,8 @@ CASES = [
     ("F", "Es una señora de 80 años, muy lúcida.", "Es un señor de 80 años, muy lúcido."),
     # "por un paciente": another patient, the agent, and what agrees with them
     ("F", "Celadora, fue empujada por un paciente nervioso.", "Celador, fue empujado por un paciente nervioso."),
+    # "él mismo" / "ella misma" right after a relative's noun is the relative's
+    ("F", "Su nieto, él mismo enfermero, la encontró caída.", "Su nieto, él mismo enfermero, lo encontró caído."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

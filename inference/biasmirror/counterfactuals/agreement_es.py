@@ -619,8 +619,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if gender is not None and prev in _HABER and not role and word not in _COPULAS:
             licensed, controller = False, None  # "haberse tragado": a compound tense's invariable participle
             continue
-        if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
-            gender = "F"  # "fue mordida por su perro"
+        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
+                                                               and words[i - 2] in _CLITICS)) \
+                and licensed and controller is not None:
+            gender = "F"  # "fue mordida por su perro", "la encontró caída"
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \

@@ -482,6 +482,7 @@ _RULE_KEYS = {
     "prev2_not_in",
     "prev2_in",
     "before_not_in",
+    "before_in",
     "next2_end_or_in",
     "next_number_then_in",
     "use",
@@ -530,6 +531,9 @@ class _Rule:
         if "before_not_in" in spec:
             s11 = words("before_not_in")
             checks.append(lambda c, s=s11: c.before not in s)
+        if "before_in" in spec:
+            s14 = words("before_in")
+            checks.append(lambda c, s=s14: c.before in s)
         if "prev2_not_in" in spec:
             s10 = words("prev2_not_in")
             checks.append(lambda c, s=s10: c.prev2 not in s)
