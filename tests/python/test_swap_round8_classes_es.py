@@ -96,6 +96,9 @@ CASES = [
     ("F", "Celadora, fue empujada por un paciente nervioso.", "Celador, fue empujado por un paciente nervioso."),
     # "él mismo" / "ella misma" right after a relative's noun is the relative's
     ("F", "Su nieto, él mismo enfermero, la encontró caída.", "Su nieto, él mismo enfermero, lo encontró caído."),
+    # the one the patient is married to is the partner, swapped with the patient
+    ("F", "Casada con un hombre de 60 años, sin hijos.", "Casado con una mujer de 60 años, sin hijos."),
+    ("M", "Está casado con un abogado; vive en Madrid.", "Está casada con una abogada; vive en Madrid."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

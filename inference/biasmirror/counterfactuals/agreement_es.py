@@ -559,12 +559,40 @@ def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: l
     return found + out
 
 
+_SEX_NOUN_SWAP = {"hombre": "mujer", "varón": "mujer", "mujer": "hombre"}
+
+
+def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The person the patient is married to, named after "casado/casada con": the partner, swapped with the
+    patient ("casada con un hombre" -> "casado con una mujer", "casada con una profesora" -> "casado con un
+    profesor")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("casado", "casada") or words[i + 1: i + 2] != ["con"] or i + 3 >= len(words):
+            continue
+        article, noun = i + 2, i + 3
+        if words[article] not in ("un", "una", "otro", "otra"):
+            continue
+        head = words[noun]
+        new = _SEX_NOUN_SWAP.get(head) or ROLE_NOUNS.get(head) or _ROLE_F.get(head)
+        if not new or tokens[noun][1] in taken or tokens[article][1] in taken:
+            continue
+        gender = "F" if head == "mujer" or head in _ROLE_F else "M"
+        flip = {"un": "una", "una": "un", "otro": "otra", "otra": "otro"}[words[article]]
+        for k, replacement in ((article, flip), (noun, new)):
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, replacement), "partner",
+                                "partner noun"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
-    found = sorted(_patient_relatives(tokens, words, found), key=lambda a: a.start)
+    found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
 
