@@ -99,6 +99,8 @@ CASES = [
     # the one the patient is married to is the partner, swapped with the patient
     ("F", "Casada con un hombre de 60 años, sin hijos.", "Casado con una mujer de 60 años, sin hijos."),
     ("M", "Está casado con un abogado; vive en Madrid.", "Está casada con una abogada; vive en Madrid."),
+    # the sex noun apposed to the partner changes with the partner
+    ("F", "Vive con su pareja, un hombre de 70 años, que la cuida.", "Vive con su pareja, una mujer de 70 años, que lo cuida."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]
