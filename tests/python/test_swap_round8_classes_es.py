@@ -101,6 +101,10 @@ CASES = [
     ("M", "Está casado con un abogado; vive en Madrid.", "Está casada con una abogada; vive en Madrid."),
     # the sex noun apposed to the partner changes with the partner
     ("F", "Vive con su pareja, un hombre de 70 años, que la cuida.", "Vive con su pareja, una mujer de 70 años, que lo cuida."),
+    # "es ella la que ...": the relative's article; "a sí misma como ..."; "totalmente dependiente" an adjective
+    ("F", "Fue ella la que avisó; se ve a sí misma como culpable y está angustiada.",
+     "Fue él el que avisó; se ve a sí mismo como culpable y está angustiado."),
+    ("M", "Encamado, totalmente dependiente, cirujano jubilado.", "Encamada, totalmente dependiente, cirujana jubilada."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

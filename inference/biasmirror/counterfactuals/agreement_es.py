@@ -660,8 +660,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and not (i + 1 < len(words) and words[i + 1] == "por"):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
+        if word in ("dependiente", "dependienta") and prev in _ADVERBS:
+            continue  # "totalmente dependiente": the adjective of one form, not the shop assistant
         if role and (after_other or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
+            continue
+        if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
+                and i + 1 < len(words) and words[i + 1] == "que" and (word == "la") == (prev == "ella"):
+            # "Es ella la que conducía": the relative's article follows the patient's pronoun
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  "patient", "determiner"))
             continue
         if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
                 and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
@@ -720,6 +729,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if kind is None and in_quote and first_person:
                 kind = "patient"  # «... cuando me di cuenta estaba tirada»
             controller, licensed, reason = kind, kind is not None, "predicative"
+            continue
+        if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
+            controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
             continue
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"

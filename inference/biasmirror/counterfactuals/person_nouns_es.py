@@ -46,7 +46,7 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("gerocultor", "gerocultora"), ("escritor", "escritora"), ("pintor", "pintora"), ("odontólogo", "odontóloga"),
     ("submarinista", None), ("escalador", "escaladora"), ("entrenador", "entrenadora"), ("jugador", "jugadora"),
     ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"),
-    ("técnico", "técnica"), ("médico", "médica"))
+    ("técnico", "técnica"), ("médico", "médica"), ("cirujano", "cirujana"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
