@@ -105,6 +105,9 @@ CASES = [
     ("F", "Fue ella la que avisó; se ve a sí misma como culpable y está angustiada.",
      "Fue él el que avisó; se ve a sí mismo como culpable y está angustiado."),
     ("M", "Encamado, totalmente dependiente, cirujano jubilado.", "Encamada, totalmente dependiente, cirujana jubilada."),
+    # "su nieto, del que es tutora": the relative clause's copula is the patient's; "su hija, que es enfermera" not
+    ("F", "Su nieto, del que es cuidadora, la acompaña.", "Su nieto, del que es cuidador, lo acompaña."),
+    ("F", "Su hija, que es enfermera, la acompaña.", "Su hija, que es enfermera, lo acompaña."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

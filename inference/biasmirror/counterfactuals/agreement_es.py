@@ -729,6 +729,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if kind is None and in_quote and first_person:
                 kind = "patient"  # «... cuando me di cuenta estaba tirada»
             controller, licensed, reason = kind, kind is not None, "predicative"
+            if kind == "patient" and after_other is True and word in ("es", "era", "fue") and prev == "que":
+                after_other = False  # "Su sobrino, del que es tutora legal": the patient's own predicate
             continue
         if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
             controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
