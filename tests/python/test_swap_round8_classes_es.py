@@ -49,6 +49,8 @@ CASES = [
     ("F", "Es la nieta y la cuidadora de su abuelo.", "Es el nieto y el cuidador de su abuelo."),
     ("F", "Viuda, madre de tres hijos y abuela desde mayo.", "Viudo, padre de tres hijos y abuelo desde mayo."),
     ("M", "Padre de dos niñas y conductor de autobús, se mareó.", "Madre de dos niñas y conductora de autobús, se mareó."),
+    ("F", "Hermana y tía de asmáticos, tose desde ayer.", "Hermano y tío de asmáticos, tose desde ayer."),
+    ("M", "Padre viudo de tres niños, está agotado.", "Madre viuda de tres niños, está agotada."),
     # "trabaja de" before a role noun, as "trabaja como"
     ("F", "Trabaja de cocinera en un hotel.", "Trabaja de cocinero en un hotel."),
     # "técnica" and "médica" as role nouns; "sangrado" is the bleeding, and its adjective is its own

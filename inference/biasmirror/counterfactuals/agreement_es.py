@@ -410,6 +410,11 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
+        elif prev in ("", ".", "\n", ";") and i + 3 < len(words) and (
+                (nxt in ("y", "e") and words[i + 2] in _KIN and words[i + 3] == "de")
+                or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
+                                                                          or words[i + 3] in _COUNTS))):
+            mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
             mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
@@ -423,6 +428,13 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _KIN[word]), "patient",
                                 "role noun"))
+            # its adjective right after it: "Madre soltera de dos hijos", "... y padre soltero"
+            if _gender(nxt) == gender and tokens[i + 1][1] not in taken:
+                new = to_masculine(nxt) if gender == "F" else to_feminine(nxt)
+                if new:
+                    adj, adj_start = tokens[i + 1]
+                    out.append(Agreeing(adj_start, adj_start + len(adj), adj, gender, _match_case(adj, new), "patient",
+                                        "role noun"))
     return found + out
 
 
