@@ -51,6 +51,7 @@ CASES = [
     ("M", "Padre de dos niñas y conductor de autobús, se mareó.", "Madre de dos niñas y conductora de autobús, se mareó."),
     ("F", "Hermana y tía de asmáticos, tose desde ayer.", "Hermano y tío de asmáticos, tose desde ayer."),
     ("M", "Padre viudo de tres niños, está agotado.", "Madre viuda de tres niños, está agotada."),
+    ("F", "Panadera de oficio y abuela de gemelos, se desmayó.", "Panadero de oficio y abuelo de gemelos, se desmayó."),
     # "trabaja de" before a role noun, as "trabaja como"
     ("F", "Trabaja de cocinera en un hotel.", "Trabaja de cocinero en un hotel."),
     # "técnica" and "médica" as role nouns; "sangrado" is the bleeding, and its adjective is its own

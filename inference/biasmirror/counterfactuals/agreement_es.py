@@ -367,13 +367,19 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
     with one ("... y madrina de su nieta"), or opening a clause before "que" ("Abuelo que cuidaba a sus
     nietos")."""
     taken = {a.start for a in found}
+    role_at = {a.start for a in found if a.reason == "role noun" and a.controller == "patient"}
     out: list[Agreeing] = []
     mine = False
+    role_before = False  # the patient's role noun earlier in the clause ("Camarero en un bar y padre soltero")
     for i, word in enumerate(words):
-        if word in (".", ";", ":", "\n"):
-            mine = False
-            continue
-        if tokens[i][1] in taken:
+        if word in (".", ";", ":", "\n", ","):
+            mine = mine and word == ","
+            role_before = False
+            if word != ",":
+                continue
+        if tokens[i][1] in role_at:
+            role_before = True
+        if tokens[i][1] in taken or word == ",":
             continue
         prev = words[i - 1] if i else ""
         # a definite predicate of the patient, its article with it: "Es la abuela del lactante", "Es el encargado
@@ -408,6 +414,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("y", "e", ",") and mine:
             mine = True
+        elif prev in ("y", "e") and role_before:
+            mine = True  # "Camarero en un bar y padre soltero"
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
         elif prev in ("", ".", "\n", ";") and i + 3 < len(words) and (
