@@ -111,6 +111,9 @@ CASES = [
     # "su nieto, del que es tutora": the relative clause's copula is the patient's; "su hija, que es enfermera" not
     ("F", "Su nieto, del que es cuidadora, la acompaña.", "Su nieto, del que es cuidador, lo acompaña."),
     ("F", "Su hija, que es enfermera, la acompaña.", "Su hija, que es enfermera, lo acompaña."),
+    # an adjective in -ero/-era right after the patient's role noun; the partner's "difunto" with the partner
+    ("M", "Pasajero delantero de un turismo; refiere cervicalgia.", "Pasajera delantera de un turismo; refiere cervicalgia."),
+    ("F", "Vive con el hijo de su difunto marido.", "Vive con el hijo de su difunta mujer."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -589,6 +589,14 @@ def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
+        if word in ("difunto", "difunta") and i and words[i - 1] in ("su", "sus") and i + 1 < len(words) \
+                and (words[i + 1] in _PARTNER_NOUNS or words[i + 1] == "mujer") and tokens[i][1] not in taken:
+            # the partner's adjective before the partner's noun: "su difunto marido" -> "su difunta mujer"
+            token, start = tokens[i]
+            new = "difunta" if word == "difunto" else "difunto"
+            out.append(Agreeing(start, start + len(token), token, "M" if word == "difunto" else "F",
+                                _match_case(token, new), "partner", "partner noun"))
+            continue
         if word not in ("casado", "casada") or words[i + 1: i + 2] != ["con"] or i + 3 >= len(words):
             continue
         article, noun = i + 2, i + 3
@@ -817,6 +825,15 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
         if start in at:
             last = at[start] if at[start].controller == "patient" else None
             in_sentence = last or in_sentence
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if last is not None and last.reason == "role noun" and _gender(nxt) is None \
+                    and nxt.endswith("era" if last.gender == "F" else "ero") and len(nxt) > 5 \
+                    and nxt not in _NOUN_STOPLIST and tokens[i + 1][1] not in at:
+                # an adjective in -ero/-era right after the patient's role noun: "Pasajero trasero"
+                adj, adj_start = tokens[i + 1]
+                new = nxt[:-1] + ("o" if last.gender == "F" else "a")
+                out.append(Agreeing(adj_start, adj_start + len(adj), adj, last.gender, _match_case(adj, new),
+                                    "patient", "role noun"))
             if last is not None and i + 1 < len(words) and words[i + 1] in _LATERALITY and \
                     _gender(last.text.lower()) is not None:
                 side, side_start = tokens[i + 1]
