@@ -114,6 +114,8 @@ CASES = [
     # an adjective in -ero/-era right after the patient's role noun; the partner's "difunto" with the partner
     ("M", "Pasajero delantero de un turismo; refiere cervicalgia.", "Pasajera delantera de un turismo; refiere cervicalgia."),
     ("F", "Vive con el hijo de su difunto marido.", "Vive con el hijo de su difunta mujer."),
+    # "y" and a degree adverb go back to the patient's copula across a complement
+    ("F", "Está en dieta absoluta desde ayer y muy cansada.", "Está en dieta absoluta desde ayer y muy cansado."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

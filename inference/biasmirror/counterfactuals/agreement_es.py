@@ -633,6 +633,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     reason = "subjectless clause"
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
+    copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
     for i, word in enumerate(words):
         if i <= skip_until:
             continue
@@ -645,7 +646,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             first_person = True
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
-            after_other = False
+            after_other = copula_of_patient = False
             continue
         if word == ",":
             if _body_part_list(words, i):
@@ -662,6 +663,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
+            continue
+        if word in ("y", "e") and copula_of_patient and not licensed and i + 2 < len(words) \
+                and words[i + 1] in _ADVERBS and words[i + 1] != "no" and _gender(words[i + 2]) is not None:
+            # "está en ayunas desde anoche y muy dolorido": a degree adverb after "y" goes back to the copula
+            controller, licensed, reason = "patient", True, "predicative"
             continue
         if word in _COORD or word in _ADVERBS:
             continue
@@ -757,6 +763,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if kind is None and in_quote and first_person:
                 kind = "patient"  # «... cuando me di cuenta estaba tirada»
             controller, licensed, reason = kind, kind is not None, "predicative"
+            copula_of_patient = kind == "patient"
             if kind == "patient" and after_other is True and word in ("es", "era", "fue") and prev == "que":
                 after_other = False  # "Su sobrino, del que es tutora legal": the patient's own predicate
             continue
