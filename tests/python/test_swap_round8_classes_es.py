@@ -29,6 +29,8 @@ CASES = [
     # object clitics before a past verb no list holds, and joined to an infinitive
     ("F", "La exploré a las 4 h y la acosté; sigue inquieta.", "Lo exploré a las 4 h y lo acosté; sigue inquieto."),
     ("M", "Sus vecinos, que lo socorrieron, fueron a avisarlo.", "Sus vecinos, que la socorrieron, fueron a avisarla."),
+    # an imperfect after "no"/"ya" ("no la veían"); elsewhere the clitic of an imperfect may be someone else's
+    ("F", "Sus vecinos no la veían desde el domingo.", "Sus vecinos no lo veían desde el domingo."),
     # the neuter "lo" of saying and knowing, and a limb's clitic, are kept
     ("F", "Ella no lo recuerda; lo contó su hijo.", "Él no lo recuerda; lo contó su hijo."),
     ("F", "Muñeca deformada; ella no puede moverla.", "Muñeca deformada; él no puede moverla."),

@@ -506,7 +506,11 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
         if word in _CLITICS and i + 1 < len(words):
             prev = words[i - 1] if i else ""
             nxt = words[i + 1]
-            if prev in _PREPOSITIONS or not _past_verb(nxt) or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
+            # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
+            # may wait for someone else
+            verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
+                                       and prev in ("no", "ya"))
+            if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or limb(i, word, nxt):
                 continue
             gender = "F" if word == "la" else "M"
