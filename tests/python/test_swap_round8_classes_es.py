@@ -118,6 +118,9 @@ CASES = [
     ("F", "Vive con el hijo de su difunto marido.", "Vive con el hijo de su difunta mujer."),
     # "y" and a degree adverb go back to the patient's copula across a complement
     ("F", "Está en dieta absoluta desde ayer y muy cansada.", "Está en dieta absoluta desde ayer y muy cansado."),
+    # trades and sports the role-noun list lacked
+    ("F", "Montañera experimentada, rescatada en una ladera.", "Montañero experimentado, rescatado en una ladera."),
+    ("F", "Bailarina profesional, refiere dolor en el tobillo.", "Bailarín profesional, refiere dolor en el tobillo."),
     # a role noun with its article is someone else's subject
     ("F", "Ciclista arrollada; el conductor está ileso.", "Ciclista arrollado; el conductor está ileso."),
 ]

@@ -46,7 +46,15 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("gerocultor", "gerocultora"), ("escritor", "escritora"), ("pintor", "pintora"), ("odontólogo", "odontóloga"),
     ("submarinista", None), ("escalador", "escaladora"), ("entrenador", "entrenadora"), ("jugador", "jugadora"),
     ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"),
-    ("técnico", "técnica"), ("médico", "médica"), ("cirujano", "cirujana"))
+    ("técnico", "técnica"), ("médico", "médica"), ("cirujano", "cirujana"),
+    # trades, sports and studies a triage note names the patient by
+    ("informático", "informática"), ("portero", "portera"), ("granjero", "granjera"), ("pescadero", "pescadera"),
+    ("frutero", "frutera"), ("zapatero", "zapatera"), ("minero", "minera"), ("marinero", "marinera"),
+    ("jornalero", "jornalera"), ("temporero", "temporera"), ("montañero", "montañera"), ("torero", "torera"),
+    ("bailarín", "bailarina"), ("fotógrafo", "fotógrafa"), ("alumno", "alumna"), ("monitor", "monitora"),
+    ("azafato", "azafata"), ("tornero", "tornera"), ("soldador", "soldadora"), ("catedrático", "catedrática"),
+    ("biólogo", "bióloga"), ("geólogo", "geóloga"), ("arqueólogo", "arqueóloga"), ("vigilante", None),
+    ("conserje", None), ("recepcionista", None), ("transportista", None))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
