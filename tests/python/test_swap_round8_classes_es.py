@@ -19,6 +19,8 @@ CASES = [
     ("M", "Tose mucho; ahora está agotado.", "Tose mucho; ahora está agotada."),
     # adjectives of a state that no ending tells
     ("M", "Llega ebrio, sucio y desnudo de cintura para arriba.", "Llega ebria, sucia y desnuda de cintura para arriba."),
+    ("F", "Está violenta, hambrienta y exhausta; la herida está limpia.",
+     "Está violento, hambriento y exhausto; la herida está limpia."),
     # "medio" before an adjective is a degree adverb
     ("F", "Vive sola, medio sorda y despistada.", "Vive solo, medio sordo y despistado."),
     # role nouns in -ista are epicene after "antiguo"/"antigua"

@@ -138,7 +138,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # adjectives of a state or a habit whose ending the suffix rules do not know
     "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
-    "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto",
+    "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto", "violento", "sediento", "hambriento",
+    "mugriento", "exhausto", "limpio", "borracho", "harto", "huraño", "risueño", "hosco", "atento", "friolero",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
