@@ -61,7 +61,9 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
         for line in handle:
             if line.strip():
                 row = json.loads(line)
-                row["swaps"] = row["swap"] if isinstance(row["swap"], list) else [row["swap"]]
+                swaps = row["swap"] if isinstance(row["swap"], list) else [row["swap"]]
+                # forward rows accept the same equal spellings as backward ones; the first stays the gold's own
+                row["swaps"] = list(dict.fromkeys(e for swap in swaps for e in _equivalents(language, swap)))
                 rows.append(row)
     return rows
 
@@ -74,7 +76,9 @@ def _equivalents(language: str, text: str) -> list[str]:
     """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón")."""
     if language != "es":
         return [text]
-    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text)]))
+    # either word, capitalised or not ("un hombre de 50 años" / "un varón de 50 años"); singular only
+    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text),
+                               re.sub(r"\bhombre\b", "varón", text), re.sub(r"\bvarón\b", "hombre", text)]))
 
 
 def directed_rows(language: str, split: str = "gold") -> list[dict]:

@@ -25,10 +25,18 @@ from biasmirror.counterfactuals import person_nouns_es
 __all__ = ["analyse", "to_feminine", "to_masculine"]
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
-_CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "\n", "-", "—"})
+_CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás"})
+# forms of "haber": a participle after them is invariable ("refiere haberse tragado una espina")
+_HABER = frozenset({"haber", "haberse", "ha", "han", "he", "has", "hemos", "había", "habían", "habíamos", "hubo",
+                    "habría", "habrían", "haya", "hayan", "hubiera", "hubieran", "habiendo", "habiéndose"})
+# first-person copulas of quoted speech: the patient's own words ("«Me sentí mareada»", "dice: «estoy bien»")
+_FIRST_PERSON_COPULAS = frozenset({"estoy", "soy", "sentí", "siento", "encuentro", "quedé", "noto", "noté", "estuve",
+                                   "sentía", "encontraba", "notaba", "veo", "vi"})
+_OPEN_QUOTES = frozenset({"«", "“", '"'})
+_CLOSE_QUOTES = frozenset({"»", "”"})
 _COORD = frozenset({"y", "e", "o", "u", "ni", "pero", ","})
 _COPULAS = frozenset({
     "está", "estaba", "estuvo", "estar", "estado", "es", "era", "fue", "ser", "sido", "siendo", "queda", "quedó",
@@ -36,7 +44,9 @@ _COPULAS = frozenset({
     "sentirse", "nota", "notaba", "notarse", "muestra", "mostraba", "mostrarse", "mantiene", "mantenía",
     "parece", "parecía", "impresiona", "resulta", "acude", "acudió", "llega", "llegó", "viene", "vino", "vive",
     "vivía", "ingresa", "ingresó", "sigue", "seguía", "continúa", "ve", "veía", "levanta", "despierta",
-    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado",
+    "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado", "sintió",
+    # the future and conditional ("será escayolada"), and "verse" ("se ha visto limitada")
+    "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
 })
 _CLITICS = frozenset({"lo", "la"})
 # kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"; the
@@ -51,7 +61,8 @@ _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "sie
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
-                           "habían", "muy", "aún", "todavía", "siempre", "refiere", "dice", "afirma", "comenta",
+                           "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
+                           "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
@@ -89,6 +100,11 @@ _NOUN_STOPLIST = frozenset({
     "media", "resto", "tipo", "cuadro", "foco", "cargo", "apoyo", "control", "seguimiento", "alérgeno",
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
+    "sangrado",  # the noun: "sangrado controlado" is the bleeding's
+    "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
+    # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
+    "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
+    "escenario", "vecindario", "cuestionario", "santuario", "acuario", "glosario", "inventario",
 })
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
@@ -119,6 +135,11 @@ _KNOWN_ADJECTIVES = frozenset({
     # irregular participles ("cubierta de sudor", "envuelto en una manta")
     "cubierto", "abierto", "descubierto", "envuelto", "suelto", "roto", "satisfecho", "absorto", "preso", "impreso",
     "devuelto", "resuelto",
+    # adjectives of a state or a habit whose ending the suffix rules do not know
+    "sucio", "mudo", "desnudo", "vegetariano", "sano", "ebrio", "ileso", "seguro", "voluntario", "solitario",
+    "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
+    "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto", "violento", "sediento", "hambriento",
+    "mugriento", "exhausto", "limpio", "borracho", "harto", "huraño", "risueño", "hosco", "atento", "friolero",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -143,7 +164,32 @@ class Agreeing:
     reason: str
 
 
+def _hyphenated(word: str, inflect) -> str | None:
+    """Each part of a hyphenated role noun inflected ("jugador-entrenador" -> "jugadora-entrenadora")."""
+    parts = [inflect(part) for part in word.split("-")]
+    return "-".join(parts) if all(parts) else None
+
+
+def _ex_role(word: str) -> str | None:
+    """The role noun under an 'ex' prefix ("exdirectora" -> "directora"), if it is one."""
+    if word.startswith("ex") and len(word) > 5 and (word[2:] in ROLE_NOUNS or word[2:] in _ROLE_F):
+        return word[2:]
+    return None
+
+
+def _is_role(word: str) -> bool:
+    """A role noun of two forms, listed, under 'ex' or hyphenated ("jugadora-entrenadora")."""
+    if "-" in word:
+        return all(_is_role(part) for part in word.split("-"))
+    return bool(ROLE_NOUNS.get(word) or word in _ROLE_F or _ex_role(word))
+
+
 def to_feminine(word: str) -> str | None:
+    if "-" in word:
+        return _hyphenated(word, to_feminine)
+    if _ex_role(word) and word not in ROLE_NOUNS:
+        new = to_feminine(word[2:])
+        return "ex" + new if new else None
     if word in ROLE_NOUNS:
         return ROLE_NOUNS[word]
     if word.endswith("o"):
@@ -158,6 +204,11 @@ def to_feminine(word: str) -> str | None:
 
 
 def to_masculine(word: str) -> str | None:
+    if "-" in word:
+        return _hyphenated(word, to_masculine)
+    if _ex_role(word) and word not in _ROLE_F:
+        new = to_masculine(word[2:])
+        return "ex" + new if new else None
     if word in _ROLE_F:
         return _ROLE_F[word]
     if word.endswith("ora"):
@@ -173,6 +224,11 @@ def to_masculine(word: str) -> str | None:
 
 def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
+    if "-" in word:  # "socia-fundadora": every part of one gender
+        genders = {_gender(part) for part in word.split("-")}
+        return genders.pop() if len(genders) == 1 and None not in genders else None
+    if _ex_role(word) and word not in ROLE_NOUNS and word not in _ROLE_F:
+        return _gender(word[2:])
     if word in ROLE_NOUNS:  # before the stoplist: "tutor" is a role noun, the stoplist keeps it from -or rules
         return "M" if ROLE_NOUNS[word] else None
     if word in _ROLE_F:
@@ -180,8 +236,9 @@ def _gender(word: str) -> str | None:
     if word in _NOUN_STOPLIST or len(word) < 3:
         return None
     masculine = to_masculine(word) if word.endswith("a") else word
-    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "oso", "ico", "ivo",
-                                                                               "ador", "edor", "idor", "ísimo"))):
+    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo",
+                                                                               "ador", "edor", "idor", "ísimo",
+                                                                               "ario"))):
         if word.endswith("a") or word.endswith("ora"):
             return "F"
         if word.endswith("o") or word.endswith("or"):
@@ -202,13 +259,19 @@ _NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
 # role nouns of both genders, after "antiguo/antigua" ("antigua auxiliar de enfermería")
 _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
                             "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
-                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista"})
+                            "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista", "residente",
+                            "docente", "agente", "gerente", "representante", "comerciante"})
+
+
+def _is_epicene_role(word: str) -> bool:
+    """A role noun of one form for both sexes: listed, or any noun in -ista ("submarinista", "taxista")."""
+    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
 
 
 def _is_epicene_adjective(word: str) -> bool:
     return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
         and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
-        and (word in _EPICENE_ROLES or word not in _NOUN_STOPLIST)
+        and (_is_epicene_role(word) or word not in _NOUN_STOPLIST)
 
 
 # body parts and wounds whose findings are listed after them: "Tobillo derecho deformado, edematoso", "abdomen
@@ -252,15 +315,40 @@ def _subject_kind(words: list[str], i: int) -> str | None:
                 return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
+    if j >= 0 and words[j] == "que":
+        k = j - 1 if j > 0 and words[j - 1] == "," else j
+        if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
+            return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
     if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien"):
         return "patient"
+    if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
+            and words[j - 1] in _DETERMINERS:
+        return None  # someone named by a role noun with its article ("la conductora está ilesa")
     if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
         return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
+    if _fronted_complement(words, j):
+        return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
+
+
+_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin"})
+
+
+def _fronted_complement(words: list[str], j: int) -> bool:
+    """Whether words up to j are one prepositional complement opening the clause ("a su llegada", "tras 1 g de
+    paracetamol iv"), with no person and no verb in it."""
+    k = j
+    while k >= 0 and words[k] not in _CLAUSE_BREAK:
+        k -= 1
+    span = words[k + 1: j + 1]
+    if not span or span[0] not in _FRONTING_PREPOSITIONS:
+        return False
+    persons = _OTHER_PERSONS | _PARTNER_WORDS | _PATIENT_WORDS | ROLE_NOUNS.keys() | _ROLE_F.keys()
+    return not any(w in persons or w in _COPULAS or w == "se" for w in span)
 
 
 def _speaker_label(words: list[str], i: int) -> bool:
@@ -280,20 +368,36 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
     with one ("... y madrina de su nieta"), or opening a clause before "que" ("Abuelo que cuidaba a sus
     nietos")."""
     taken = {a.start for a in found}
+    role_at = {a.start for a in found if a.reason == "role noun" and a.controller == "patient"}
     out: list[Agreeing] = []
     mine = False
+    role_before = False  # the patient's role noun earlier in the clause ("Camarero en un bar y padre soltero")
     for i, word in enumerate(words):
-        if word in (".", ";", ":", "\n"):
-            mine = False
-            continue
-        if tokens[i][1] in taken:
+        if word in (".", ";", ":", "\n", ","):
+            mine = mine and word == ","
+            role_before = False
+            if word != ",":
+                continue
+        if tokens[i][1] in role_at:
+            role_before = True
+        if tokens[i][1] in taken or word == ",":
             continue
         prev = words[i - 1] if i else ""
         # a definite predicate of the patient, its article with it: "Es la abuela del lactante", "Es el encargado
         # de la tienda"
         definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
             and _subject_kind(words, i - 2) == "patient"
+        # a nickname in quotes, its article with it: "«la Abuela» para todo el personal", "Apodado «el Jefe»"
+        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES)
+        # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
+        definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if role and not definite and mine and prev in ("y", "e") and word not in _KIN:
+            # "madre de tres hijos y cuidadora de su suegra": a role noun coordinated with the patient's kinship
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, role), "patient", "role noun"))
+            continue
         if word not in _KIN and not (role and definite):
             continue
         if definite:
@@ -311,10 +415,20 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True
         elif prev in ("y", "e", ",") and mine:
             mine = True
+        elif prev in ("y", "e") and role_before:
+            mine = True  # "Camarero en un bar y padre soltero"
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
-        elif prev in ("", ".", "\n", ":") and nxt == "de" and i + 2 < len(words) and (
-                words[i + 2].isdigit() or words[i + 2] in _COUNTS):
+        elif prev in ("", ".", "\n", ";") and i + 3 < len(words) and (
+                (nxt in ("y", "e") and words[i + 2] in _KIN and words[i + 3] == "de")
+                or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
+                                                                          or words[i + 3] in _COUNTS))):
+            mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
+        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
+                and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
+            mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
+        elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
+                and nxt == "de" and i + 2 < len(words) and (words[i + 2].isdigit() or words[i + 2] in _COUNTS):
             mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
         else:
             mine = False
@@ -323,6 +437,186 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _KIN[word]), "patient",
                                 "role noun"))
+            # its adjective right after it: "Madre soltera de dos hijos", "... y padre soltero"
+            if _gender(nxt) == gender and tokens[i + 1][1] not in taken:
+                new = to_masculine(nxt) if gender == "F" else to_feminine(nxt)
+                if new:
+                    adj, adj_start = tokens[i + 1]
+                    out.append(Agreeing(adj_start, adj_start + len(adj), adj, gender, _match_case(adj, new), "patient",
+                                        "role noun"))
+    return found + out
+
+
+# verbs whose "lo" is the neuter "it" (what was said, known or done), never the patient: "no lo sabe", "lo dijo"
+_NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nieg", "cont", "cuent", "explic",
+                    "expliq", "confirm", "coment", "refi", "recuerd", "record", "hic", "hiz", "hac", "pid", "ped",
+                    "repit", "repet", "intent", "consig", "logr", "acept", "entend", "entiend", "comprend",
+                    "ignor", "desconoc", "olvid", "pregunt", "anot", "comprob", "consult", "registr", "escrib",
+                    "document", "habl", "comunic", "notific", "inform", "sospech", "pens", "piens", "quis",
+                    "quier", "dud", "afirm", "asegur", "reconoc", "cuestion", "achac", "atribu", "relacion",
+                    "justific", "mencion", "not")
+# past forms that no ending rule below tells ("lo crio", "la vio")
+_IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
+                             "vi", "traje", "puse"})
+# verbs that move a limb: their clitic is the limb's when one of its gender is named in the sentence ("rodilla
+# hinchada, no puede flexionarla")
+_LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl", "gir", "rot", "estir", "elev",
+                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur")
+_NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
+                          "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
+                          "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
+_NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
+# an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
+_ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
+
+
+def _past_verb(word: str) -> bool:
+    """A preterite or imperfect-subjunctive form by its ending ('revisé', 'encontró', 'rescataron', 'vieran')."""
+    if word in _IRREGULAR_PAST:
+        return True
+    if word in _NOT_PAST_VERBS or not word.isalpha() or len(word) < 4:
+        return False
+    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen")):
+        return True
+    # the present's third person plural: "que la persiguen", "lo atienden" (nouns in -en/-an excepted)
+    return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
+
+
+def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
+    "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
+    saying and knowing is the neuter "it" ("no lo sabe") and is kept."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+
+    def limb(i: int, clitic: str, verb: str) -> bool:
+        """Whether the clitic at i is a limb's: a limb verb and a body part of its gender earlier in the sentence."""
+        if not verb.startswith(_LIMB_VERB_STEMS):
+            return False
+        j = i - 1
+        while j >= 0 and words[j] not in (".", "\n", "!", "?"):
+            if words[j] in _BODY_PARTS and words[j].endswith("a" if clitic == "la" else "o"):
+                return True
+            j -= 1
+        return False
+
+    for i, word in enumerate(words):
+        start = tokens[i][1]
+        if start in taken:
+            continue
+        if word in _CLITICS and i + 1 < len(words):
+            prev = words[i - 1] if i else ""
+            nxt = words[i + 1]
+            # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
+            # may wait for someone else
+            verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
+                                       and prev in ("no", "ya"))
+            if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
+                    or limb(i, word, nxt):
+                continue
+            gender = "F" if word == "la" else "M"
+            out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
+                                _match_case(tokens[i][0], "lo" if word == "la" else "la"), "patient", "object clitic"))
+            continue
+        m = _ENCLITIC.match(word)
+        if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
+                or limb(i, m.group(2), m.group(1)):
+            continue
+        token = tokens[i][0]
+        gender = "F" if m.group(2) == "la" else "M"
+        new = token[:-2] + _match_case(token[-2:], "lo" if gender == "F" else "la")
+        out.append(Agreeing(start, start + len(token), token, gender, new, "patient", "object clitic"))
+    return found + out
+
+
+# feminine nouns for a person of either sex: what agrees with them stays feminine ("La víctima, un hombre de 40
+# años, fue trasladada")
+_FEMININE_PERSON_NOUNS = frozenset({"víctima", "persona"})
+
+
+def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]]) -> list[Agreeing]:
+    """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
+    that noun, whichever the patient's sex."""
+    kept: set[int] = set()
+    on = False
+    for i, word in enumerate(words):
+        if word in (".", ";", ":", "\n", "?", "!"):
+            on = False
+        elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
+                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
+            on = True
+        elif on:
+            kept.add(tokens[i][1])
+    return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
+
+
+def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The relative pronoun of the patient's noun, with what its clause says of them as its object: "El paciente,
+    al que su hija encontró muy confuso, ..." (the article of 'paciente' itself is the lexicon's)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
+            continue
+        j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
+        if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que":
+            gender, span = "M", (j, j)
+        elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1] == "la" and words[j + 2] == "que":
+            gender, span = "F", (j, j + 1)
+        else:
+            continue
+        a, b = tokens[span[0]][1], tokens[span[1]][1] + len(tokens[span[1]][0])
+        if a in taken:
+            continue
+        text = " ".join(t for t, _ in tokens[span[0]: span[1] + 1])
+        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}[text.lower()]
+        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "patient", "relative"))
+        # the clause's predicate of its object after a degree adverb: "al que ... encontró muy confuso"
+        for k in range(span[1] + 2, len(words)):
+            if words[k] in _CLAUSE_BREAK:
+                break
+            g = _gender(words[k])
+            if g == gender and words[k - 1] in _ADVERBS and tokens[k][1] not in taken:
+                inflected = to_masculine(words[k]) if g == "F" else to_feminine(words[k])
+                if inflected:
+                    out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], g,
+                                        _match_case(tokens[k][0], inflected), "patient", "relative"))
+    return found + out
+
+
+_SEX_NOUN_SWAP = {"hombre": "mujer", "varón": "mujer", "mujer": "hombre"}
+
+
+def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The person the patient is married to, named after "casado/casada con": the partner, swapped with the
+    patient ("casada con un hombre" -> "casado con una mujer", "casada con una profesora" -> "casado con un
+    profesor")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word in ("difunto", "difunta") and i and words[i - 1] in ("su", "sus") and i + 1 < len(words) \
+                and (words[i + 1] in _PARTNER_NOUNS or words[i + 1] == "mujer") and tokens[i][1] not in taken:
+            # the partner's adjective before the partner's noun: "su difunto marido" -> "su difunta mujer"
+            token, start = tokens[i]
+            new = "difunta" if word == "difunto" else "difunto"
+            out.append(Agreeing(start, start + len(token), token, "M" if word == "difunto" else "F",
+                                _match_case(token, new), "partner", "partner noun"))
+            continue
+        if word not in ("casado", "casada") or words[i + 1: i + 2] != ["con"] or i + 3 >= len(words):
+            continue
+        article, noun = i + 2, i + 3
+        if words[article] not in ("un", "una", "otro", "otra"):
+            continue
+        head = words[noun]
+        new = _SEX_NOUN_SWAP.get(head) or ROLE_NOUNS.get(head) or _ROLE_F.get(head)
+        if not new or tokens[noun][1] in taken or tokens[article][1] in taken:
+            continue
+        gender = "F" if head == "mujer" or head in _ROLE_F else "M"
+        flip = {"un": "una", "una": "un", "otro": "otra", "otra": "otro"}[words[article]]
+        for k, replacement in ((article, flip), (noun, new)):
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, replacement), "partner",
+                                "partner noun"))
     return found + out
 
 
@@ -330,7 +624,9 @@ def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
-    return _kinship(text, tokens, words, _analyse(text, tokens, words))
+    found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
+    return _feminine_subject(words, found, tokens)
 
 
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
@@ -341,12 +637,21 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     licensed = True
     reason = "subjectless clause"
     skip_until = -1
+    in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
+    copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
     for i, word in enumerate(words):
         if i <= skip_until:
             continue
+        if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
+            # quoted speech keeps the run it follows ('dijo que estaba "cansada de todo"')
+            in_quote = word in _OPEN_QUOTES and not (word == '"' and in_quote)
+            first_person = False
+            continue
+        if in_quote and word in ("me", "yo", "mi", "nací", "estoy", "soy"):
+            first_person = True
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
-            after_other = False
+            after_other = copula_of_patient = False
             continue
         if word == ",":
             if _body_part_list(words, i):
@@ -364,19 +669,57 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
+        if word in ("y", "e") and copula_of_patient and not licensed and i + 2 < len(words) \
+                and words[i + 1] in _ADVERBS and words[i + 1] != "no" and _gender(words[i + 2]) is not None:
+            # "está en ayunas desde anoche y muy dolorido": a degree adverb after "y" goes back to the copula
+            controller, licensed, reason = "patient", True, "predicative"
+            continue
         if word in _COORD or word in _ADVERBS:
             continue
+        prev = words[i - 1] if i else ""
+        if (word == "cada" and i + 1 < len(words) and words[i + 1] == "vez") or (word == "vez" and prev == "cada"):
+            continue  # "cada vez más apagada"
+        if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
+            continue  # "medio ciega": a degree adverb
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
-        prev = words[i - 1] if i else ""
-        if word in _PARTICIPLE_NOUNS and prev in _COPULAS and licensed and controller is not None:
-            gender = "F"  # "fue mordida por su perro"
+        if gender is not None and prev in _HABER and not role and word not in _COPULAS:
+            licensed, controller = False, None  # "haberse tragado": a compound tense's invariable participle
+            continue
+        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
+                                                               and words[i - 2] in _CLITICS)) \
+                and licensed and controller is not None:
+            gender = "F"  # "fue mordida por su perro", "la encontró caída"
+        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
+            gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
+        if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
+                and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
+            gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
         if gender is not None and after_other is True and prev == "," and not role \
                 and not (i + 1 < len(words) and words[i + 1] == "por"):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
+        if word in ("dependiente", "dependienta") and prev in _ADVERBS:
+            continue  # "totalmente dependiente": the adjective of one form, not the shop assistant
         if role and (after_other or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
+            continue
+        if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
+                and i + 1 < len(words) and words[i + 1] == "que" and (word == "la") == (prev == "ella"):
+            # "Es ella la que conducía": the relative's article follows the patient's pronoun
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  "patient", "determiner"))
+            continue
+        if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
+                and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
+                and (_gender(words[i + 2]) == ("F" if word == "la" else "M") or (
+                    _gender(words[i + 2]) is None and _is_epicene_adjective(words[i + 2]))):
+            # a superlative predicate: "es la más afectada"; its adjective follows the run
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  "patient", "determiner"))
+            article = i
             continue
         if word in ("un", "una") and licensed and controller == "patient" and prev in _COPULAS and i + 1 < len(words):
             # "es un antiguo obrero": the article of the patient's predicate noun
@@ -384,14 +727,14 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
             own = "F" if word == "una" else "M"
             if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
-                    or (head in _EPICENE_ROLES and _gender(nxt) == own):
+                    or (_is_epicene_role(head) and _gender(nxt) == own):
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                       "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
                                       "patient", "determiner"))
                 article = i
                 continue
         if word in ("antiguo", "antigua") and i + 1 < len(words) and _gender(words[i + 1]) is None \
-                and words[i + 1] not in ROLE_NOUNS and words[i + 1] not in _EPICENE_ROLES:
+                and words[i + 1] not in ROLE_NOUNS and not _is_epicene_role(words[i + 1]):
             licensed, controller = False, None  # "artritis reumatoide antigua": after its noun, not a role
             continue
         if word in ("gran", "ex") and licensed:
@@ -416,16 +759,28 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "apposed"
             continue
         # licensors
+        if in_quote and word in _FIRST_PERSON_COPULAS:
+            first_person = True
+            controller, licensed, reason = "patient", True, "predicative"  # «me sentí mareada»
+            continue
         if word in _COPULAS:
             kind = _subject_kind(words, i)
+            if kind is None and in_quote and first_person:
+                kind = "patient"  # «... cuando me di cuenta estaba tirada»
             controller, licensed, reason = kind, kind is not None, "predicative"
+            copula_of_patient = kind == "patient"
+            if kind == "patient" and after_other is True and word in ("es", "era", "fue") and prev == "que":
+                after_other = False  # "Su sobrino, del que es tutora legal": the patient's own predicate
+            continue
+        if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
+            controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
             continue
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
-        if word in ("como",) and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
+        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
             controller, licensed, reason = "patient", True, "role noun"
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
@@ -439,7 +794,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 continue
         if word in _PATIENT_WORDS and word not in ("que",):
-            controller, licensed, reason = ("patient", True, "apposed") if prev not in ("su", "sus") else (None, False, "")
+            # "la madre de la niña atendida": a person in a complement is someone else
+            other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
+                                                          and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
+            controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
         if word in _PARTNER_WORDS:
             controller, licensed, reason = ("partner", False, "")  # licensed by a copula after it
@@ -458,6 +816,14 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     return _coordinated_participles(tokens, words, found)
 
 
+def _mismatched_after_noun(words: list[str], i: int, gender: str) -> bool:
+    """Whether the adjective at i (after "y") is of ``gender`` and cannot agree with the noun before "y", whose
+    ending is of the other gender: "con cefalea y nauseoso"."""
+    noun = words[i - 2] if i >= 2 else ""
+    return _gender(words[i]) == gender and noun.isalpha() and noun not in _ADVERBS and _gender(noun) is None \
+        and noun.endswith("a" if gender == "M" else "o") and words[i - 3] in _PREPOSITIONS
+
+
 def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A participle coordinated by "y" with the patient's participle across its complement, in the same clause
     ("fue intubado por la UVI móvil y conectado a ventilación"), and the side of the patient's adjective
@@ -465,10 +831,21 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
     at = {a.start: a for a in found}
     out = list(found)
     last: Agreeing | None = None
+    in_sentence: Agreeing | None = None  # the patient's last word in the sentence, across commas
     for i, word in enumerate(words):
         start = tokens[i][1]
         if start in at:
             last = at[start] if at[start].controller == "patient" else None
+            in_sentence = last or in_sentence
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if last is not None and last.reason == "role noun" and _gender(nxt) is None \
+                    and nxt.endswith("era" if last.gender == "F" else "ero") and len(nxt) > 5 \
+                    and nxt not in _NOUN_STOPLIST and tokens[i + 1][1] not in at:
+                # an adjective in -ero/-era right after the patient's role noun: "Pasajero trasero"
+                adj, adj_start = tokens[i + 1]
+                new = nxt[:-1] + ("o" if last.gender == "F" else "a")
+                out.append(Agreeing(adj_start, adj_start + len(adj), adj, last.gender, _match_case(adj, new),
+                                    "patient", "role noun"))
             if last is not None and i + 1 < len(words) and words[i + 1] in _LATERALITY and \
                     _gender(last.text.lower()) is not None:
                 side, side_start = tokens[i + 1]
@@ -478,12 +855,24 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
             continue
         if word in _CLAUSE_BREAK:
             last = None
+            if word != ",":
+                in_sentence = None
             continue
-        if last is None or i == 0 or words[i - 1] not in ("y", "e"):
+        if i == 0 or words[i - 1] not in ("y", "e"):
+            continue
+        if last is None and in_sentence is not None and _mismatched_after_noun(words, i, in_sentence.gender):
+            last = in_sentence  # "intoxicado por CO, con cefalea y nauseoso"
+        if last is None:
             continue
         gender = _gender(word)
-        if gender == last.gender and word.endswith(("ado", "ada", "ido", "ida")) and \
-                last.text.lower().endswith(("ado", "ada", "ido", "ida")):
+        # a participle coordinated with the patient's participle or adjective: "agresivo con el personal y
+        # esposado por la policía"
+        participles = word.endswith(("ado", "ada", "ido", "ida")) and (
+            last.text.lower().endswith(("ado", "ada", "ido", "ida")) or last.reason != "role noun")
+        # role nouns coordinated across a complement: "socia fundadora de la empresa y exdirectora"
+        roles = _is_role(word) and _is_role(last.text.lower())
+        mismatch = _mismatched_after_noun(words, i, last.gender)
+        if gender == last.gender and (participles or roles or mismatch):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,

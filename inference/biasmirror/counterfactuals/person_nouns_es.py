@@ -42,7 +42,19 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("alcalde", "alcaldesa"), ("actor", "actriz"), ("juez", "jueza"), ("encargado", "encargada"),
     ("supervisor", "supervisora"), ("celador", "celadora"), ("tutor", "tutora"), ("socorrista", None),
     ("piloto", None), ("amo", "ama"), ("pastor", "pastora"), ("exalcohólico", "exalcohólica"), ("auxiliar", None),
-    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"))
+    ("ciclista", None), ("mensajero", "mensajera"), ("repartidor", "repartidora"), ("socio", "socia"),
+    ("gerocultor", "gerocultora"), ("escritor", "escritora"), ("pintor", "pintora"), ("odontólogo", "odontóloga"),
+    ("submarinista", None), ("escalador", "escaladora"), ("entrenador", "entrenadora"), ("jugador", "jugadora"),
+    ("fundador", "fundadora"), ("curador", "curadora"), ("escultor", "escultora"), ("autor", "autora"),
+    ("técnico", "técnica"), ("médico", "médica"), ("cirujano", "cirujana"),
+    # trades, sports and studies a triage note names the patient by
+    ("informático", "informática"), ("portero", "portera"), ("granjero", "granjera"), ("pescadero", "pescadera"),
+    ("frutero", "frutera"), ("zapatero", "zapatera"), ("minero", "minera"), ("marinero", "marinera"),
+    ("jornalero", "jornalera"), ("temporero", "temporera"), ("montañero", "montañera"), ("torero", "torera"),
+    ("bailarín", "bailarina"), ("fotógrafo", "fotógrafa"), ("alumno", "alumna"), ("monitor", "monitora"),
+    ("azafato", "azafata"), ("tornero", "tornera"), ("soldador", "soldadora"), ("catedrático", "catedrática"),
+    ("biólogo", "bióloga"), ("geólogo", "geóloga"), ("arqueólogo", "arqueóloga"), ("vigilante", None),
+    ("conserje", None), ("recepcionista", None), ("transportista", None))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:

@@ -480,7 +480,9 @@ _RULE_KEYS = {
     "next2_in",
     "next3_in",
     "prev2_not_in",
+    "prev2_in",
     "before_not_in",
+    "before_in",
     "next2_end_or_in",
     "next_number_then_in",
     "use",
@@ -529,9 +531,15 @@ class _Rule:
         if "before_not_in" in spec:
             s11 = words("before_not_in")
             checks.append(lambda c, s=s11: c.before not in s)
+        if "before_in" in spec:
+            s14 = words("before_in")
+            checks.append(lambda c, s=s14: c.before in s)
         if "prev2_not_in" in spec:
             s10 = words("prev2_not_in")
             checks.append(lambda c, s=s10: c.prev2 not in s)
+        if "prev2_in" in spec:
+            s13 = words("prev2_in")
+            checks.append(lambda c, s=s13: c.prev2 in s)
         if "next2_in" in spec:
             s5 = words("next2_in")
             checks.append(lambda c, s=s5: c.next2[0] == "word" and c.next2[1] in s)
@@ -716,6 +724,9 @@ class _Lexicon:
                     self.honorifics[key] = (sex, other)
         self.honorifics_upper = {k.upper(): v for k, v in self.honorifics.items()}
         self.require_name = frozenset(f[:-1] if f.endswith(".") else f for f in hon.get("require_name", []))
+        # titles that, after a lower-case word, need '___' after them (Spanish 'vitamina D. Refiere')
+        self.placeholder_after_word = frozenset(f[:-1] if f.endswith(".") else f
+                                                for f in hon.get("placeholder_after_word", []))
 
         # Sex codes.
         codes = data.get("sex_codes", {})
@@ -864,6 +875,10 @@ class _Lexicon:
         text = doc.text
         if token in self.honorifics:
             if token in self.require_name and _NAME_FOLLOWS.match(text, end) is None:
+                return None
+            if token in self.placeholder_after_word and _PLACEHOLDER_FOLLOWS.match(text, end) is None \
+                    and re.search(r"[^\W\d_]\s*\Z", text[max(0, start - 3):start]) \
+                    and text[:start].rstrip()[-1:].islower():
                 return None
             sex, new = self.honorifics[token]
             return self._honorific_hit(token, sex, start, end, new, text)
