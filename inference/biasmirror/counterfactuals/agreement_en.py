@@ -315,6 +315,9 @@ _PERSON_SEX = {
     **{w: "M" for w in ("man", "male", "gentleman", "guy", "boy", "father", "brother", "son", "uncle", "nephew",
                         "grandfather", "grandson", "stepfather", "stepson", "stepbrother", "dad", "grandpa",
                         "father-in-law", "brother-in-law", "son-in-law", "husband", "boyfriend", "godfather")},
+    # every other relative of the one list ("her godson ... at his party": the godson's)
+    **{w: sex for w, sex in person_nouns_en.sexes("kin", "parent").items()
+       if w not in ("mommy", "daddy", "mummy", "mum")},
 }
 _PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX), key=len, reverse=True)) + r")\b",
                           re.IGNORECASE)
