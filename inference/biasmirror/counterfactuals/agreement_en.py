@@ -95,6 +95,17 @@ _OTHER_PERSON_NOUNS = "|".join(sorted(map(re.escape, list(person_nouns_en.sexes(
 _LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an)|"
                              rf"{_OTHER_PERSON_NOUNS})\b)[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z",
                              re.IGNORECASE))
+# the patient's own description of the patient: "describes herself as a 'keen horsewoman'", and a quote the
+# patient speaks with "I am (not) the kind of man ...": 'In her own words, "I'm not the sort of woman who ..."'
+_QUOTE = "[\"'“‘]"
+_LICENSORS.append(re.compile(rf"\b(?:describes|described|describing|sees|saw|considers|considered|thinks\s+of|"
+                             rf"thought\s+of)\s+(?:herself|himself)\s+as\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
+_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|"
+                             rf"stated|says|said|told|tells|reports|reported|insists|insisted|explains|explained|jokes|"
+                             rf"joked|shouts|shouted|repeats|repeated)\b)[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
+                             rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
@@ -204,12 +215,14 @@ def _speaker_owns(said: re.Match[str]) -> bool:
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
+# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
 _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
-                       r"[\"'“‘]?", re.IGNORECASE)
+                       r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]",
+                       re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
                     "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad")}
-_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___))", re.IGNORECASE)
+_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
 
 
 def _nicknames(text: str) -> list[Agreeing]:

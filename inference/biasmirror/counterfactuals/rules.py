@@ -287,6 +287,7 @@ def residual_spans(text: str | None, original_sex: Sex, language: str = "en", *,
 
 _HSPACE = r"[^\S\n]"  # whitespace other than a line break
 _SKIP_WS = re.compile(_HSPACE + r"*(?:\n" + _HSPACE + r"*)?")
+_QUOTE_NEXT = re.compile(_HSPACE + r"*[\"'“‘]")
 _OPENERS = re.compile(r"(?:[(\[{\"'“‘]" + _HSPACE + r"*)+")
 _TOKEN = re.compile(r"(?P<num>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][\w'’-]*|_+)")
 _UNIT_AFTER_NUMBER = re.compile(_HSPACE + r"*([^\W\d_]+)")
@@ -473,6 +474,7 @@ _RULE_KEYS = {
     "clause_prefix_in",
     "sex",
     "next_end",
+    "next_quoted",
     "next_in",
     "next_not_in",
     "prev_in",
@@ -514,6 +516,9 @@ class _Rule:
         checks = []
         if spec.get("next_end"):
             checks.append(lambda c: c.next1[0] == "end")
+        if spec.get("next_quoted"):
+            # the next token opens a quotation ("call her 'Nana'"): a name or a title given in quotes
+            checks.append(lambda c: _QUOTE_NEXT.match(c.text, c.end) is not None)
         if "next_in" in spec:
             s1 = words("next_in")
             checks.append(lambda c, s=s1: c.next1[0] == "word" and c.next1[1] in s)
