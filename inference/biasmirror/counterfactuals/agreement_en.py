@@ -106,6 +106,9 @@ _LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|pati
                              rf"joked|shouts|shouted|repeats|repeated)\b)[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
                              rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
+# another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
+_OTHER_PATIENT = re.compile(rf"\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
+                            rf"[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
@@ -196,12 +199,16 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 # (other_persons_words)
 _CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
 _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
-           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
+           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
+           # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
+           # father for ..."
+           r"(?:(?:is|was)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
+           r"fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 _CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
                            rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
-                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
+                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
                            rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
 
 
@@ -285,6 +292,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "her 72 yo mother", "his eldest son": someone else
         if _OTHER_WHO.search(before) and not (coordinated or possessor_predicate):
             continue  # "his grandson, who is a policeman": the relative's
+        if _OTHER_PATIENT.search(before) and not coordinated:
+            continue  # "the other patient, a woman in her 20s": someone else
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
