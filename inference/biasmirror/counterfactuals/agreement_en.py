@@ -442,3 +442,50 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             continue  # (a person word kept above is someone else's: "the wife of the man in bed 2 ... she")
         out.append((m.start(), m.end()))
     return out
+
+
+# the patient's own clause: "she fainted while watching her being cannulated", "he felt a pop in his back while
+# lifting him", "She is godmother to her niece and was holding her". The subject of the gerund is the clause's
+# subject, the patient; an object pronoun there is not the patient (that would be "herself"), but someone else of
+# the patient's sex named before it (the woman in bay 6, his father, her niece).
+_OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|since|and\s+(?:was|is|has\s+been|had\s+been)"
+                                r")\s+(?:\w+ly\s+)?\w+ing\s+(her|him)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
+# words that open another clause, or another subject, between the patient's pronoun and the gerund
+_NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
+                          r"thought|tells|told|notes|noted|explains|explained|adds|added|believes|believed|knows|knew|"
+                          r"feels|felt\s+that|asks|asked|wants|wanted|if|because|as|so|but|until)\b", re.IGNORECASE)
+_AFTER_PREPOSITION = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about)\s+(?:(?:her|his|the|a|an|their)\s+)?"
+                                r"(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+
+
+def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of an object "her"/"him" (the patient's sex, swapped as an object) inside the patient's own clause
+    after a gerund, when a person of that sex who is not swapped is named before it: that person's, kept."""
+    pronoun, subject = ("her", "she") if original_sex == "F" else ("him", "he")
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = {(a, b) for a, b, new in hits if new.lower() in ("him", "her")}
+    out = []
+    for m in _OWN_CLAUSE_OBJECT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if m.group(1).lower() != pronoun or span not in objects:
+            continue
+        start = max([b.end() for b in _CLAUSE_BREAK.finditer(text, 0, m.start())] or [0])
+        head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:m.start()])
+        if head is None or head.group(1).lower() != subject:
+            continue
+        middle = start + head.end()
+        if _NEW_SUBJECT.search(text, middle, m.start()):
+            continue  # "she says her son left without telling her": the son's clause
+        # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
+        # noun may stand there ("she is godmother")
+        if any(not _AFTER_PREPOSITION.search(text, middle, p.start()) for p in _PERSON_WORD.finditer(text, middle, m.start())
+               if not any(a < p.end() and p.start() < b for a, b in swapped)):
+            continue
+        others = [p for p in _PERSON_WORD.finditer(text, 0, m.start(1))
+                  if _PERSON_SEX[p.group().lower()] == original_sex
+                  and not any(a < p.end() and p.start() < b for a, b in swapped)]
+        if others:
+            out.append(span)
+    return out
+

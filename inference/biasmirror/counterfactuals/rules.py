@@ -201,10 +201,15 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             taken.append((item.start, item.end))
         hits.sort()
     if lex.language == "en" and hits:
-        from biasmirror.counterfactuals.agreement_en import other_persons_decades, other_persons_words
+        from biasmirror.counterfactuals.agreement_en import (
+            other_persons_decades,
+            other_persons_words,
+            own_clause_objects,
+        )
 
         spans = [(a, b) for a, b, _ in hits]
-        kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
+        kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex)) | set(
+            own_clause_objects(text, hits, original_sex))
         hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
