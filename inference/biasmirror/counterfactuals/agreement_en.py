@@ -243,6 +243,19 @@ def _nicknames(text: str) -> list[Agreeing]:
     return out
 
 
+# a sex word said to be the patient's partner: "the man who hit her was her ex-husband" - changes with the partner
+_IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is|was|turned\s+out\s+to\s+be)\s+"
+                               r"(?:her|his|the\s+(?:pt|patient)['’]s)\s+(?:own\s+|new\s+|current\s+)?(?:ex-)?"
+                               r"(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?)\b", re.IGNORECASE)
+_THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
+# the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
+# from the station, who ..., is refusing obs" (not "the man in bed 2")
+_HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
+_PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|referred|conveyed|escorted|picked|"
+                               r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
+                               r"over|into|off|after|today|this|last|earlier|overnight)\b", re.IGNORECASE)
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
@@ -292,10 +305,17 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "her 72 yo mother", "his eldest son": someone else
         if _OTHER_WHO.search(before) and not (coordinated or possessor_predicate):
             continue  # "his grandson, who is a policeman": the relative's
+        if word in _SEX_WORDS and _THE_BEFORE.search(before) and _IS_PARTNER_AFTER.match(text, m.end()):
+            found.append(Agreeing(m.start(), m.end(), token, "F" if word in SEX_WORD_PAIRS else "M",
+                                  _match_case(token, SEX_WORD_PAIRS[word] if word in SEX_WORD_PAIRS else
+                                              _MALE[word]), "partner", "sex word"))
+            continue
         if _OTHER_PATIENT.search(before) and not coordinated:
             continue  # "the other patient, a woman in her 20s": someone else
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
+        elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
+            pass      # "The woman brought in by police ...": the note's subject
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
         elif word in _SEX_WORDS and (_PARTNER_AFTER.match(text, m.end()) or _PARTNER_APPOSITION.search(before)):
@@ -487,5 +507,20 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                   and not any(a < p.end() and p.start() < b for a, b in swapped)]
         if others:
             out.append(span)
+    # the subject of a verb whose object is the patient ("when she saw our pt seize", "he helped the pt up") is
+    # someone else: kept when a person of that sex who is not swapped is named before it
+    for m in _SUBJECT_OF_PATIENT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if m.group(1).lower() != subject or span not in set(swapped):
+            continue
+        if any(_PERSON_SEX[p.group().lower()] == original_sex and not any(a < p.end() and p.start() < b
+                                                                          for a, b in swapped)
+               for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
+            out.append(span)
     return out
+
+
+_SUBJECT_OF_PATIENT = re.compile(r"\b(she|he)\s+(?:(?:had|has|then|also|just)\s+)?(?!(?:is|was|'s|became|remains|"
+                                 r"seemed|looked)\b)[a-z]+(?:ed|s)?\s+(?:our|the|this)\s+(?:pt|patient)\b(?!['’])",
+                                 re.IGNORECASE)
 

@@ -208,8 +208,8 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
         )
 
         spans = [(a, b) for a, b, _ in hits]
-        kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex)) | set(
-            own_clause_objects(text, hits, original_sex))
+        kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
+        kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
