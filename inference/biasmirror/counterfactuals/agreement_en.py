@@ -475,7 +475,7 @@ _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
 _NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
                           r"thought|tells|told|notes|noted|explains|explained|adds|added|believes|believed|knows|knew|"
                           r"feels|felt\s+that|asks|asked|wants|wanted|if|because|as|so|but|until)\b", re.IGNORECASE)
-_AFTER_PREPOSITION = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about)\s+(?:(?:her|his|the|a|an|their)\s+)?"
+_AFTER_PREPOSITION = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about|after|over|beside|near)\s+(?:(?:her|his|the|a|an|their)\s+)?"
                                 r"(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
 
 
