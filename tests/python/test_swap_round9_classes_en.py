@@ -45,6 +45,12 @@ CASES = [
     # the note's subject named by a sex word and a participle at the head of the sentence
     ("M", "The man found by the canal, who the paramedics think is a rough sleeper, is hypothermic.",
      "The woman found by the canal, who the paramedics think is a rough sleeper, is hypothermic."),
+    # ... not when the participle is said with the patient ("the man seen with her")
+    ("F", "The man seen with her at the bus stop is her ex-partner.",
+     "The man seen with him at the bus stop is his ex-partner."),
+    # "her" after a verb of injury, before a body part, is a possessive ("hurt her back while ...")
+    ("F", "She hurt her back while moving a wardrobe; no saddle anaesthesia.",
+     "He hurt his back while moving a wardrobe; no saddle anaesthesia."),
 ]
 
 

@@ -253,7 +253,8 @@ _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|referred|conveyed|escorted|picked|"
                                r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
-                               r"over|into|off|after|today|this|last|earlier|overnight)\b", re.IGNORECASE)
+                               r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
+                               r")\b)", re.IGNORECASE)
 
 
 def analyse(text: str) -> list[Agreeing]:
