@@ -18,7 +18,11 @@ CASES = [
      "Everyone on the estate calls her \"Auntie\"; she was found on the stairwell floor."),
     # ... while "call her GP" keeps the possessive
     ("F", "She will call her GP in the morning.", "He will call his GP in the morning."),
+    ("M", "Staff at the bakery know him as 'Uncle ___'; he burnt his forearm on a tray.",
+     "Staff at the bakery know her as 'Auntie ___'; she burnt her forearm on a tray."),
     # the patient's own description, in quotes, and a quote the patient speaks
+    ("F", "She calls herself a 'real countrywoman' and was kicked by a cow.",
+     "He calls himself a 'real countryman' and was kicked by a cow."),
     ("M", "He describes himself as a 'keen horseman' and was thrown at a canter.",
      "She describes herself as a 'keen horsewoman' and was thrown at a canter."),
     ("F", "In her own words, 'I'm not the sort of woman who makes a fuss,' yet she is grey and sweaty.",
@@ -26,6 +30,8 @@ CASES = [
     # a sex word apposed to another patient
     ("M", "The other pt from the fire, a man in his 40s, went to theatre; he inhaled smoke too.",
      "The other pt from the fire, a man in his 40s, went to theatre; she inhaled smoke too."),
+    ("F", "The patient in the adjacent cubicle, a man in his 60s, pressed the bell for her.",
+     "The patient in the adjacent cubicle, a man in his 60s, pressed the bell for him."),
     # a son's or daughter's feeling about a parent: the parent is the patient, the possessive the child's
     ("F", "Her daughter, anxious that her mother is losing weight, brought her to the walk-in centre.",
      "His daughter, anxious that her father is losing weight, brought him to the walk-in centre."),

@@ -98,8 +98,9 @@ _LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|t
 # the patient's own description of the patient: "describes herself as a 'keen horsewoman'", and a quote the
 # patient speaks with "I am (not) the kind of man ...": 'In her own words, "I'm not the sort of woman who ..."'
 _QUOTE = "[\"'“‘]"
-_LICENSORS.append(re.compile(rf"\b(?:describes|described|describing|sees|saw|considers|considered|thinks\s+of|"
-                             rf"thought\s+of)\s+(?:herself|himself)\s+as\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
+_LICENSORS.append(re.compile(rf"\b(?:(?:describes|described|describing|sees|saw|considers|considered|thinks\s+of|"
+                             rf"thought\s+of)\s+(?:herself|himself)\s+as|(?:calls|called|calling)\s+(?:herself|himself))"
+                             rf"\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 _LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|"
                              rf"stated|says|said|told|tells|reports|reported|insists|insisted|explains|explained|jokes|"
@@ -107,8 +108,9 @@ _LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|pati
                              rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
-_OTHER_PATIENT = re.compile(rf"\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
-                            rf"[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
+_OTHER_PATIENT = re.compile(rf"(?:\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
+                            rf"|\b(?:pt|patient)\s+(?:in|from)\s+the\s+(?:next|neighbouring|neighboring|adjacent|"
+                            rf"opposite)\s+\w+)[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
@@ -224,7 +226,8 @@ _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:ne
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
 # (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
 _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
-                       r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]",
+                       r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]|"
+                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
                        re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
