@@ -35,6 +35,8 @@ CASES = [
     # a son's or daughter's feeling about a parent: the parent is the patient, the possessive the child's
     ("F", "Her daughter, anxious that her mother is losing weight, brought her to the walk-in centre.",
      "His daughter, anxious that her father is losing weight, brought him to the walk-in centre."),
+    ("F", "Son at bedside, worried that his mom is not drinking, asks for a drip.",
+     "Son at bedside, worried that his dad is not drinking, asks for a drip."),
     ("M", "His son, angry with his father for hiding the pain, booked him in.",
      "Her son, angry with his mother for hiding the pain, booked her in."),
     # an object pronoun after a gerund in the patient's own clause is someone else of the patient's sex
@@ -51,6 +53,9 @@ CASES = [
     # the note's subject named by a sex word and a participle at the head of the sentence
     ("M", "The man found by the canal, who the paramedics think is a rough sleeper, is hypothermic.",
      "The woman found by the canal, who the paramedics think is a rough sleeper, is hypothermic."),
+    # the sex word of a person who acts on the patient is someone else's
+    ("F", "The man who found her at the foot of the stairs called 999.",
+     "The man who found him at the foot of the stairs called 999."),
     # ... not when the participle is said with the patient ("the man seen with her")
     ("F", "The man seen with her at the bus stop is her ex-partner.",
      "The man seen with him at the bus stop is his ex-partner."),

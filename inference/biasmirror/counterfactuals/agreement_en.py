@@ -210,6 +210,7 @@ _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feel
 # mother ...")
 _CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
                            rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
+                           rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
                            rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
                            rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
 
@@ -250,6 +251,13 @@ def _nicknames(text: str) -> list[Agreeing]:
 _IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is|was|turned\s+out\s+to\s+be)\s+"
                                r"(?:her|his|the\s+(?:pt|patient)['’]s)\s+(?:own\s+|new\s+|current\s+)?(?:ex-)?"
                                r"(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?)\b", re.IGNORECASE)
+# the sex word of a person who acts on the patient: "The man who brought him in says ...", "the woman who found
+# her" - someone else
+_WHO_ACTS_ON = re.compile(r"\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|"
+                          r"punched|kicked|assaulted|helped|called|rang|accompanied|carried|picked|saw|witnessed|"
+                          r"robbed|bit|struck|knocked|dropped|escorted)\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
+                          r"at|from|off|over|home|here|there|and|on|with|after|before|when|while)\b|\s*[.,;:]|\s*\Z)",
+                          re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
@@ -314,6 +322,8 @@ def analyse(text: str) -> list[Agreeing]:
                                   _match_case(token, SEX_WORD_PAIRS[word] if word in SEX_WORD_PAIRS else
                                               _MALE[word]), "partner", "sex word"))
             continue
+        if word in _SEX_WORDS and _WHO_ACTS_ON.match(text, m.end()):
+            continue  # "The man who brought him in": someone else
         if _OTHER_PATIENT.search(before) and not coordinated:
             continue  # "the other patient, a woman in her 20s": someone else
         if coordinated or fronted or possessor_predicate:
