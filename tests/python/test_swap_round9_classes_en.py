@@ -44,6 +44,8 @@ CASES = [
      "His sister is in the next cubicle; he collapsed while visiting her this morning."),
     ("M", "He looks after his grandfather and was turning him in bed when his back went.",
      "She looks after her grandfather and was turning him in bed when her back went."),
+    ("F", "She had been feeding her granddaughter at home and tripped while carrying her to the car.",
+     "He had been feeding his granddaughter at home and tripped while carrying her to the car."),
     # ... but not after a verb of saying, nor for a possessive
     ("F", "Her aunt visited; she says her son left without waking her.",
      "His aunt visited; he says his son left without waking him."),
@@ -59,7 +61,9 @@ CASES = [
     # ... not when the participle is said with the patient ("the man seen with her")
     ("F", "The man seen with her at the bus stop is her ex-partner.",
      "The man seen with him at the bus stop is his ex-partner."),
-    # "her" after a verb of injury, before a body part, is a possessive ("hurt her back while ...")
+    # "her" after a verb of injury or feeling, before a body part, is a possessive ("hurt her back while ...")
+    ("F", "She was pushing the trolley when she felt her back give way.",
+     "He was pushing the trolley when he felt his back give way."),
     ("F", "She hurt her back while moving a wardrobe; no saddle anaesthesia.",
      "He hurt his back while moving a wardrobe; no saddle anaesthesia."),
 ]
@@ -90,3 +94,9 @@ def test_the_subject_of_a_verb_on_the_patient_is_someone_else() -> None:
     # with no other woman named, "she" is the patient
     assert swap_sex("She told the patient in the next bed she felt faint.", "M", "en").text == (
         "He told the patient in the next bed he felt faint.")
+
+
+def test_a_childs_speech_keeps_only_a_pronoun_of_the_childs_sex() -> None:
+    # one way only: in a woman's note the daughter's "she" and the patient's cannot be told apart
+    assert swap_sex("His daughter says he keeps calling her by her aunt's name.", "F", "en").text == (
+        "Her daughter says she keeps calling her by her aunt's name.")

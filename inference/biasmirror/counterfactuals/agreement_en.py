@@ -453,6 +453,10 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
         if said and not _speaker_owns(said):
             continue  # "Son says her mother ...": the patient's mother
         for g in (1, 2):
+            # the speaker's own pronoun is of the speaker's sex ("Her daughter, who says she ..."); "His daughter
+            # says he has been calling her by her mother's name": "he" is the patient
+            if g == 1 and said and said.group(1) and (said.group(1).lower() == "she") != (said.group(2).lower() == "her"):
+                continue
             if said and said.group(g) and (said.start(g), said.end(g)) in spans:
                 out.append((said.start(g), said.end(g)))
     # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
@@ -489,6 +493,7 @@ _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
 _NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
                           r"thought|tells|told|notes|noted|explains|explained|adds|added|believes|believed|knows|knew|"
                           r"feels|felt\s+that|asks|asked|wants|wanted|if|because|as|so|but|until)\b", re.IGNORECASE)
+_OBJECT_ENDS = re.compile(r"\s*,|\s+(?:and|at|in|on|for|from|into|around|across|home)\b", re.IGNORECASE)
 _AFTER_PREPOSITION = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about|after|over|beside|near)\s+(?:(?:her|his|the|a|an|their)\s+)?"
                                 r"(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
 
@@ -513,7 +518,10 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
             continue  # "she says her son left without telling her": the son's clause
         # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
         # noun may stand there ("she is godmother")
-        if any(not _AFTER_PREPOSITION.search(text, middle, p.start()) for p in _PERSON_WORD.finditer(text, middle, m.start())
+        # or as an object the clause goes on from ("had been minding her niece and fell while ..."), not one that
+        # is the subject of a verb of its own ("she watched her son leave without ...", "asked her son to ...")
+        if any(not (_AFTER_PREPOSITION.search(text, middle, p.start()) or _OBJECT_ENDS.match(text, p.end()))
+               for p in _PERSON_WORD.finditer(text, middle, m.start())
                if not any(a < p.end() and p.start() < b for a, b in swapped)):
             continue
         others = [p for p in _PERSON_WORD.finditer(text, 0, m.start(1))
