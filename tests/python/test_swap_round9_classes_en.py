@@ -46,6 +46,8 @@ CASES = [
      "She looks after her grandfather and was turning him in bed when her back went."),
     ("F", "She had been feeding her granddaughter at home and tripped while carrying her to the car.",
      "He had been feeding his granddaughter at home and tripped while carrying her to the car."),
+    ("F", "She looks after her mum and hurt her wrist while helping her out of the bath.",
+     "He looks after his mum and hurt his wrist while helping her out of the bath."),
     # ... but not after a verb of saying, nor for a possessive
     ("F", "Her aunt visited; she says her son left without waking her.",
      "His aunt visited; he says his son left without waking him."),
@@ -85,6 +87,12 @@ def test_every_relative_of_the_list_takes_an_other_sex_pronoun() -> None:
         "His godson drove him in after he fainted at his wedding.")
     assert swap_sex("His great-niece, 9, was with him when he fell from her trampoline.", "F", "en").text == (
         "Her great-niece, 9, was with her when she fell from her trampoline.")
+
+
+def test_a_childs_mum_takes_the_other_sex_pronoun() -> None:
+    # one way only: in a girl's note the mother's "she" and the girl's cannot be told apart
+    assert swap_sex("Toddler boy brought in by mum; she says he has had a rash since lunch.", "F", "en").text == (
+        "Toddler girl brought in by mum; she says she has had a rash since lunch.")
 
 
 def test_the_subject_of_a_verb_on_the_patient_is_someone_else() -> None:

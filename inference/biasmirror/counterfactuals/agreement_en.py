@@ -372,8 +372,8 @@ _PERSON_SEX = {
                         "grandfather", "grandson", "stepfather", "stepson", "stepbrother", "dad", "grandpa",
                         "father-in-law", "brother-in-law", "son-in-law", "husband", "boyfriend", "godfather")},
     # every other relative of the one list ("her godson ... at his party": the godson's)
-    **{w: sex for w, sex in person_nouns_en.sexes("kin", "parent").items()
-       if w not in ("mommy", "daddy", "mummy", "mum")},
+    # (a "mum" that names the patient is swapped, and passed over as the patient's own)
+    **person_nouns_en.sexes("kin", "parent"),
 }
 _PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX), key=len, reverse=True)) + r")\b",
                           re.IGNORECASE)
