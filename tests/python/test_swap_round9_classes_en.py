@@ -37,6 +37,11 @@ CASES = [
      "His daughter, anxious that her father is losing weight, brought him to the walk-in centre."),
     ("F", "Son at bedside, worried that his mom is not drinking, asks for a drip.",
      "Son at bedside, worried that his dad is not drinking, asks for a drip."),
+    # ... and a nephew's or niece's about an aunt or uncle
+    ("F", "Her nephew, worried that his aunt is not coping at home, asked for a social work referral.",
+     "His nephew, worried that his uncle is not coping at home, asked for a social work referral."),
+    ("M", "His niece says her uncle has had three falls this month.",
+     "Her niece says her aunt has had three falls this month."),
     ("M", "His son, angry with his father for hiding the pain, booked him in.",
      "Her son, angry with his mother for hiding the pain, booked her in."),
     # an object pronoun after a gerund in the patient's own clause is someone else of the patient's sex

@@ -208,17 +208,25 @@ _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feel
            r"fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
-_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
-                           rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
-                           rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
-                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
-                           rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+def _speaks_of(speakers: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                      rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
+                      rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
+                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
+                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+
+
+_CHILD_SPEAKS = _speaks_of(_CHILD_NOUNS)
+# a nephew or niece speaking of an aunt or uncle, the same way ("Her nephew, anxious that his aunt ...")
+_NIBLING_SPEAKS = _speaks_of(r"(?:great-)?(?:nephew|niece)")
+_AUNTS = frozenset({"aunt", "great-aunt", "uncle", "great-uncle"})
 
 
 def _speaker_owns(said: re.Match[str]) -> bool:
     """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
-    speaker = re.search(_CHILD_NOUNS, said.group(), re.IGNORECASE)
-    return speaker is not None and (said.group(2).lower() == "her") == ("daughter" in speaker.group().lower())
+    speaker = re.search(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)", said.group(), re.IGNORECASE)
+    return speaker is not None and (said.group(2).lower() == "her") == any(
+        w in speaker.group().lower() for w in ("daughter", "niece"))
 
 
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
@@ -298,7 +306,8 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else None
+        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else \
+            _NIBLING_SPEAKS.search(text, max(0, lead - 160), lead) if word in _AUNTS else None
         if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
@@ -423,6 +432,7 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
@@ -448,8 +458,9 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     # "Daughter says her mother ...": the speaker's possessive
-    for m in _PARENT_NOUN.finditer(text):
-        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 160), m.start())
+    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)):
+        speaks = _NIBLING_SPEAKS if m.group().lower() in _AUNTS else _CHILD_SPEAKS
+        said = speaks.search(text, max(0, m.start() - 160), m.start())
         if said and not _speaker_owns(said):
             continue  # "Son says her mother ...": the patient's mother
         for g in (1, 2):
