@@ -95,6 +95,22 @@ _OTHER_PERSON_NOUNS = "|".join(sorted(map(re.escape, list(person_nouns_en.sexes(
 _LICENSORS.append(re.compile(rf"\b(?:pt|patient)(?![’'])\b(?:(?!\s(?:her|his|their|by\s+(?:her|his|a|an)|"
                              rf"{_OTHER_PERSON_NOUNS})\b)[^,.;:()\n]){{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z",
                              re.IGNORECASE))
+# the patient's own description of the patient: "describes herself as a 'keen horsewoman'", and a quote the
+# patient speaks with "I am (not) the kind of man ...": 'In her own words, "I'm not the sort of woman who ..."'
+_QUOTE = "[\"'“‘]"
+_LICENSORS.append(re.compile(rf"\b(?:(?:describes|described|describing|sees|saw|considers|considered|thinks\s+of|"
+                             rf"thought\s+of)\s+(?:herself|himself)\s+as|(?:calls|called|calling)\s+(?:herself|himself))"
+                             rf"\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
+_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|"
+                             rf"stated|says|said|told|tells|reports|reported|insists|insisted|explains|explained|jokes|"
+                             rf"joked|shouts|shouted|repeats|repeated)\b)[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
+                             rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
+                             rf"{_MODIFIER}\Z", re.IGNORECASE))
+# another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
+_OTHER_PATIENT = re.compile(rf"(?:\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
+                            rf"|\b(?:pt|patient)\s+(?:in|from)\s+the\s+(?:next|neighbouring|neighboring|adjacent|"
+                            rf"opposite)\s+\w+)[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
 # a son or daughter: the patient's predicate only ("pt is an elderly woman, daughter at bedside"), also after
 # "and" ("he is an only child and a stepson of ...") but never after a bare comma
@@ -185,31 +201,47 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 # (other_persons_words)
 _CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
 _SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
-           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+))")
+           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
+           # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
+           # father for ..."
+           r"(?:(?:is|was)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
+           r"fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
-_CHILD_SPEAKS = re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
-                           rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{_CHILD_NOUNS}"
-                           rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s+{_SPEECH}\s+(?:that\s+)?"
-                           rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+def _speaks_of(speakers: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                      rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
+                      rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
+                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
+                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+
+
+_CHILD_SPEAKS = _speaks_of(_CHILD_NOUNS)
+# a nephew or niece speaking of an aunt or uncle, the same way ("Her nephew, anxious that his aunt ...")
+_NIBLING_SPEAKS = _speaks_of(r"(?:great-)?(?:nephew|niece)")
+_AUNTS = frozenset({"aunt", "great-aunt", "uncle", "great-uncle"})
 
 
 def _speaker_owns(said: re.Match[str]) -> bool:
     """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
-    speaker = re.search(_CHILD_NOUNS, said.group(), re.IGNORECASE)
-    return speaker is not None and (said.group(2).lower() == "her") == ("daughter" in speaker.group().lower())
+    speaker = re.search(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)", said.group(), re.IGNORECASE)
+    return speaker is not None and (said.group(2).lower() == "her") == any(
+        w in speaker.group().lower() for w in ("daughter", "niece"))
 
 
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
+# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
 _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
-                       r"[\"'“‘]?", re.IGNORECASE)
+                       r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]|"
+                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
+                       re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
                     "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad")}
-_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___))", re.IGNORECASE)
+_NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
 
 
 def _nicknames(text: str) -> list[Agreeing]:
@@ -221,6 +253,27 @@ def _nicknames(text: str) -> list[Agreeing]:
             out.append(Agreeing(t.start(), t.end(), t.group(1), gender, _match_case(t.group(1), new), "patient",
                                 "role noun"))
     return out
+
+
+# a sex word said to be the patient's partner: "the man who hit her was her ex-husband" - changes with the partner
+_IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is|was|turned\s+out\s+to\s+be)\s+"
+                               r"(?:her|his|the\s+(?:pt|patient)['’]s)\s+(?:own\s+|new\s+|current\s+)?(?:ex-)?"
+                               r"(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?)\b", re.IGNORECASE)
+# the sex word of a person who acts on the patient: "The man who brought him in says ...", "the woman who found
+# her" - someone else
+_WHO_ACTS_ON = re.compile(r"\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|"
+                          r"punched|kicked|assaulted|helped|called|rang|accompanied|carried|picked|saw|witnessed|"
+                          r"robbed|bit|struck|knocked|dropped|escorted)\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
+                          r"at|from|off|over|home|here|there|and|on|with|after|before|when|while)\b|\s*[.,;:]|\s*\Z)",
+                          re.IGNORECASE)
+_THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
+# the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
+# from the station, who ..., is refusing obs" (not "the man in bed 2")
+_HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
+_PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|referred|conveyed|escorted|picked|"
+                               r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
+                               r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
+                               r")\b)", re.IGNORECASE)
 
 
 def analyse(text: str) -> list[Agreeing]:
@@ -253,7 +306,8 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else None
+        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else \
+            _NIBLING_SPEAKS.search(text, max(0, lead - 160), lead) if word in _AUNTS else None
         if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
@@ -272,8 +326,19 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "her 72 yo mother", "his eldest son": someone else
         if _OTHER_WHO.search(before) and not (coordinated or possessor_predicate):
             continue  # "his grandson, who is a policeman": the relative's
+        if word in _SEX_WORDS and _THE_BEFORE.search(before) and _IS_PARTNER_AFTER.match(text, m.end()):
+            found.append(Agreeing(m.start(), m.end(), token, "F" if word in SEX_WORD_PAIRS else "M",
+                                  _match_case(token, SEX_WORD_PAIRS[word] if word in SEX_WORD_PAIRS else
+                                              _MALE[word]), "partner", "sex word"))
+            continue
+        if word in _SEX_WORDS and _WHO_ACTS_ON.match(text, m.end()):
+            continue  # "The man who brought him in": someone else
+        if _OTHER_PATIENT.search(before) and not coordinated:
+            continue  # "the other patient, a woman in her 20s": someone else
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
+        elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
+            pass      # "The woman brought in by police ...": the note's subject
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
         elif word in _SEX_WORDS and (_PARTNER_AFTER.match(text, m.end()) or _PARTNER_APPOSITION.search(before)):
@@ -315,6 +380,9 @@ _PERSON_SEX = {
     **{w: "M" for w in ("man", "male", "gentleman", "guy", "boy", "father", "brother", "son", "uncle", "nephew",
                         "grandfather", "grandson", "stepfather", "stepson", "stepbrother", "dad", "grandpa",
                         "father-in-law", "brother-in-law", "son-in-law", "husband", "boyfriend", "godfather")},
+    # every other relative of the one list ("her godson ... at his party": the godson's)
+    # (a "mum" that names the patient is swapped, and passed over as the patient's own)
+    **person_nouns_en.sexes("kin", "parent"),
 }
 _PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX), key=len, reverse=True)) + r")\b",
                           re.IGNORECASE)
@@ -364,6 +432,7 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
@@ -389,11 +458,16 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     # "Daughter says her mother ...": the speaker's possessive
-    for m in _PARENT_NOUN.finditer(text):
-        said = _CHILD_SPEAKS.search(text, max(0, m.start() - 160), m.start())
+    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)):
+        speaks = _NIBLING_SPEAKS if m.group().lower() in _AUNTS else _CHILD_SPEAKS
+        said = speaks.search(text, max(0, m.start() - 160), m.start())
         if said and not _speaker_owns(said):
             continue  # "Son says her mother ...": the patient's mother
         for g in (1, 2):
+            # the speaker's own pronoun is of the speaker's sex ("Her daughter, who says she ..."); "His daughter
+            # says he has been calling her by her mother's name": "he" is the patient
+            if g == 1 and said and said.group(1) and (said.group(1).lower() == "she") != (said.group(2).lower() == "her"):
+                continue
             if said and said.group(g) and (said.start(g), said.end(g)) in spans:
                 out.append((said.start(g), said.end(g)))
     # (unless the phrase names the patient: "Pt, the wife of the pt in bay 2", "she is the wife of the man ...")
@@ -417,3 +491,69 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             continue  # (a person word kept above is someone else's: "the wife of the man in bed 2 ... she")
         out.append((m.start(), m.end()))
     return out
+
+
+# the patient's own clause: "she fainted while watching her being cannulated", "he felt a pop in his back while
+# lifting him", "She is godmother to her niece and was holding her". The subject of the gerund is the clause's
+# subject, the patient; an object pronoun there is not the patient (that would be "herself"), but someone else of
+# the patient's sex named before it (the woman in bay 6, his father, her niece).
+_OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|since|and\s+(?:was|is|has\s+been|had\s+been)"
+                                r")\s+(?:\w+ly\s+)?\w+ing\s+(her|him)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
+# words that open another clause, or another subject, between the patient's pronoun and the gerund
+_NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
+                          r"thought|tells|told|notes|noted|explains|explained|adds|added|believes|believed|knows|knew|"
+                          r"feels|felt\s+that|asks|asked|wants|wanted|if|because|as|so|but|until)\b", re.IGNORECASE)
+_OBJECT_ENDS = re.compile(r"\s*,|\s+(?:and|at|in|on|for|from|into|around|across|home)\b", re.IGNORECASE)
+_AFTER_PREPOSITION = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about|after|over|beside|near)\s+(?:(?:her|his|the|a|an|their)\s+)?"
+                                r"(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+
+
+def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of an object "her"/"him" (the patient's sex, swapped as an object) inside the patient's own clause
+    after a gerund, when a person of that sex who is not swapped is named before it: that person's, kept."""
+    pronoun, subject = ("her", "she") if original_sex == "F" else ("him", "he")
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = {(a, b) for a, b, new in hits if new.lower() in ("him", "her")}
+    out = []
+    for m in _OWN_CLAUSE_OBJECT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if m.group(1).lower() != pronoun or span not in objects:
+            continue
+        start = max([b.end() for b in _CLAUSE_BREAK.finditer(text, 0, m.start())] or [0])
+        head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:m.start()])
+        if head is None or head.group(1).lower() != subject:
+            continue
+        middle = start + head.end()
+        if _NEW_SUBJECT.search(text, middle, m.start()):
+            continue  # "she says her son left without telling her": the son's clause
+        # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
+        # noun may stand there ("she is godmother")
+        # or as an object the clause goes on from ("had been minding her niece and fell while ..."), not one that
+        # is the subject of a verb of its own ("she watched her son leave without ...", "asked her son to ...")
+        if any(not (_AFTER_PREPOSITION.search(text, middle, p.start()) or _OBJECT_ENDS.match(text, p.end()))
+               for p in _PERSON_WORD.finditer(text, middle, m.start())
+               if not any(a < p.end() and p.start() < b for a, b in swapped)):
+            continue
+        others = [p for p in _PERSON_WORD.finditer(text, 0, m.start(1))
+                  if _PERSON_SEX[p.group().lower()] == original_sex
+                  and not any(a < p.end() and p.start() < b for a, b in swapped)]
+        if others:
+            out.append(span)
+    # the subject of a verb whose object is the patient ("when she saw our pt seize", "he helped the pt up") is
+    # someone else: kept when a person of that sex who is not swapped is named before it
+    for m in _SUBJECT_OF_PATIENT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if m.group(1).lower() != subject or span not in set(swapped):
+            continue
+        if any(_PERSON_SEX[p.group().lower()] == original_sex and not any(a < p.end() and p.start() < b
+                                                                          for a, b in swapped)
+               for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
+            out.append(span)
+    return out
+
+
+_SUBJECT_OF_PATIENT = re.compile(r"\b(she|he)\s+(?:(?:had|has|then|also|just)\s+)?(?!(?:is|was|'s|became|remains|"
+                                 r"seemed|looked)\b)[a-z]+(?:ed|s)?\s+(?:our|the|this)\s+(?:pt|patient)\b(?!['’])",
+                                 re.IGNORECASE)
+

@@ -201,10 +201,15 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             taken.append((item.start, item.end))
         hits.sort()
     if lex.language == "en" and hits:
-        from biasmirror.counterfactuals.agreement_en import other_persons_decades, other_persons_words
+        from biasmirror.counterfactuals.agreement_en import (
+            other_persons_decades,
+            other_persons_words,
+            own_clause_objects,
+        )
 
         spans = [(a, b) for a, b, _ in hits]
         kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
+        kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
@@ -287,6 +292,7 @@ def residual_spans(text: str | None, original_sex: Sex, language: str = "en", *,
 
 _HSPACE = r"[^\S\n]"  # whitespace other than a line break
 _SKIP_WS = re.compile(_HSPACE + r"*(?:\n" + _HSPACE + r"*)?")
+_QUOTE_NEXT = re.compile(_HSPACE + r"*[\"'“‘]")
 _OPENERS = re.compile(r"(?:[(\[{\"'“‘]" + _HSPACE + r"*)+")
 _TOKEN = re.compile(r"(?P<num>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][\w'’-]*|_+)")
 _UNIT_AFTER_NUMBER = re.compile(_HSPACE + r"*([^\W\d_]+)")
@@ -473,6 +479,7 @@ _RULE_KEYS = {
     "clause_prefix_in",
     "sex",
     "next_end",
+    "next_quoted",
     "next_in",
     "next_not_in",
     "prev_in",
@@ -516,6 +523,9 @@ class _Rule:
         checks = []
         if spec.get("next_end"):
             checks.append(lambda c: c.next1[0] == "end")
+        if spec.get("next_quoted"):
+            # the next token opens a quotation ("call her 'Nana'"): a name or a title given in quotes
+            checks.append(lambda c: _QUOTE_NEXT.match(c.text, c.end) is not None)
         if "next_in" in spec:
             s1 = words("next_in")
             checks.append(lambda c, s=s1: c.next1[0] == "word" and c.next1[1] in s)
