@@ -354,6 +354,8 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
+    if _other_patient(token):
+        return None  # "agressée par un patient agité": another patient's words keep their form
     prev = token.nbor(-1) if token.i > token.sent.start else None
     after_possessive = prev is not None and _lower(prev) in POSSESSIVES
     if word == "femme" and after_possessive:
@@ -945,8 +947,67 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 
 
 def analyse(doc: Any) -> list[Agreeing]:
-    """Words of a parsed French text that agree with the patient or partner (see the module docstring)."""
-    return _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
+    words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
+    return _extend_lists(doc, _patient_nouns(doc, _analyse(doc))) + _kept_words(doc)
+
+
+_PATIENT_TITLES = frozenset({"patient", "patiente", "monsieur", "madame", "dame", "mademoiselle"})
+# a bed or room after a patient noun names which patient: "le fils du patient du box 3"
+_PLACE_NOUNS = frozenset({"box", "lit", "chambre", "brancard", "fauteuil", "salle"})
+
+
+def _word_ending_at(doc: Any, k: int) -> tuple[int, str]:
+    """(first token, word) of the word ending at token k, joining hyphenated parts ('belle', '-', 'mère')."""
+    i, word = k, _lower(doc[k])
+    while i - 2 >= 0 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_:
+        word = _lower(doc[i - 2]) + "-" + word
+        i -= 2
+    return i, word
+
+
+def _other_patient(token: Any) -> list[Any]:
+    """The tokens to keep when a patient noun names another patient (round 9), else []: the complement of a
+    relative's, a partner's or a neighbour's noun with its bed or room ("le fils du patient du box 3", "Gendre de
+    la patiente du box 4", "le mari de la dame du lit 5": the host noun too when it is a partner's), or the agent
+    of a passive said of the patient ("elle a été agressée par un patient agité", "il a été blessé par le patient
+    qu'il transportait")."""
+    doc, i, sent = token.doc, token.i, token.sent
+    if _lower(token) not in _PATIENT_TITLES or i == sent.start:
+        return []
+    prev = _lower(doc[i - 1])
+    dets = [doc[i - 1]]
+    if prev == "la" and i - 2 >= sent.start and _lower(doc[i - 2]) == "de":
+        dets = [doc[i - 2], doc[i - 1]]
+    elif prev not in ("du", "le", "la", "l'", "un", "une", "de", "d'"):
+        return []
+    k = dets[0].i - 1
+    nxt = [_lower(t) for t in doc[i + 1: min(i + 4, sent.end)]]
+    placed = len(nxt) >= 2 and nxt[0] in ("du", "de", "en", "au") and (nxt[1] in _PLACE_NOUNS or (
+        nxt[1] == "la" and len(nxt) > 2 and nxt[2] in _PLACE_NOUNS))
+    if k >= sent.start and _lower(dets[0]) in ("du", "de") and placed:
+        first, host = _word_ending_at(doc, k)
+        if host in _KIN or host in OTHER_PEOPLE or host in ROLE_NOUNS:
+            return [token, *dets]
+        if host in PARTNER_NOUNS or host in ("femme", "homme"):
+            keep = [token, *dets, *doc[first: k + 1]]
+            if first > sent.start and _lower(doc[first - 1]) in DETERMINERS:
+                keep.append(doc[first - 1])
+            return keep
+        return []
+    if k >= sent.start and _lower(doc[k]) == "par" and prev in ("le", "la", "l'", "un", "une"):
+        before = {_lower(t) for t in doc[sent.start: k]}
+        if prev in ("un", "une") or before & {"il", "elle"}:
+            return [token, *dets]
+    return []
+
+
+def _kept_words(doc: Any) -> list[Agreeing]:
+    out = []
+    for token in doc:
+        for t in _other_patient(token):
+            out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
+    return out
 
 
 def _analyse(doc: Any) -> list[Agreeing]:

@@ -190,6 +190,10 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             continue  # an agreeing word that does not describe the patient, who is of the other sex
         hits.append((start, end, new))
     if agreeing:
+        # words the analysis reads as naming someone else ("le fils du patient du box 3"): the lexicon keeps them
+        kept = [(item.start, item.end) for item in agreeing if item.reason == "kept"]
+        if kept:
+            hits = [h for h in hits if not any(h[0] < b and a < h[1] for a, b in kept)]
         taken = [(a, b) for a, b, _ in hits]
         for item in agreeing:
             # English "woman"/"man"/"female"/"male" swap both ways, like the lexicon pairs they replace
