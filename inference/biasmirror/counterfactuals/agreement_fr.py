@@ -626,6 +626,12 @@ def _kind(controller: Any | str | None) -> str | None:
         return None
     if controller == _IMPLICIT:
         return "patient"
+    if _lower(controller) in _EPICENE_FEMININE:
+        return None  # "la victime ... a été extraite": the word agrees with the noun, whatever the patient's sex
+    i = controller.i
+    if _lower(controller) in ("femme", "homme") and i >= 3 and controller.doc[i - 2].text == "," \
+            and _lower(controller.doc[i - 3]) in _EPICENE_FEMININE:
+        return None  # "la victime, un homme de 30 ans, renversée": read with the noun it is apposed to
     return _person_kind(controller)
 
 
@@ -949,7 +955,38 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    return _extend_lists(doc, _patient_nouns(doc, _analyse(doc))) + _kept_words(doc)
+    found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    taken = {a.start for a in found}
+    return found + [a for a in _apposed_sex_nouns(doc) if a.start not in taken] + _kept_words(doc)
+
+
+# feminine nouns that name the patient while their words keep the noun's gender ("la victime, ..., renversée")
+_EPICENE_FEMININE = frozenset({"victime", "personne"})
+
+
+def _apposed_sex_nouns(doc: Any) -> list[Agreeing]:
+    """"une femme" / "un homme" apposed, after a comma, to the partner's noun ("sa compagne, une femme d'une
+    trentaine d'années": the partner's, who changes sex with the patient) or to "la victime" (the patient)."""
+    out = []
+    for token in doc:
+        i = token.i  # (the parse may end a sentence at the comma: the bounds are the text's)
+        word = _lower(token)
+        if word not in ("femme", "homme") or i < 3 or doc[i - 2].text != ",":
+            continue
+        article = _lower(doc[i - 1])
+        if (article, word) not in (("une", "femme"), ("un", "homme")):
+            continue
+        host = doc[i - 3]
+        kind = _person_kind(host)
+        if kind != "partner" and not (_lower(host) in _EPICENE_FEMININE and i >= 4
+                                      and _lower(doc[i - 4]) in ("la", "une")):
+            continue
+        gender = "F" if word == "femme" else "M"
+        controller = "partner" if kind == "partner" else "patient"
+        for t, new in ((doc[i - 1], "un" if gender == "F" else "une"), (token, "homme" if gender == "F" else "femme")):
+            out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, gender, _match_case(t.text, new), controller,
+                                "sex word"))
+    return out
 
 
 _PATIENT_TITLES = frozenset({"patient", "patiente", "monsieur", "madame", "dame", "mademoiselle"})
