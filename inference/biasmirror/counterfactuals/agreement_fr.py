@@ -147,6 +147,8 @@ def _candidate(token: Any) -> str | None:
         return None  # "du second degré": an adjective between an article and its noun agrees with the noun
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
+    if _fixed_word(token, word, prev_word, nxt):
+        return None
     if prev_word in ("sous", "sans") and word in _noun_forms():
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
@@ -180,6 +182,34 @@ def _candidate(token: Any) -> str | None:
     if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
         return gender  # "non observante du traitement" tagged as a noun
     return None
+
+
+# "tout" as a pronoun or in a fixed phrase ("fatigué de tout", "tout de suite", "tout à fait") has no gender
+_TOUT_PRONOUN_BEFORE = frozenset({"de", "du", "en", "malgré", "avant", "après", "pour", "sur", "à"})
+
+
+def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
+    """Round 9: forms that look like a person's agreeing word but are not one - a verb of saying before its
+    clause ("son ami dit qu'elle ..."), the noun object right after its verb ("porter plainte") or after
+    "toute" ("toute prise de toxiques"), "tout(e)" before a noun, "tout" as a pronoun or in a fixed phrase."""
+    after = _lower(nxt) if nxt is not None else ""
+    if word == "dit" and after in ("que", "qu'", ":"):
+        return True
+    if token.pos_ == "NOUN" and token.dep_ == "obj" and token.head.i == token.i - 1 and token.head.pos_ == "VERB" \
+            and word in _noun_forms():
+        return True
+    if prev_word in ("tout", "toute") and token.pos_ == "NOUN" and word in _noun_forms():
+        return True
+    if word in ("tout", "toute"):
+        if nxt is not None and nxt.pos_ == "NOUN" and after in _noun_forms() and not is_adjective(after):
+            return True
+        if prev_word in _TOUT_PRONOUN_BEFORE and after not in ("seul", "seule"):
+            return True
+        doc = token.doc
+        later = _lower(doc[token.i + 2]) if token.i + 2 < len(doc) else ""
+        if (after, later) in (("de", "suite"), ("à", "fait"), ("à", "coup"), ("le", "temps"), ("de", "même")):
+            return True
+    return False
 
 
 def _unknown_other_form(word: str, gender: str) -> bool:
