@@ -149,6 +149,8 @@ def _candidate(token: Any) -> str | None:
         return None  # a gerund ("en tombant")
     if _fixed_word(token, word, prev_word, nxt):
         return None
+    if word in ("tout", "toute") and nxt is not None and _lower(nxt) in ("seul", "seule"):
+        return gender  # "tombée toute seule" (tagged as a determiner): agrees as "seule" does
     if prev_word in ("sous", "sans") and word in _noun_forms():
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
@@ -193,7 +195,7 @@ def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
     clause ("son ami dit qu'elle ..."), the noun object right after its verb ("porter plainte") or after
     "toute" ("toute prise de toxiques"), "tout(e)" before a noun, "tout" as a pronoun or in a fixed phrase."""
     after = _lower(nxt) if nxt is not None else ""
-    if word == "dit" and after in ("que", "qu'", ":"):
+    if word == "dit" and (after in ("que", "qu'", ":") or after.startswith("-")):  # "dit-elle"
         return True
     if token.pos_ == "NOUN" and token.dep_ == "obj" and token.head.i == token.i - 1 and token.head.pos_ == "VERB" \
             and word in _noun_forms():
@@ -384,6 +386,10 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
+    if word in ("-il", "-elle") or (token.pos_ == "PRON" and word.endswith(("-il", "-elle"))):
+        return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ..."
+    if word in _FIRST_PERSON and _patient_quote(token):
+        return "patient"  # "« je suis tombée toute seule », dit-elle": the patient speaks
     if _other_patient(token):
         return None  # "agressée par un patient agité": another patient's words keep their form
     prev = token.nbor(-1) if token.i > token.sent.start else None
@@ -409,6 +415,39 @@ def _person_kind(token: Any) -> str | None:
             and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
     return None
+
+
+_INVERTED = frozenset({"-il", "-elle", "-t", "-t-il", "-t-elle"})
+_FIRST_PERSON = frozenset({"je", "j'", "moi", "moi-même", "m'", "me"})
+_SPEECH_VERBS = frozenset({"dit", "disait", "répète", "répétait", "affirme", "affirmait", "explique", "expliquait",
+                           "raconte", "racontait", "déclare", "rapporte", "ajoute", "précise", "confie", "lance",
+                           "crie", "hurle", "murmure", "insiste", "répond", "répondait", "assure", "se plaint"})
+_QUOTES = {"«": "»", "“": "”", '"': '"'}
+
+
+def _patient_quote(token: Any) -> bool:
+    """Whether ``token`` is inside a quotation that the patient (a patient pronoun or noun, the subject of a verb
+    of saying outside the quotation: "dit-elle", "Il dit : « ... »") speaks: then "je" is the patient (round 9).
+    Only inside quotation marks: "je" elsewhere is the note's writer."""
+    doc = token.doc
+    start = None
+    for k in range(token.i - 1, -1, -1):
+        text = doc[k].text
+        if text in _QUOTES.values() and text != '"':
+            return False
+        if text in _QUOTES:
+            start = k
+            break
+    if start is None:
+        return False
+    close = _QUOTES[doc[start].text]
+    end = next((k for k in range(token.i + 1, len(doc)) if doc[k].text == close), len(doc))
+    for t in list(doc[:start]) + list(doc[end + 1:]):
+        word = _lower(t)
+        if (word in ("il", "elle", "-il", "-elle") or word in PATIENT_NOUNS) and t.dep_.startswith("nsubj") \
+                and _lower(t.head) in _SPEECH_VERBS:
+            return True
+    return False
 
 
 def _is_object_clitic(token: Any) -> bool:
@@ -450,13 +489,16 @@ def _object_clitic(token: Any) -> Any | None:
     if i >= token.sent.start and _lower(token.doc[i]) in OBJECT_CLITICS and token.doc[i].pos_ in ("PRON", "DET") \
             and i + 1 < len(token.doc) and token.doc[i + 1].pos_ in ("VERB", "AUX"):
         return token.doc[i]
+    if i >= token.sent.start and _lower(token.doc[i]) in ("m'", "me") and _lower(token.doc[i + 1]) in AVOIR \
+            and _patient_quote(token.doc[i]):
+        return token.doc[i]  # "« personne ne m'a poussée », dit-elle"
     return None
 
 
 def _auxiliary(token: Any) -> str | None:
     """'avoir' or 'être' when the word is a participle right after (adverbs between) a form of that verb."""
     i = token.i - 1
-    while i >= token.sent.start and _lower(token.doc[i]) in ADVERBS:
+    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS or _lower(token.doc[i]) in _INVERTED):
         i -= 1
     if i < token.sent.start:
         return None
@@ -472,8 +514,8 @@ def _reflexive_with_object(token: Any) -> bool:
     """'s'est tordu la cheville': a reflexive participle followed by its direct object does not agree."""
     doc = token.doc
     i = token.i - 1
-    while i >= token.sent.start and _lower(doc[i]) in ADVERBS:
-        i -= 1
+    while i >= token.sent.start and (_lower(doc[i]) in ADVERBS or _lower(doc[i]) in _INVERTED):
+        i -= 1  # (an inverted subject: "s'est-il cogné la tête ?")
     if i < token.sent.start + 1 or _lower(doc[i]) not in ETRE or _lower(doc[i - 1]) not in ("s'", "se"):
         return False
     j = token.i + 1
@@ -765,6 +807,8 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 break
             if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS:
                 break
+            if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
+                break       # "..., dit-il": a verb of saying
             if nxt.pos_ in ("VERB", "AUX", "NOUN") and "Part" not in nxt.morph.get("VerbForm") \
                     and not is_adjective(word):
                 break           # "vit seul", "demande un avis": a verb, not a member of the list
