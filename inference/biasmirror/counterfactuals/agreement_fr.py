@@ -386,12 +386,16 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
-    if word in ("-il", "-elle") or (token.pos_ == "PRON" and word.endswith(("-il", "-elle"))):
-        return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ..."
+    if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
+            token.pos_ == "PRON" or word.split("-")[0] in ETRE | AVOIR)):
+        return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ...", "Est-il resté seul"
     if word in _FIRST_PERSON and _patient_quote(token):
         return "patient"  # "« je suis tombée toute seule », dit-elle": the patient speaks
     if _other_patient(token):
         return None  # "agressée par un patient agité": another patient's words keep their form
+    if word in PARTNER_NOUNS | {"femme", "homme"} and any(
+            token in _other_patient(t) for t in token.doc[token.i + 2: token.i + 4]):
+        return None  # "l'époux de la dame du lit 4 est venu": another patient's partner
     prev = token.nbor(-1) if token.i > token.sent.start else None
     after_possessive = prev is not None and _lower(prev) in POSSESSIVES
     if word == "femme" and after_possessive:
@@ -417,6 +421,12 @@ def _person_kind(token: Any) -> str | None:
     return None
 
 
+# infinitives that are also nouns after "le"/"la": "a pris le dîner", "au lever"
+_INFINITIVE_NOUNS = frozenset({"dîner", "déjeuner", "souper", "goûter", "coucher", "lever", "devoir", "pouvoir",
+                               "savoir", "rire", "sourire", "être", "avoir", "vouloir", "boire", "manger", "toucher",
+                               "loisir", "plaisir", "cuir", "soir", "espoir", "miroir", "trottoir", "couloir",
+                               "mouchoir", "tiroir", "dortoir", "rasoir", "arrosoir", "peignoir", "comptoir", "noir",
+                               "père", "frère", "mère", "air", "fer", "hiver", "cancer", "ulcère", "lumière"})
 _INVERTED = frozenset({"-il", "-elle", "-t", "-t-il", "-t-elle"})
 _FIRST_PERSON = frozenset({"je", "j'", "moi", "moi-même", "m'", "me"})
 _SPEECH_VERBS = frozenset({"dit", "disait", "répète", "répétait", "affirme", "affirmait", "explique", "expliquait",
@@ -444,10 +454,22 @@ def _patient_quote(token: Any) -> bool:
     end = next((k for k in range(token.i + 1, len(doc)) if doc[k].text == close), len(doc))
     for t in list(doc[:start]) + list(doc[end + 1:]):
         word = _lower(t)
-        if (word in ("il", "elle", "-il", "-elle") or word in PATIENT_NOUNS) and t.dep_.startswith("nsubj") \
+        if (word in ("il", "elle") or word in PATIENT_NOUNS) and t.dep_.startswith("nsubj") \
                 and _lower(t.head) in _SPEECH_VERBS:
             return True
+        if word in ("-il", "-elle") and any(_lower(v) in _SPEECH_VERBS for v in doc[max(0, t.i - 2): t.i]):
+            return True  # "dit-elle", "raconte-t-il"
     return False
+
+
+def _is_infinitive(token: Any) -> bool:
+    """An infinitive by the parse or by the lemmatizer's verb index ("voir" tagged as a noun)."""
+    from biasmirror.counterfactuals.nlp import _verb_tables
+
+    if "Inf" in token.morph.get("VerbForm") or token.dep_ == "xcomp" or _is_verb(_lower(token)):
+        return True
+    tables = _verb_tables()
+    return tables is not None and _lower(token) in tables[2]
 
 
 def _is_object_clitic(token: Any) -> bool:
@@ -459,6 +481,10 @@ def _is_object_clitic(token: Any) -> bool:
     before = doc[token.i - 1] if token.i > token.sent.start else None
     if before is None or before.pos_ == "ADP" or _lower(before) in DETERMINERS | {"de", "à", "par", "pour", "sur", "dans", "en"}:
         return False
+    nxt = _lower(after)
+    if before.pos_ in ("VERB", "AUX") and nxt.endswith(("er", "ir", "re", "oir")) and _is_infinitive(after) \
+            and nxt not in _INFINITIVE_NOUNS and after.pos_ != "ADJ":
+        return True  # before an infinitive that completes a verb: "je suis allé la chercher"
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
 
 
@@ -503,6 +529,8 @@ def _auxiliary(token: Any) -> str | None:
     if i < token.sent.start:
         return None
     word = _lower(token.doc[i])
+    if word.endswith(("-il", "-elle")):
+        word = word.split("-")[0]  # "Est-il resté seul ?" read as one token
     if word in AVOIR:
         return "avoir"
     if word in ETRE:
