@@ -37,6 +37,13 @@ CASES = [
      "« Je me suis sentie mal puis je suis tombée toute seule », raconte-t-elle."),
     ("F", "Elle répète : « personne ne m'a crue ».", "Il répète : « personne ne m'a cru »."),
     ("M", "Je suis allé le voir, il était assoupi.", "Je suis allé la voir, elle était assoupie."),
+    # the stressed pronoun: after "c'est", opening a clause before a comma or "et"; "on lui a donné" is kept
+    ("F", "C'est elle qui a appelé le 15 ; elle et sa sœur attendent dans le salon.",
+     "C'est lui qui a appelé le 15 ; lui et sa sœur attendent dans le salon."),
+    ("M", "Lui, qui ne consulte jamais, est venu seul ; on lui a donné un antalgique.",
+     "Elle, qui ne consulte jamais, est venue seule ; on lui a donné un antalgique."),
+    # "si" elides before "il" only
+    ("M", "On lui a demandé s'il avait chuté ; il ne sait plus.", "On lui a demandé si elle avait chuté ; elle ne sait plus."),
     # role nouns the lexicon lacked
     ("F", "Chirurgienne à la retraite, ancienne championne de tennis, elle est essoufflée.",
      "Chirurgien à la retraite, ancien champion de tennis, il est essoufflé."),

@@ -103,8 +103,21 @@ def _is_plural(token: Any) -> bool:
     return True
 
 
+# the role-noun lexicon's own pairs, and the parts of its hyphenated ones ("sapeuse-pompière": sapeuse/sapeur,
+# pompière/pompier), read before the suffix rules (round 9: "-euse" -> "-eur", nouns the rules leave alone)
+_ROLE_PAIRS = {f: m for f, m in person_nouns_fr.ROLE_NOUNS} | {m: f for f, m in person_nouns_fr.ROLE_NOUNS}
+_ROLE_PART_PAIRS = {a: (b, sex) for f, m in person_nouns_fr.ROLE_NOUNS if f.count("-") == m.count("-") > 0
+                    for x, y in zip(f.split("-"), m.split("-")) if x != y
+                    for a, b, sex in ((x, y, "F"), (y, x, "M"))}
+_ROLE_SEXES = person_nouns_fr.sexes()
+
+
 def inflect(word: str, gender: str) -> str | None:
     """The other-gender form of ``word`` (lower case) that carries ``gender``."""
+    if word in _ROLE_PAIRS and _ROLE_SEXES.get(word) == gender:
+        return _ROLE_PAIRS[word]
+    if word in _ROLE_PART_PAIRS and _ROLE_PART_PAIRS[word][1] == gender:
+        return _ROLE_PART_PAIRS[word][0]
     return to_masculine(word) if gender == "F" else to_feminine(word)
 
 
@@ -129,7 +142,10 @@ def _candidate(token: Any) -> str | None:
     plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
     if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
         return None
-    gender = gender_of(word)
+    gender = gender_of(word) or _ROLE_SEXES.get(word)
+    compound = _compound(token)
+    if gender is None and compound in ROLE_NOUNS and word in _ROLE_PART_PAIRS:
+        gender = _ROLE_PART_PAIRS[word][1]  # "sapeuse-pompière": the tail of a role noun of the lexicon
     if gender is None:
         return None
     if word in ROLE_NOUNS:
@@ -1173,6 +1189,11 @@ def _analyse(doc: Any) -> list[Agreeing]:
                 if new is not None:
                     found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                           _match_case(token.text, new), kind, _reason(token, controller)))
+                head = doc[token.i - 2] if is_role and word != _compound(token) else None
+                if new is not None and head is not None and _ROLE_PART_PAIRS.get(_lower(head), ("", ""))[1] == gender:
+                    # "sapeur-pompier" -> "sapeuse-pompière": the head of a role compound changes with its tail
+                    found.append(Agreeing(head.idx, head.idx + len(head.text), head.text, gender,
+                                          _match_case(head.text, _ROLE_PART_PAIRS[_lower(head)][0]), kind, "role noun"))
         elif word in ("la", "le") and token.i + 1 < len(doc) and _is_object_clitic(token):
             gender = "F" if word == "la" else "M"
             found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,

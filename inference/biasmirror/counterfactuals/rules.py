@@ -228,10 +228,23 @@ _DE_BEFORE = re.compile(r"\b([dD])e[^\S\n]+\Z")
 _D_ELIDED_BEFORE = re.compile(r"\b([dD])['’]\Z")
 
 
+_SI_BEFORE = re.compile(r"\b([sS])i[^\S\n]+\Z")
+_S_ELIDED_BEFORE = re.compile(r"\b([sS])['’]\Z")
+
+
 def _elide_fr(text: str, hit: tuple[int, int, str]) -> tuple[int, int, str]:
-    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui'."""
+    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui', "s'il" -> 'si elle',
+    'si elle' -> "s'il" ("si" elides before "il" only)."""
     start, end, new = hit
     before = text[max(0, start - 4): start]
+    if new.lower() in ("il", "ils"):
+        m = _SI_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}'{new}"
+    elif new.lower() in ("elle", "elles"):
+        m = _S_ELIDED_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}i {new}"
     if new[:1].lower() in "aeiouéèêh":
         m = _DE_BEFORE.search(before)
         if m:
