@@ -103,8 +103,21 @@ def _is_plural(token: Any) -> bool:
     return True
 
 
+# the role-noun lexicon's own pairs, and the parts of its hyphenated ones ("sapeuse-pompière": sapeuse/sapeur,
+# pompière/pompier), read before the suffix rules (round 9: "-euse" -> "-eur", nouns the rules leave alone)
+_ROLE_PAIRS = {f: m for f, m in person_nouns_fr.ROLE_NOUNS} | {m: f for f, m in person_nouns_fr.ROLE_NOUNS}
+_ROLE_PART_PAIRS = {a: (b, sex) for f, m in person_nouns_fr.ROLE_NOUNS if f.count("-") == m.count("-") > 0
+                    for x, y in zip(f.split("-"), m.split("-")) if x != y
+                    for a, b, sex in ((x, y, "F"), (y, x, "M"))}
+_ROLE_SEXES = person_nouns_fr.sexes()
+
+
 def inflect(word: str, gender: str) -> str | None:
     """The other-gender form of ``word`` (lower case) that carries ``gender``."""
+    if word in _ROLE_PAIRS and _ROLE_SEXES.get(word) == gender:
+        return _ROLE_PAIRS[word]
+    if word in _ROLE_PART_PAIRS and _ROLE_PART_PAIRS[word][1] == gender:
+        return _ROLE_PART_PAIRS[word][0]
     return to_masculine(word) if gender == "F" else to_feminine(word)
 
 
@@ -129,7 +142,10 @@ def _candidate(token: Any) -> str | None:
     plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
     if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
         return None
-    gender = gender_of(word)
+    gender = gender_of(word) or _ROLE_SEXES.get(word)
+    compound = _compound(token)
+    if gender is None and compound in ROLE_NOUNS and word in _ROLE_PART_PAIRS:
+        gender = _ROLE_PART_PAIRS[word][1]  # "sapeuse-pompière": the tail of a role noun of the lexicon
     if gender is None:
         return None
     if word in ROLE_NOUNS:
@@ -147,6 +163,10 @@ def _candidate(token: Any) -> str | None:
         return None  # "du second degré": an adjective between an article and its noun agrees with the noun
     if prev_word == "en" and word.endswith("ant"):
         return None  # a gerund ("en tombant")
+    if _fixed_word(token, word, prev_word, nxt):
+        return None
+    if word in ("tout", "toute") and nxt is not None and _lower(nxt) in ("seul", "seule"):
+        return gender  # "tombée toute seule" (tagged as a determiner): agrees as "seule" does
     if prev_word in ("sous", "sans") and word in _noun_forms():
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
@@ -180,6 +200,34 @@ def _candidate(token: Any) -> str | None:
     if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
         return gender  # "non observante du traitement" tagged as a noun
     return None
+
+
+# "tout" as a pronoun or in a fixed phrase ("fatigué de tout", "tout de suite", "tout à fait") has no gender
+_TOUT_PRONOUN_BEFORE = frozenset({"de", "du", "en", "malgré", "avant", "après", "pour", "sur", "à"})
+
+
+def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
+    """Round 9: forms that look like a person's agreeing word but are not one - a verb of saying before its
+    clause ("son ami dit qu'elle ..."), the noun object right after its verb ("porter plainte") or after
+    "toute" ("toute prise de toxiques"), "tout(e)" before a noun, "tout" as a pronoun or in a fixed phrase."""
+    after = _lower(nxt) if nxt is not None else ""
+    if word == "dit" and (after in ("que", "qu'", ":") or after.startswith("-")):  # "dit-elle"
+        return True
+    if token.pos_ == "NOUN" and token.dep_ == "obj" and token.head.i == token.i - 1 and token.head.pos_ == "VERB" \
+            and word in _noun_forms():
+        return True
+    if prev_word in ("tout", "toute") and token.pos_ == "NOUN" and word in _noun_forms():
+        return True
+    if word in ("tout", "toute"):
+        if nxt is not None and nxt.pos_ == "NOUN" and after in _noun_forms() and not is_adjective(after):
+            return True
+        if prev_word in _TOUT_PRONOUN_BEFORE and after not in ("seul", "seule"):
+            return True
+        doc = token.doc
+        later = _lower(doc[token.i + 2]) if token.i + 2 < len(doc) else ""
+        if (after, later) in (("de", "suite"), ("à", "fait"), ("à", "coup"), ("le", "temps"), ("de", "même")):
+            return True
+    return False
 
 
 def _unknown_other_form(word: str, gender: str) -> bool:
@@ -354,6 +402,16 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
+    if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
+            token.pos_ == "PRON" or word.split("-")[0] in ETRE | AVOIR)):
+        return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ...", "Est-il resté seul"
+    if word in _FIRST_PERSON and _patient_quote(token):
+        return "patient"  # "« je suis tombée toute seule », dit-elle": the patient speaks
+    if _other_patient(token):
+        return None  # "agressée par un patient agité": another patient's words keep their form
+    if word in PARTNER_NOUNS | {"femme", "homme"} and any(
+            token in _other_patient(t) for t in token.doc[token.i + 2: token.i + 4]):
+        return None  # "l'époux de la dame du lit 4 est venu": another patient's partner
     prev = token.nbor(-1) if token.i > token.sent.start else None
     after_possessive = prev is not None and _lower(prev) in POSSESSIVES
     if word == "femme" and after_possessive:
@@ -379,6 +437,57 @@ def _person_kind(token: Any) -> str | None:
     return None
 
 
+# infinitives that are also nouns after "le"/"la": "a pris le dîner", "au lever"
+_INFINITIVE_NOUNS = frozenset({"dîner", "déjeuner", "souper", "goûter", "coucher", "lever", "devoir", "pouvoir",
+                               "savoir", "rire", "sourire", "être", "avoir", "vouloir", "boire", "manger", "toucher",
+                               "loisir", "plaisir", "cuir", "soir", "espoir", "miroir", "trottoir", "couloir",
+                               "mouchoir", "tiroir", "dortoir", "rasoir", "arrosoir", "peignoir", "comptoir", "noir",
+                               "père", "frère", "mère", "air", "fer", "hiver", "cancer", "ulcère", "lumière"})
+_INVERTED = frozenset({"-il", "-elle", "-t", "-t-il", "-t-elle"})
+_FIRST_PERSON = frozenset({"je", "j'", "moi", "moi-même", "m'", "me"})
+_SPEECH_VERBS = frozenset({"dit", "disait", "répète", "répétait", "affirme", "affirmait", "explique", "expliquait",
+                           "raconte", "racontait", "déclare", "rapporte", "ajoute", "précise", "confie", "lance",
+                           "crie", "hurle", "murmure", "insiste", "répond", "répondait", "assure", "se plaint"})
+_QUOTES = {"«": "»", "“": "”", '"': '"'}
+
+
+def _patient_quote(token: Any) -> bool:
+    """Whether ``token`` is inside a quotation that the patient (a patient pronoun or noun, the subject of a verb
+    of saying outside the quotation: "dit-elle", "Il dit : « ... »") speaks: then "je" is the patient (round 9).
+    Only inside quotation marks: "je" elsewhere is the note's writer."""
+    doc = token.doc
+    start = None
+    for k in range(token.i - 1, -1, -1):
+        text = doc[k].text
+        if text in _QUOTES.values() and text != '"':
+            return False
+        if text in _QUOTES:
+            start = k
+            break
+    if start is None:
+        return False
+    close = _QUOTES[doc[start].text]
+    end = next((k for k in range(token.i + 1, len(doc)) if doc[k].text == close), len(doc))
+    for t in list(doc[:start]) + list(doc[end + 1:]):
+        word = _lower(t)
+        if (word in ("il", "elle") or word in PATIENT_NOUNS) and t.dep_.startswith("nsubj") \
+                and _lower(t.head) in _SPEECH_VERBS:
+            return True
+        if word in ("-il", "-elle") and any(_lower(v) in _SPEECH_VERBS for v in doc[max(0, t.i - 2): t.i]):
+            return True  # "dit-elle", "raconte-t-il"
+    return False
+
+
+def _is_infinitive(token: Any) -> bool:
+    """An infinitive by the parse or by the lemmatizer's verb index ("voir" tagged as a noun)."""
+    from biasmirror.counterfactuals.nlp import _verb_tables
+
+    if "Inf" in token.morph.get("VerbForm") or token.dep_ == "xcomp" or _is_verb(_lower(token)):
+        return True
+    tables = _verb_tables()
+    return tables is not None and _lower(token) in tables[2]
+
+
 def _is_object_clitic(token: Any) -> bool:
     """'la'/'le' as the object pronoun of the next word (a verb), not a determiner."""
     doc = token.doc
@@ -388,6 +497,10 @@ def _is_object_clitic(token: Any) -> bool:
     before = doc[token.i - 1] if token.i > token.sent.start else None
     if before is None or before.pos_ == "ADP" or _lower(before) in DETERMINERS | {"de", "à", "par", "pour", "sur", "dans", "en"}:
         return False
+    nxt = _lower(after)
+    if before.pos_ in ("VERB", "AUX") and nxt.endswith(("er", "ir", "re", "oir")) and _is_infinitive(after) \
+            and nxt not in _INFINITIVE_NOUNS and after.pos_ != "ADJ":
+        return True  # before an infinitive that completes a verb: "je suis allé la chercher"
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
 
 
@@ -418,17 +531,22 @@ def _object_clitic(token: Any) -> Any | None:
     if i >= token.sent.start and _lower(token.doc[i]) in OBJECT_CLITICS and token.doc[i].pos_ in ("PRON", "DET") \
             and i + 1 < len(token.doc) and token.doc[i + 1].pos_ in ("VERB", "AUX"):
         return token.doc[i]
+    if i >= token.sent.start and _lower(token.doc[i]) in ("m'", "me") and _lower(token.doc[i + 1]) in AVOIR \
+            and _patient_quote(token.doc[i]):
+        return token.doc[i]  # "« personne ne m'a poussée », dit-elle"
     return None
 
 
 def _auxiliary(token: Any) -> str | None:
     """'avoir' or 'être' when the word is a participle right after (adverbs between) a form of that verb."""
     i = token.i - 1
-    while i >= token.sent.start and _lower(token.doc[i]) in ADVERBS:
+    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS or _lower(token.doc[i]) in _INVERTED):
         i -= 1
     if i < token.sent.start:
         return None
     word = _lower(token.doc[i])
+    if word.endswith(("-il", "-elle")):
+        word = word.split("-")[0]  # "Est-il resté seul ?" read as one token
     if word in AVOIR:
         return "avoir"
     if word in ETRE:
@@ -440,8 +558,8 @@ def _reflexive_with_object(token: Any) -> bool:
     """'s'est tordu la cheville': a reflexive participle followed by its direct object does not agree."""
     doc = token.doc
     i = token.i - 1
-    while i >= token.sent.start and _lower(doc[i]) in ADVERBS:
-        i -= 1
+    while i >= token.sent.start and (_lower(doc[i]) in ADVERBS or _lower(doc[i]) in _INVERTED):
+        i -= 1  # (an inverted subject: "s'est-il cogné la tête ?")
     if i < token.sent.start + 1 or _lower(doc[i]) not in ETRE or _lower(doc[i - 1]) not in ("s'", "se"):
         return False
     j = token.i + 1
@@ -624,6 +742,12 @@ def _kind(controller: Any | str | None) -> str | None:
         return None
     if controller == _IMPLICIT:
         return "patient"
+    if _lower(controller) in _EPICENE_FEMININE:
+        return None  # "la victime ... a été extraite": the word agrees with the noun, whatever the patient's sex
+    i = controller.i
+    if _lower(controller) in ("femme", "homme") and i >= 3 and controller.doc[i - 2].text == "," \
+            and _lower(controller.doc[i - 3]) in _EPICENE_FEMININE:
+        return None  # "la victime, un homme de 30 ans, renversée": read with the noun it is apposed to
     return _person_kind(controller)
 
 
@@ -727,6 +851,8 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 break
             if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS:
                 break
+            if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
+                break       # "..., dit-il": a verb of saying
             if nxt.pos_ in ("VERB", "AUX", "NOUN") and "Part" not in nxt.morph.get("VerbForm") \
                     and not is_adjective(word):
                 break           # "vit seul", "demande un avis": a verb, not a member of the list
@@ -945,8 +1071,98 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 
 
 def analyse(doc: Any) -> list[Agreeing]:
-    """Words of a parsed French text that agree with the patient or partner (see the module docstring)."""
-    return _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
+    words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
+    found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    taken = {a.start for a in found}
+    return found + [a for a in _apposed_sex_nouns(doc) if a.start not in taken] + _kept_words(doc)
+
+
+# feminine nouns that name the patient while their words keep the noun's gender ("la victime, ..., renversée")
+_EPICENE_FEMININE = frozenset({"victime", "personne"})
+
+
+def _apposed_sex_nouns(doc: Any) -> list[Agreeing]:
+    """"une femme" / "un homme" apposed, after a comma, to the partner's noun ("sa compagne, une femme d'une
+    trentaine d'années": the partner's, who changes sex with the patient) or to "la victime" (the patient)."""
+    out = []
+    for token in doc:
+        i = token.i  # (the parse may end a sentence at the comma: the bounds are the text's)
+        word = _lower(token)
+        if word not in ("femme", "homme") or i < 3 or doc[i - 2].text != ",":
+            continue
+        article = _lower(doc[i - 1])
+        if (article, word) not in (("une", "femme"), ("un", "homme")):
+            continue
+        host = doc[i - 3]
+        kind = _person_kind(host)
+        if kind != "partner" and not (_lower(host) in _EPICENE_FEMININE and i >= 4
+                                      and _lower(doc[i - 4]) in ("la", "une")):
+            continue
+        gender = "F" if word == "femme" else "M"
+        controller = "partner" if kind == "partner" else "patient"
+        for t, new in ((doc[i - 1], "un" if gender == "F" else "une"), (token, "homme" if gender == "F" else "femme")):
+            out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, gender, _match_case(t.text, new), controller,
+                                "sex word"))
+    return out
+
+
+_PATIENT_TITLES = frozenset({"patient", "patiente", "monsieur", "madame", "dame", "mademoiselle"})
+# a bed or room after a patient noun names which patient: "le fils du patient du box 3"
+_PLACE_NOUNS = frozenset({"box", "lit", "chambre", "brancard", "fauteuil", "salle"})
+
+
+def _word_ending_at(doc: Any, k: int) -> tuple[int, str]:
+    """(first token, word) of the word ending at token k, joining hyphenated parts ('belle', '-', 'mère')."""
+    i, word = k, _lower(doc[k])
+    while i - 2 >= 0 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_:
+        word = _lower(doc[i - 2]) + "-" + word
+        i -= 2
+    return i, word
+
+
+def _other_patient(token: Any) -> list[Any]:
+    """The tokens to keep when a patient noun names another patient (round 9), else []: the complement of a
+    relative's, a partner's or a neighbour's noun with its bed or room ("le fils du patient du box 3", "Gendre de
+    la patiente du box 4", "le mari de la dame du lit 5": the host noun too when it is a partner's), or the agent
+    of a passive said of the patient ("elle a été agressée par un patient agité", "il a été blessé par le patient
+    qu'il transportait")."""
+    doc, i, sent = token.doc, token.i, token.sent
+    if _lower(token) not in _PATIENT_TITLES or i == sent.start:
+        return []
+    prev = _lower(doc[i - 1])
+    dets = [doc[i - 1]]
+    if prev == "la" and i - 2 >= sent.start and _lower(doc[i - 2]) == "de":
+        dets = [doc[i - 2], doc[i - 1]]
+    elif prev not in ("du", "le", "la", "l'", "un", "une", "de", "d'"):
+        return []
+    k = dets[0].i - 1
+    nxt = [_lower(t) for t in doc[i + 1: min(i + 4, sent.end)]]
+    placed = len(nxt) >= 2 and nxt[0] in ("du", "de", "en", "au") and (nxt[1] in _PLACE_NOUNS or (
+        nxt[1] == "la" and len(nxt) > 2 and nxt[2] in _PLACE_NOUNS))
+    if k >= sent.start and _lower(dets[0]) in ("du", "de") and placed:
+        first, host = _word_ending_at(doc, k)
+        if host in _KIN or host in OTHER_PEOPLE or host in ROLE_NOUNS:
+            return [token, *dets]
+        if host in PARTNER_NOUNS or host in ("femme", "homme"):
+            keep = [token, *dets, *doc[first: k + 1]]
+            if first > sent.start and _lower(doc[first - 1]) in DETERMINERS:
+                keep.append(doc[first - 1])
+            return keep
+        return []
+    if k >= sent.start and _lower(doc[k]) == "par" and prev in ("le", "la", "l'", "un", "une"):
+        before = {_lower(t) for t in doc[sent.start: k]}
+        if prev in ("un", "une") or before & {"il", "elle"}:
+            return [token, *dets]
+    return []
+
+
+def _kept_words(doc: Any) -> list[Agreeing]:
+    out = []
+    for token in doc:
+        for t in _other_patient(token):
+            out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
+    return out
 
 
 def _analyse(doc: Any) -> list[Agreeing]:
@@ -973,6 +1189,11 @@ def _analyse(doc: Any) -> list[Agreeing]:
                 if new is not None:
                     found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                           _match_case(token.text, new), kind, _reason(token, controller)))
+                head = doc[token.i - 2] if is_role and word != _compound(token) else None
+                if new is not None and head is not None and _ROLE_PART_PAIRS.get(_lower(head), ("", ""))[1] == gender:
+                    # "sapeur-pompier" -> "sapeuse-pompière": the head of a role compound changes with its tail
+                    found.append(Agreeing(head.idx, head.idx + len(head.text), head.text, gender,
+                                          _match_case(head.text, _ROLE_PART_PAIRS[_lower(head)][0]), kind, "role noun"))
         elif word in ("la", "le") and token.i + 1 < len(doc) and _is_object_clitic(token):
             gender = "F" if word == "la" else "M"
             found.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,

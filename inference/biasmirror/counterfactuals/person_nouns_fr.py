@@ -39,7 +39,14 @@ ROLE_NOUNS: tuple[tuple[str, str], ...] = (
     ("couturière", "couturier"), ("menuisière", "menuisier"), ("plombière", "plombier"), ("aidante", "aidant"),
     ("cavalière", "cavalier"), ("gardienne", "gardien"), ("paysanne", "paysan"), ("autrice", "auteur"),
     ("brancardière", "brancardier"), ("ambulancière", "ambulancier"), ("cheffe", "chef"),
-    ("maître-nageuse", "maître-nageur"), ("docteure", "docteur"), ("tutrice", "tuteur"),)
+    ("maître-nageuse", "maître-nageur"), ("docteure", "docteur"), ("tutrice", "tuteur"),
+    # round 9: trades, sports and situations of triage notes
+    ("chirurgienne", "chirurgien"), ("championne", "champion"), ("entraîneuse", "entraîneur"),
+    ("entrepreneuse", "entrepreneur"), ("auto-entrepreneuse", "auto-entrepreneur"),
+    ("sapeuse-pompière", "sapeur-pompier"), ("non-voyante", "non-voyant"), ("malvoyante", "malvoyant"),
+    ("plongeuse", "plongeur"), ("grimpeuse", "grimpeur"), ("coureuse", "coureur"), ("nageuse", "nageur"),
+    ("randonneuse", "randonneur"), ("chanteuse", "chanteur"), ("danseuse", "danseur"),
+    ("chirurgienne-dentiste", "chirurgien-dentiste"), ("infirmière-anesthésiste", "infirmier-anesthésiste"),)
 
 
 def sexes() -> dict[str, str]:

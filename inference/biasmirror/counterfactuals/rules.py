@@ -190,6 +190,10 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             continue  # an agreeing word that does not describe the patient, who is of the other sex
         hits.append((start, end, new))
     if agreeing:
+        # words the analysis reads as naming someone else ("le fils du patient du box 3"): the lexicon keeps them
+        kept = [(item.start, item.end) for item in agreeing if item.reason == "kept"]
+        if kept:
+            hits = [h for h in hits if not any(h[0] < b and a < h[1] for a, b in kept)]
         taken = [(a, b) for a, b, _ in hits]
         for item in agreeing:
             # English "woman"/"man"/"female"/"male" swap both ways, like the lexicon pairs they replace
@@ -229,10 +233,23 @@ _DE_BEFORE = re.compile(r"\b([dD])e[^\S\n]+\Z")
 _D_ELIDED_BEFORE = re.compile(r"\b([dD])['’]\Z")
 
 
+_SI_BEFORE = re.compile(r"\b([sS])i[^\S\n]+\Z")
+_S_ELIDED_BEFORE = re.compile(r"\b([sS])['’]\Z")
+
+
 def _elide_fr(text: str, hit: tuple[int, int, str]) -> tuple[int, int, str]:
-    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui'."""
+    """French elision around a swapped pronoun: 'de lui' -> "d'elle", "d'elle" -> 'de lui', "s'il" -> 'si elle',
+    'si elle' -> "s'il" ("si" elides before "il" only)."""
     start, end, new = hit
     before = text[max(0, start - 4): start]
+    if new.lower() in ("il", "ils"):
+        m = _SI_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}'{new}"
+    elif new.lower() in ("elle", "elles"):
+        m = _S_ELIDED_BEFORE.search(before)
+        if m:
+            return start - (len(before) - m.start()), end, f"{m.group(1)}i {new}"
     if new[:1].lower() in "aeiouéèêh":
         m = _DE_BEFORE.search(before)
         if m:
