@@ -47,8 +47,13 @@ _COPULAS = frozenset({
     "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado", "sintió",
     # the future and conditional ("será escayolada"), and "verse" ("se ha visto limitada")
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
+    # going and leaving ("se va acompañado de su hijo", "se marcha tranquila")
+    "va", "iba", "marcha", "marchó",
 })
 _CLITICS = frozenset({"lo", "la"})
+# the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
+_FIRST_PERSON_JUDGING = frozenset({"noto", "veo", "encuentro", "hallo", "notamos", "vemos", "encontramos",
+                                   "hallamos", "observo", "observamos"})
 # kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"; the
 # one list the reading shares
 KINSHIP_PAIRS = person_nouns_es.kinship_pairs()
@@ -105,6 +110,11 @@ _NOUN_STOPLIST = frozenset({
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
     "escenario", "vecindario", "cuestionario", "santuario", "acuario", "glosario", "inventario",
+    # verbs in -ica whose ending looks like an adjective's ("El Sr. ___ explica que ...")
+    "explica", "indica", "comunica", "aplica", "practica", "complica", "implica", "especifica", "identifica",
+    "notifica", "modifica", "justifica", "critica", "suplica", "replica", "publica", "fabrica", "mastica",
+    # nouns in -z, an ending of epicene adjectives ("(arroz recalentado)")
+    "arroz", "nariz", "cicatriz", "voz", "luz", "cruz", "pez", "raíz", "lápiz", "maíz", "matriz", "tez", "cerviz",
 })
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
@@ -296,6 +306,15 @@ def _body_part_list(words: list[str], i: int) -> bool:
                 or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
             return False
     return True
+
+
+def _other_subject(words: list[str], i: int) -> bool:
+    """Whether the verb at i has a relative, another person or the partner as its subject, named right before it
+    ("Su hermana trabaja de camarera": the sister's job, not the patient's)."""
+    j = i - 1
+    while j >= 0 and words[j] in _SUBJECT_SKIP | {"sigue", "seguía"}:
+        j -= 1
+    return j >= 0 and (words[j] in _OTHER_PERSONS or words[j] in _PARTNER_WORDS)
 
 
 def _subject_kind(words: list[str], i: int) -> str | None:
@@ -510,7 +529,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
-                                       and prev in ("no", "ya"))
+                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or limb(i, word, nxt):
                 continue
@@ -550,13 +569,18 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
 
 
+# verbs of finding and seeing: the predicate right after them is their object's ("al que encontraron sentado")
+_FINDING_VERBS = frozenset({"encontraron", "encontró", "encuentra", "encuentran", "vieron", "vio", "ve", "ven",
+                            "hallaron", "halló", "notó", "notaron", "nota", "notan", "dejaron", "dejó"})
+
+
 def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """The relative pronoun of the patient's noun, with what its clause says of them as its object: "El paciente,
     al que su hija encontró muy confuso, ..." (the article of 'paciente' itself is the lexicon's)."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
+        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
             continue
         j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
         if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que":
@@ -576,7 +600,7 @@ def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: l
             if words[k] in _CLAUSE_BREAK:
                 break
             g = _gender(words[k])
-            if g == gender and words[k - 1] in _ADVERBS and tokens[k][1] not in taken:
+            if g == gender and (words[k - 1] in _ADVERBS or words[k - 1] in _FINDING_VERBS) and tokens[k][1] not in taken:
                 inflected = to_masculine(words[k]) if g == "F" else to_feminine(words[k])
                 if inflected:
                     out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], g,
@@ -780,15 +804,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
-        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
+        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "trabajando", "empleado", "empleada") \
+                and not _other_subject(words, i - 1):
             controller, licensed, reason = "patient", True, "role noun"
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
-            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS
-                                           and nxt not in _NOT_VERBS):
+            if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
+                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
