@@ -68,7 +68,9 @@ _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
-                           "manifiesta", "suele", "parece", "puede", "debe"})
+                           "manifiesta", "suele", "parece", "puede", "debe",
+                           # adverbs of time before the copula: "hoy está ictérico"
+                           "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
@@ -443,6 +445,12 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                 or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
                                                                           or words[i + 3] in _COUNTS))):
             mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
+        elif prev in ("", ".", "\n", ";") and (
+                (nxt == "de" and words[i + 2: i + 3] in (["su"], ["sus"]) and words[i + 3: i + 4] != []
+                 and words[i + 3] in _KIN)
+                or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
+                                              for k in (i + 3, i + 4)))):
+            mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
             mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
