@@ -51,6 +51,8 @@ _COPULAS = frozenset({
     "va", "iba", "marcha", "marchó",
 })
 _CLITICS = frozenset({"lo", "la"})
+# "lleva días postrada": the time a state has lasted, after "lleva"
+_TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
 # the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
 _FIRST_PERSON_JUDGING = frozenset({"noto", "veo", "encuentro", "hallo", "notamos", "vemos", "encontramos",
                                    "hallamos", "observo", "observamos"})
@@ -310,6 +312,22 @@ def _body_part_list(words: list[str], i: int) -> bool:
     return True
 
 
+_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "persona", "herido", "herida", "ocupante", "conductor",
+                                 "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
+                                 "afectada"})
+
+
+def _another_person_before(words: list[str], i: int) -> bool:
+    """Whether the sentence before i names another person with "otro/otra" ("La otra víctima del accidente, una
+    chica joven, ..."): a noun apposed to them is theirs."""
+    k = i - 1
+    while k > 0 and words[k] not in (".", ";", "\n", "!", "?"):
+        if words[k] in _OTHER_PERSON_HEADS and words[k - 1] in ("otro", "otra"):
+            return True
+        k -= 1
+    return False
+
+
 def _other_subject(words: list[str], i: int) -> bool:
     """Whether the verb at i has a relative, another person or the partner as its subject, named right before it
     ("Su hermana trabaja de camarera": the sister's job, not the patient's)."""
@@ -344,7 +362,7 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
-    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien"):
+    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando"):
         return "patient"
     if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
             and words[j - 1] in _DETERMINERS:
@@ -582,27 +600,43 @@ _FINDING_VERBS = frozenset({"encontraron", "encontró", "encuentra", "encuentran
                             "hallaron", "halló", "notó", "notaron", "nota", "notan", "dejaron", "dejó"})
 
 
+# the partner's nouns after "su" whose relative pronoun changes with them ("su exmujer, con la que ...")
+_PARTNER_RELATIVE_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida",
+                                     "mujer", "exmujer", "exmarido", "exesposo", "exesposa", "exnovio", "exnovia"})
+_RELATIVE_PREPOSITIONS = frozenset({"con", "por", "para", "en", "sin", "sobre"})
+
+
 def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """The relative pronoun of the patient's noun, with what its clause says of them as its object: "El paciente,
     al que su hija encontró muy confuso, ..." (the article of 'paciente' itself is the lexicon's)."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
+        partner = word in _PARTNER_RELATIVE_NOUNS and i > 0 and words[i - 1] in ("su", "sus")
+        if not partner and (word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
+                            or (i >= 2 and words[i - 2] in _PREPOSITIONS)):
             continue
         j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
         if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que":
             gender, span = "M", (j, j)
         elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1] == "la" and words[j + 2] == "que":
             gender, span = "F", (j, j + 1)
+        elif j + 2 < len(words) and words[j] in _RELATIVE_PREPOSITIONS and words[j + 1] in ("el", "la") \
+                and words[j + 2] == "que":
+            gender, span = ("F" if words[j + 1] == "la" else "M"), (j, j + 1)  # "con la que" <-> "con el que"
         else:
             continue
         a, b = tokens[span[0]][1], tokens[span[1]][1] + len(tokens[span[1]][0])
         if a in taken:
             continue
         text = " ".join(t for t, _ in tokens[span[0]: span[1] + 1])
-        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}[text.lower()]
-        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "patient", "relative"))
+        low = text.lower()
+        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}.get(low) \
+            or low.split()[0] + (" el" if gender == "F" else " la")
+        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "partner" if partner else "patient",
+                            "relative"))
+        if partner:
+            continue
         # the clause's predicate of its object after a degree adverb: "al que ... encontró muy confuso"
         for k in range(span[1] + 2, len(words)):
             if words[k] in _CLAUSE_BREAK:
@@ -780,7 +814,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
-                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN):  # "abuelo de un niño"
+                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
+                and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
             # "un chico de 16 años": a noun for the patient, with its article
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
@@ -844,6 +879,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("sido", "visto", "encontrado", "notado"):
             continue
+        if word in _TIME_UNITS:
+            k = i - 1
+            while k >= 0 and (words[k].isdigit() or words[k] in _COUNTS or words[k] in ("unos", "unas")):
+                k -= 1
+            if k >= 0 and words[k] in ("lleva", "llevaba") and _subject_kind(words, k) == "patient":
+                controller, licensed, reason = "patient", True, "predicative"  # "lleva días postrada"
+                continue
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
     return _coordinated_participles(tokens, words, found)
