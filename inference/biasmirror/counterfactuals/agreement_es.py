@@ -72,7 +72,10 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe",
                            # adverbs of time before the copula: "hoy está ictérico"
-                           "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente"})
+                           "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente",
+                           # verbs of wanting before "ser": "pide ser vista por una mujer"
+                           "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
+                           "solicita", "solicitó", "exige", "exigió"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})

@@ -1,0 +1,68 @@
+"""The Spanish error classes round 10 of issue 22 found on the development sets (docs/counterfactuals.md, "Round
+10", Spanish), one case or more per class, each swapped both ways: the swap of ``a`` to the other sex must give
+``b`` and the swap of ``b`` back must give ``a``. Sentences are written for this test (none is copied from a gold
+or held-out set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+# (sex of a, a, b)
+CASES = [
+    # a sex noun right after a staff noun is the staff member's
+    ("F", "Prefiere ser sondada por una enfermera y no por un enfermero varón; está nerviosa.",
+     "Prefiere ser sondado por una enfermera y no por un enfermero varón; está nervioso."),
+    ("M", "Lo acompaña una agente mujer; está tranquilo.", "La acompaña una agente mujer; está tranquila."),
+    # a verb of wanting before "ser" keeps the patient's passive
+    ("M", "Pide ser atendido por un médico varón.", "Pide ser atendida por un médico varón."),
+    # "la mujer de su <relative>" is the relative's wife
+    ("M", "La mujer de su primo lo trajo; está mareado.", "La mujer de su primo la trajo; está mareada."),
+    # "solo/sola" after "estar", a reflexive infinitive, or a negated verb of walking
+    ("F", "Prefiere estar sola y no puede ducharse sola.", "Prefiere estar solo y no puede ducharse solo."),
+    ("M", "Desde la fractura ya no camina solo.", "Desde la fractura ya no camina sola."),
+    # an object clitic before the writer's first-person verb of perceiving
+    ("F", "La veo más pálida que ayer.", "Lo veo más pálido que ayer."),
+    # the relative of "un/una paciente", and the predicate right after a verb of finding
+    ("M", "Es un paciente al que su hijo encontró tirado en el baño.",
+     "Es una paciente a la que su hijo encontró tirada en el baño."),
+    # "ir" and "marcharse" are pseudo-copulas
+    ("F", "Alta a domicilio; se va acompañada y tranquila.", "Alta a domicilio; se va acompañado y tranquilo."),
+    # "trabajando como" opens a role noun; a relative's "trabaja de" is the relative's
+    ("M", "Sigue trabajando como carpintero.", "Sigue trabajando como carpintera."),
+    ("F", "Su cuñado trabaja de cocinero; ella está mareada.", "Su cuñado trabaja de cocinero; él está mareado."),
+    # verbs in -ica and nouns in -z are not adjectives
+    ("F", "La Sra. ___ indica que vomitó (arroz cocido) y está cansada.",
+     "El Sr. ___ indica que vomitó (arroz cocido) y está cansado."),
+    # a kinship noun opening the sentence before "de su <relative>" or "y ... de su" is the patient's
+    ("F", "Tía de su sobrino, se cayó al bajar del bus.", "Tío de su sobrino, se cayó al bajar del bus."),
+    ("M", "Hijo y único cuidador de su madre, refiere lumbalgia.", "Hija y único cuidador de su madre, refiere lumbalgia."),
+    # an adverb of time before the patient's copula
+    ("M", "Ayer estaba confuso; hoy está orientado.", "Ayer estaba confusa; hoy está orientada."),
+    # the partner's relative pronoun changes with the partner
+    ("F", "Avisamos a su marido, con el que vive.", "Avisamos a su mujer, con la que vive."),
+    # "lleva días/semanas" and the state after it
+    ("M", "Lleva tres días encamado y apático.", "Lleva tres días encamada y apática."),
+    # "donde/cuando" before the patient's copula
+    ("F", "Su yerno vive en la casa donde fue encontrada.", "Su yerno vive en la casa donde fue encontrado."),
+    # "la otra víctima" and a noun apposed to it are someone else
+    ("M", "La otra víctima, una niña pequeña, está bien; él está ileso.",
+     "La otra víctima, una niña pequeña, está bien; ella está ilesa."),
+]
+
+
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
+def test_round10_spanish_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "es").text == b
+    assert swap_sex(b, sex, "es").text == a
+
+
+def test_solo_before_an_amount_stays_only() -> None:
+    # without a negation, "camina solo 10 metros" is "only"
+    text = "Camina solo 10 metros con andador; está cansado."
+    assert swap_sex(text, "F", "es").text == "Camina solo 10 metros con andador; está cansada."
