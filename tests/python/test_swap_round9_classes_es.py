@@ -49,6 +49,20 @@ CASES = [
     # "la otra víctima" and a noun apposed to it are someone else
     ("M", "La otra víctima, una niña pequeña, está bien; él está ileso.",
      "La otra víctima, una niña pequeña, está bien; ella está ilesa."),
+    # a participle that also is a noun ("herida", "mordida") before its agent with "por" and a determiner
+    ("F", "Conductora de 30 años, herida por el airbag; dolor torácico.",
+     "Conductor de 30 años, herido por el airbag; dolor torácico."),
+    ("M", "Mordido en el tobillo por su gato; está tranquilo.", "Mordida en el tobillo por su gato; está tranquila."),
+    # an epicene role noun opening the clause keeps the patient's run going
+    ("F", "Policía nacional lesionada en una persecución.", "Policía nacional lesionado en una persecución."),
+    # a role noun after a comma ends a body part's list: what follows is the patient's
+    ("M", "Rodilla derecha hinchada, usuario de muletas, dolorido.",
+     "Rodilla derecha hinchada, usuaria de muletas, dolorida."),
+    # the pronoun apposed to the partner, and the role noun after it, are the partner's
+    ("F", "Su marido, él mismo enfermero, la trajo; está mareada.",
+     "Su mujer, ella misma enfermera, lo trajo; está mareado."),
+    # "mala/buena" before an epicene role noun opening the sentence
+    ("M", "Buen informante; refiere dolor lumbar.", "Buena informante; refiere dolor lumbar."),
 ]
 
 

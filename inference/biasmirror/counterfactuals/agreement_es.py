@@ -308,7 +308,11 @@ def _body_part_list(words: list[str], i: int) -> bool:
     start = j + 1
     if start >= i or words[start] not in _BODY_PARTS:
         return False
+    if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
+        return False  # "Ojo rojo, portadora de lentillas": a role noun is the patient's, not the eye's
     for w in words[start + 1: i]:
+        if w in ROLE_NOUNS or w in _ROLE_F:
+            return False
         if w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS or w in _PARTNER_WORDS \
                 or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
             return False
@@ -328,6 +332,17 @@ def _another_person_before(words: list[str], i: int) -> bool:
         if words[k] in _OTHER_PERSON_HEADS and words[k - 1] in ("otro", "otra"):
             return True
         k -= 1
+    return False
+
+
+def _agent_follows(words: list[str], i: int, window: int) -> bool:
+    """Whether "por" and a determiner (an agent: "por el perro", "por su hijo") follow the word at i within
+    ``window`` words of its clause."""
+    for k in range(i + 1, min(i + 1 + window, len(words) - 1)):
+        if words[k] in _CLAUSE_BREAK:
+            return False
+        if words[k] == "por" and words[k + 1] in _DETERMINERS:
+            return True
     return False
 
 
@@ -759,6 +774,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                                                and words[i - 2] in _CLITICS)) \
                 and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
+        if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
+                and _agent_follows(words, i, window=1 if word != "mordida" else 8):
+            gender = "F"  # "herida por el derrumbe", "Mordida en la pierna por el perro": the participle
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
@@ -864,6 +882,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 continue
+        if word in ("él", "ella", "mismo", "misma") and controller == "partner" and licensed:
+            continue  # "Su marido, él mismo sanitario": the partner's pronoun, what follows is the partner's
         if word in _PATIENT_WORDS and word not in ("que",):
             # "la madre de la niña atendida": a person in a complement is someone else
             other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
@@ -875,6 +895,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
             continue
+        if _is_epicene_role(word) and licensed and controller == "patient" and prev not in _DETERMINERS:
+            continue  # "Policía local agredida": the patient's epicene role noun keeps the run going
         if _is_epicene_adjective(word) and licensed and controller is not None and prev not in _DETERMINERS:
             continue  # "Consciente, orientada": an epicene adjective keeps the run going
         if word in ("estar", "sentirse", "encontrarse", "notarse", "mostrarse", "verse", "quedarse"):
