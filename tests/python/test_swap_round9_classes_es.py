@@ -63,6 +63,11 @@ CASES = [
      "Su mujer, ella misma enfermera, lo trajo; está mareado."),
     # "mala/buena" before an epicene role noun opening the sentence
     ("M", "Buen informante; refiere dolor lumbar.", "Buena informante; refiere dolor lumbar."),
+    # a sentence opened by "Su hijo/nieta ..." that names the relative's elder after "por su" / "a su": the elder is
+    # the patient (with their relative pronoun and adjectives); the opening relative's own adjective is kept
+    ("F", "Su hijo, asustado por su madre, a la que nota muy pálida, la trae.",
+     "Su hijo, asustado por su padre, al que nota muy pálido, lo trae."),
+    ("M", "Sus nietos encuentran a su abuelo desorientado y sucio.", "Sus nietos encuentran a su abuela desorientada y sucia."),
 ]
 
 

@@ -704,11 +704,82 @@ def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     return found + out
 
 
+# the relative a sentence opened by "Su hijo/nieta/sobrinos ..." names after "por su" / "a su" is the patient: the
+# elder of the opening relative ("Su hijo, preocupado por su madre, ...", "Su nieta encuentra a su abuelo ...")
+_ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
+           "hijas": ("padre", "madre"), "nieto": ("abuelo", "abuela"), "nieta": ("abuelo", "abuela"),
+           "nietos": ("abuelo", "abuela"), "nietas": ("abuelo", "abuela"), "sobrino": ("tío", "tía"),
+           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
+
+
+def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Su hija, preocupada por su madre, a la que ve muy delgada": the elder the relative speaks of is the
+    patient; their noun, their relative pronoun and the adjectives right after the noun swap with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") \
+                or (i >= 2 and words[i - 2] not in (".", ";", "\n", "!", "?")):
+            continue
+        k = i + 1
+        while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
+            if words[k] in ("por", "a") and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
+                break
+            k += 1
+        else:
+            continue
+        if k + 2 >= len(words) or words[k] not in ("por", "a") or words[k + 2] not in _ELDERS[word]:
+            continue
+        b = k + 2
+        gender = "F" if words[b] in KINSHIP_PAIRS else "M"
+        token, start = tokens[b]
+        if start in taken:
+            continue
+        out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _KIN[words[b]]), "patient",
+                            "elder"))
+        # its adjectives right after it, across degree adverbs and "y": "a su padre más confuso y agresivo"
+        for j in range(b + 1, len(words)):
+            w = words[j]
+            if w in _ADVERBS or w in ("y", "e"):
+                continue
+            g = _gender(w)
+            if g != gender or tokens[j][1] in taken:
+                break
+            new = to_masculine(w) if g == "F" else to_feminine(w)
+            if not new:
+                break
+            out.append(Agreeing(tokens[j][1], tokens[j][1] + len(tokens[j][0]), tokens[j][0], g,
+                                _match_case(tokens[j][0], new), "patient", "elder"))
+        # its relative pronoun: "por su madre, a la que ve ..."
+        j = b + 2 if b + 1 < len(words) and words[b + 1] == "," else b + 1
+        rel = None
+        if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que" and gender == "M":
+            rel = (j, j, {"al": "a la", "del": "de la"}[words[j]])
+        elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1:j + 3] == ["la", "que"] and gender == "F":
+            rel = (j, j + 1, {"a": "al", "de": "del"}[words[j]])
+        if rel is not None and tokens[rel[0]][1] not in taken:
+            a, z = tokens[rel[0]][1], tokens[rel[1]][1] + len(tokens[rel[1]][0])
+            text = " ".join(t for t, _ in tokens[rel[0]: rel[1] + 1])
+            out.append(Agreeing(a, z, text, gender, _match_case(text, rel[2]), "patient", "relative"))
+            for m in range(rel[1] + 2, len(words)):
+                if words[m] in _CLAUSE_BREAK:
+                    break
+                g = _gender(words[m])
+                if g == gender and (words[m - 1] in _ADVERBS or words[m - 1] in _FINDING_VERBS) \
+                        and tokens[m][1] not in taken:
+                    new = to_masculine(words[m]) if g == "F" else to_feminine(words[m])
+                    if new:
+                        out.append(Agreeing(tokens[m][1], tokens[m][1] + len(tokens[m][0]), tokens[m][0], g,
+                                            _match_case(tokens[m][0], new), "patient", "relative"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = _elder_of_relative(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -783,7 +854,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
         if gender is not None and after_other is True and prev == "," and not role \
-                and not (i + 1 < len(words) and words[i + 1] == "por"):
+                and not (i + 1 < len(words) and words[i + 1] == "por"
+                         and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
+                                  and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
         if word in ("dependiente", "dependienta") and prev in _ADVERBS:
