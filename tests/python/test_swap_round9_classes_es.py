@@ -68,6 +68,10 @@ CASES = [
     ("F", "Su hijo, asustado por su madre, a la que nota muy pálida, la trae.",
      "Su hijo, asustado por su padre, al que nota muy pálido, lo trae."),
     ("M", "Sus nietos encuentran a su abuelo desorientado y sucio.", "Sus nietos encuentran a su abuela desorientada y sucia."),
+    # the person after a carer's or relative's noun and "de un/una" is someone else
+    ("M", "Es sobrino y cuidador de un hombre ciego; está cansado.", "Es sobrina y cuidadora de un hombre ciego; está cansada."),
+    # "solo/sola" after "yo" and first-person verbs of quoted speech
+    ("F", "Cuenta: «vivo sola y me caí yo sola».", "Cuenta: «vivo solo y me caí yo solo»."),
 ]
 
 

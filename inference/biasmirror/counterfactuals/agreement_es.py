@@ -848,6 +848,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
                 and _agent_follows(words, i, window=1 if word != "mordida" else 8):
             gender = "F"  # "herida por el derrumbe", "Mordida en la pierna por el perro": the participle
+        if word == "vivo" and i + 1 < len(words) and words[i + 1] in ("solo", "sola", "con", "en", "de", "desde"):
+            gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
