@@ -72,6 +72,13 @@ CASES = [
     ("M", "Es sobrino y cuidador de un hombre ciego; está cansado.", "Es sobrina y cuidadora de un hombre ciego; está cansada."),
     # "solo/sola" after "yo" and first-person verbs of quoted speech
     ("F", "Cuenta: «vivo sola y me caí yo sola».", "Cuenta: «vivo solo y me caí yo solo»."),
+    # the partner's relative clauses ("que ... y que es ...") and the copula after them are the partner's
+    ("F", "Su marido, que es celador, está preocupado; ella está mareada.",
+     "Su mujer, que es celadora, está preocupada; él está mareado."),
+    ("M", "Según su esposa, que lo cuida y que es maestra, está más lento.",
+     "Según su esposo, que la cuida y que es maestro, está más lenta."),
+    ("F", "Su hija, que es enfermera, está tranquila; ella está mareada.",
+     "Su hija, que es enfermera, está tranquila; él está mareado."),
 ]
 
 

@@ -364,7 +364,7 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
         if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
-                w not in _CLAUSE_BREAK and w not in _COPULAS for w in words[k + 1:j]):
+                w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
             noun = words[k - 1]
             if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
                 return "partner"
@@ -372,8 +372,16 @@ def _subject_kind(words: list[str], i: int) -> str | None:
                 return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
+    if j >= 1 and words[j] == "que" and words[j - 1] in ("y", "e"):
+        # "su esposa, que lo acompaña y que es enfermera": the second relative clause has the first one's head
+        m = next((m for m in range(j - 2, max(j - 12, 0), -1) if words[m] == "que"
+                  or words[m] in _CLAUSE_BREAK - {","}), None)
+        if m is not None and words[m] == "que":
+            j = m
     if j >= 0 and words[j] == "que":
         k = j - 1 if j > 0 and words[j - 1] == "," else j
+        if k >= 2 and words[k - 1] in _PARTNER_RELATIVE_NOUNS and words[k - 2] in ("su", "sus"):
+            return "partner"  # "su esposa, que es también enfermera": the partner's predicate
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
