@@ -79,6 +79,9 @@ CASES = [
      "Según su esposo, que la cuida y que es maestro, está más lenta."),
     ("F", "Su hija, que es enfermera, está tranquila; ella está mareada.",
      "Su hija, que es enfermera, está tranquila; él está mareado."),
+    # "demasiado" before an adjective is a degree adverb
+    ("F", "Su nieto, asustado por su abuela, a la que ve demasiado pálida, llama.",
+     "Su nieto, asustado por su abuelo, al que ve demasiado pálido, llama."),
 ]
 
 

@@ -28,7 +28,8 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
 _CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás",
+                      "demasiado"})
 # forms of "haber": a participle after them is invariable ("refiere haberse tragado una espina")
 _HABER = frozenset({"haber", "haberse", "ha", "han", "he", "has", "hemos", "había", "habían", "habíamos", "hubo",
                     "habría", "habrían", "haya", "hayan", "hubiera", "hubieran", "habiendo", "habiéndose"})
@@ -113,7 +114,7 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
     "sangrado",  # the noun: "sangrado controlado" is the bleeding's
-    "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
+    "enseguida", "deprisa", "despacio", "temprano", "demasiado",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
     "escenario", "vecindario", "cuestionario", "santuario", "acuario", "glosario", "inventario",
