@@ -82,6 +82,11 @@ CASES = [
     # "demasiado" before an adjective is a degree adverb
     ("F", "Su nieto, asustado por su abuela, a la que ve demasiado pálida, llama.",
      "Su nieto, asustado por su abuelo, al que ve demasiado pálido, llama."),
+    # "solo/sola" after a reflexive verb of self-care; after a transitive one it is the helper's
+    ("F", "Tras el mareo se levantó sola del suelo.", "Tras el mareo se levantó solo del suelo."),
+    ("M", "Su nuera lo encontró y lo levantó sola.", "Su nuera la encontró y la levantó sola."),
+    # "herida por" after a comma is the participle even without a determiner
+    ("M", "Vigilante de 40 años, herido por arma blanca, consciente.", "Vigilante de 40 años, herida por arma blanca, consciente."),
 ]
 
 

@@ -855,8 +855,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
         if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
-                and _agent_follows(words, i, window=1 if word != "mordida" else 8):
-            gender = "F"  # "herida por el derrumbe", "Mordida en la pierna por el perro": the participle
+                and (_agent_follows(words, i, window=1 if word != "mordida" else 8)
+                     or (prev == "," and words[i + 1: i + 2] == ["por"])):
+            # "herida por el derrumbe", "Mordida en la pierna por el perro", "..., herida por arma de fuego" (after
+            # a comma; opening a clause "Herida por arma blanca" is the wound): the participle
+            gender = "F"
         if word == "vivo" and i + 1 < len(words) and words[i + 1] in ("solo", "sola", "con", "en", "de", "desde"):
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
