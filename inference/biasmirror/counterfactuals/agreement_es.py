@@ -28,7 +28,8 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)*|\S")
 _CLAUSE_BREAK = frozenset({".", ",", ";", ":", "(", ")", "!", "?", "¿", "¡", "\n", "-", "—"})
 _ADVERBS = frozenset({"muy", "más", "poco", "bastante", "algo", "no", "tan", "ya", "también", "levemente",
                       "ligeramente", "previamente", "actualmente", "hemodinámicamente", "discretamente", "nada", "totalmente", "completamente", "parcialmente", "aún", "todavía", "siempre", "mal",
-                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás"})
+                      "bien", "hoy", "ayer", "recientemente", "ahora", "mejor", "peor", "menos", "nunca", "jamás",
+                      "demasiado"})
 # forms of "haber": a participle after them is invariable ("refiere haberse tragado una espina")
 _HABER = frozenset({"haber", "haberse", "ha", "han", "he", "has", "hemos", "había", "habían", "habíamos", "hubo",
                     "habría", "habrían", "haya", "hayan", "hubiera", "hubieran", "habiendo", "habiéndose"})
@@ -47,8 +48,15 @@ _COPULAS = frozenset({
     "despertó", "aparece", "apareció", "venido", "llegado", "acudido", "vuelto", "regresado", "sintió",
     # the future and conditional ("será escayolada"), and "verse" ("se ha visto limitada")
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
+    # going and leaving ("se va acompañado de su hijo", "se marcha tranquila")
+    "va", "iba", "marcha", "marchó",
 })
 _CLITICS = frozenset({"lo", "la"})
+# "lleva días postrada": the time a state has lasted, after "lleva"
+_TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
+# the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
+_FIRST_PERSON_JUDGING = frozenset({"noto", "veo", "encuentro", "hallo", "notamos", "vemos", "encontramos",
+                                   "hallamos", "observo", "observamos"})
 # kinship nouns said of the patient (feminine -> masculine): "Es tía de tres sobrinos y madrina de su nieta"; the
 # one list the reading shares
 KINSHIP_PAIRS = person_nouns_es.kinship_pairs()
@@ -63,7 +71,12 @@ _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
-                           "manifiesta", "suele", "parece", "puede", "debe"})
+                           "manifiesta", "suele", "parece", "puede", "debe",
+                           # adverbs of time before the copula: "hoy está ictérico"
+                           "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente",
+                           # verbs of wanting before "ser": "pide ser vista por una mujer"
+                           "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
+                           "solicita", "solicitó", "exige", "exigió"})
 _PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
@@ -101,10 +114,15 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
     "sangrado",  # the noun: "sangrado controlado" is the bleeding's
-    "enseguida", "deprisa", "despacio", "temprano",  # adverbs whose ending looks like a participle's
+    "enseguida", "deprisa", "despacio", "temprano", "demasiado",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
     "escenario", "vecindario", "cuestionario", "santuario", "acuario", "glosario", "inventario",
+    # verbs in -ica whose ending looks like an adjective's ("El Sr. ___ explica que ...")
+    "explica", "indica", "comunica", "aplica", "practica", "complica", "implica", "especifica", "identifica",
+    "notifica", "modifica", "justifica", "critica", "suplica", "replica", "publica", "fabrica", "mastica",
+    # nouns in -z, an ending of epicene adjectives ("(arroz recalentado)")
+    "arroz", "nariz", "cicatriz", "voz", "luz", "cruz", "pez", "raíz", "lápiz", "maíz", "matriz", "tez", "cerviz",
 })
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
@@ -291,11 +309,51 @@ def _body_part_list(words: list[str], i: int) -> bool:
     start = j + 1
     if start >= i or words[start] not in _BODY_PARTS:
         return False
+    if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
+        return False  # "Ojo rojo, portadora de lentillas": a role noun is the patient's, not the eye's
     for w in words[start + 1: i]:
+        if w in ROLE_NOUNS or w in _ROLE_F:
+            return False
         if w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS or w in _PARTNER_WORDS \
                 or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
             return False
     return True
+
+
+_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "persona", "herido", "herida", "ocupante", "conductor",
+                                 "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
+                                 "afectada"})
+
+
+def _another_person_before(words: list[str], i: int) -> bool:
+    """Whether the sentence before i names another person with "otro/otra" ("La otra víctima del accidente, una
+    chica joven, ..."): a noun apposed to them is theirs."""
+    k = i - 1
+    while k > 0 and words[k] not in (".", ";", "\n", "!", "?"):
+        if words[k] in _OTHER_PERSON_HEADS and words[k - 1] in ("otro", "otra"):
+            return True
+        k -= 1
+    return False
+
+
+def _agent_follows(words: list[str], i: int, window: int) -> bool:
+    """Whether "por" and a determiner (an agent: "por el perro", "por su hijo") follow the word at i within
+    ``window`` words of its clause."""
+    for k in range(i + 1, min(i + 1 + window, len(words) - 1)):
+        if words[k] in _CLAUSE_BREAK:
+            return False
+        if words[k] == "por" and words[k + 1] in _DETERMINERS:
+            return True
+    return False
+
+
+def _other_subject(words: list[str], i: int) -> bool:
+    """Whether the verb at i has a relative, another person or the partner as its subject, named right before it
+    ("Su hermana trabaja de camarera": the sister's job, not the patient's)."""
+    j = i - 1
+    while j >= 0 and words[j] in _SUBJECT_SKIP | {"sigue", "seguía"}:
+        j -= 1
+    return j >= 0 and (words[j] in _OTHER_PERSONS or words[j] in _PARTNER_WORDS)
 
 
 def _subject_kind(words: list[str], i: int) -> str | None:
@@ -307,7 +365,7 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
         if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
-                w not in _CLAUSE_BREAK and w not in _COPULAS for w in words[k + 1:j]):
+                w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
             noun = words[k - 1]
             if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
                 return "partner"
@@ -315,15 +373,23 @@ def _subject_kind(words: list[str], i: int) -> str | None:
                 return None
     if j >= 0 and words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus"):
         return "partner"
+    if j >= 1 and words[j] == "que" and words[j - 1] in ("y", "e"):
+        # "su esposa, que lo acompaña y que es enfermera": the second relative clause has the first one's head
+        m = next((m for m in range(j - 2, max(j - 12, 0), -1) if words[m] == "que"
+                  or words[m] in _CLAUSE_BREAK - {","}), None)
+        if m is not None and words[m] == "que":
+            j = m
     if j >= 0 and words[j] == "que":
         k = j - 1 if j > 0 and words[j - 1] == "," else j
+        if k >= 2 and words[k - 1] in _PARTNER_RELATIVE_NOUNS and words[k - 2] in ("su", "sus"):
+            return "partner"  # "su esposa, que es también enfermera": the partner's predicate
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
-    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien"):
+    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando"):
         return "patient"
     if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
             and words[j - 1] in _DETERMINERS:
@@ -424,6 +490,12 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                 or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
                                                                           or words[i + 3] in _COUNTS))):
             mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
+        elif prev in ("", ".", "\n", ";") and (
+                (nxt == "de" and words[i + 2: i + 3] in (["su"], ["sus"]) and words[i + 3: i + 4] != []
+                 and words[i + 3] in _KIN)
+                or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
+                                              for k in (i + 3, i + 4)))):
+            mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
             mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
@@ -510,7 +582,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
-                                       and prev in ("no", "ya"))
+                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or limb(i, word, nxt):
                 continue
@@ -550,33 +622,54 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
 
 
+# verbs of finding and seeing: the predicate right after them is their object's ("al que encontraron sentado")
+_FINDING_VERBS = frozenset({"encontraron", "encontró", "encuentra", "encuentran", "vieron", "vio", "ve", "ven",
+                            "hallaron", "halló", "notó", "notaron", "nota", "notan", "dejaron", "dejó"})
+
+
+# the partner's nouns after "su" whose relative pronoun changes with them ("su exmujer, con la que ...")
+_PARTNER_RELATIVE_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida",
+                                     "mujer", "exmujer", "exmarido", "exesposo", "exesposa", "exnovio", "exnovia"})
+_RELATIVE_PREPOSITIONS = frozenset({"con", "por", "para", "en", "sin", "sobre"})
+
+
 def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """The relative pronoun of the patient's noun, with what its clause says of them as its object: "El paciente,
     al que su hija encontró muy confuso, ..." (the article of 'paciente' itself is the lexicon's)."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word != "paciente" or i == 0 or words[i - 1] not in ("el", "la") or (i >= 2 and words[i - 2] in _PREPOSITIONS):
+        partner = word in _PARTNER_RELATIVE_NOUNS and i > 0 and words[i - 1] in ("su", "sus")
+        if not partner and (word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
+                            or (i >= 2 and words[i - 2] in _PREPOSITIONS)):
             continue
         j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
         if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que":
             gender, span = "M", (j, j)
         elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1] == "la" and words[j + 2] == "que":
             gender, span = "F", (j, j + 1)
+        elif j + 2 < len(words) and words[j] in _RELATIVE_PREPOSITIONS and words[j + 1] in ("el", "la") \
+                and words[j + 2] == "que":
+            gender, span = ("F" if words[j + 1] == "la" else "M"), (j, j + 1)  # "con la que" <-> "con el que"
         else:
             continue
         a, b = tokens[span[0]][1], tokens[span[1]][1] + len(tokens[span[1]][0])
         if a in taken:
             continue
         text = " ".join(t for t, _ in tokens[span[0]: span[1] + 1])
-        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}[text.lower()]
-        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "patient", "relative"))
+        low = text.lower()
+        new = {"al": "a la", "del": "de la", "a la": "al", "de la": "del"}.get(low) \
+            or low.split()[0] + (" el" if gender == "F" else " la")
+        out.append(Agreeing(a, b, text, gender, _match_case(text, new), "partner" if partner else "patient",
+                            "relative"))
+        if partner:
+            continue
         # the clause's predicate of its object after a degree adverb: "al que ... encontró muy confuso"
         for k in range(span[1] + 2, len(words)):
             if words[k] in _CLAUSE_BREAK:
                 break
             g = _gender(words[k])
-            if g == gender and words[k - 1] in _ADVERBS and tokens[k][1] not in taken:
+            if g == gender and (words[k - 1] in _ADVERBS or words[k - 1] in _FINDING_VERBS) and tokens[k][1] not in taken:
                 inflected = to_masculine(words[k]) if g == "F" else to_feminine(words[k])
                 if inflected:
                     out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], g,
@@ -620,11 +713,82 @@ def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     return found + out
 
 
+# the relative a sentence opened by "Su hijo/nieta/sobrinos ..." names after "por su" / "a su" is the patient: the
+# elder of the opening relative ("Su hijo, preocupado por su madre, ...", "Su nieta encuentra a su abuelo ...")
+_ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
+           "hijas": ("padre", "madre"), "nieto": ("abuelo", "abuela"), "nieta": ("abuelo", "abuela"),
+           "nietos": ("abuelo", "abuela"), "nietas": ("abuelo", "abuela"), "sobrino": ("tío", "tía"),
+           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
+
+
+def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Su hija, preocupada por su madre, a la que ve muy delgada": the elder the relative speaks of is the
+    patient; their noun, their relative pronoun and the adjectives right after the noun swap with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") \
+                or (i >= 2 and words[i - 2] not in (".", ";", "\n", "!", "?")):
+            continue
+        k = i + 1
+        while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
+            if words[k] in ("por", "a") and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
+                break
+            k += 1
+        else:
+            continue
+        if k + 2 >= len(words) or words[k] not in ("por", "a") or words[k + 2] not in _ELDERS[word]:
+            continue
+        b = k + 2
+        gender = "F" if words[b] in KINSHIP_PAIRS else "M"
+        token, start = tokens[b]
+        if start in taken:
+            continue
+        out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _KIN[words[b]]), "patient",
+                            "elder"))
+        # its adjectives right after it, across degree adverbs and "y": "a su padre más confuso y agresivo"
+        for j in range(b + 1, len(words)):
+            w = words[j]
+            if w in _ADVERBS or w in ("y", "e"):
+                continue
+            g = _gender(w)
+            if g != gender or tokens[j][1] in taken:
+                break
+            new = to_masculine(w) if g == "F" else to_feminine(w)
+            if not new:
+                break
+            out.append(Agreeing(tokens[j][1], tokens[j][1] + len(tokens[j][0]), tokens[j][0], g,
+                                _match_case(tokens[j][0], new), "patient", "elder"))
+        # its relative pronoun: "por su madre, a la que ve ..."
+        j = b + 2 if b + 1 < len(words) and words[b + 1] == "," else b + 1
+        rel = None
+        if j + 1 < len(words) and words[j] in ("al", "del") and words[j + 1] == "que" and gender == "M":
+            rel = (j, j, {"al": "a la", "del": "de la"}[words[j]])
+        elif j + 2 < len(words) and words[j] in ("a", "de") and words[j + 1:j + 3] == ["la", "que"] and gender == "F":
+            rel = (j, j + 1, {"a": "al", "de": "del"}[words[j]])
+        if rel is not None and tokens[rel[0]][1] not in taken:
+            a, z = tokens[rel[0]][1], tokens[rel[1]][1] + len(tokens[rel[1]][0])
+            text = " ".join(t for t, _ in tokens[rel[0]: rel[1] + 1])
+            out.append(Agreeing(a, z, text, gender, _match_case(text, rel[2]), "patient", "relative"))
+            for m in range(rel[1] + 2, len(words)):
+                if words[m] in _CLAUSE_BREAK:
+                    break
+                g = _gender(words[m])
+                if g == gender and (words[m - 1] in _ADVERBS or words[m - 1] in _FINDING_VERBS) \
+                        and tokens[m][1] not in taken:
+                    new = to_masculine(words[m]) if g == "F" else to_feminine(words[m])
+                    if new:
+                        out.append(Agreeing(tokens[m][1], tokens[m][1] + len(tokens[m][0]), tokens[m][0], g,
+                                            _match_case(tokens[m][0], new), "patient", "relative"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = _elder_of_relative(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -690,13 +854,23 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                                                and words[i - 2] in _CLITICS)) \
                 and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
+        if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
+                and (_agent_follows(words, i, window=1 if word != "mordida" else 8)
+                     or (prev == "," and words[i + 1: i + 2] == ["por"])):
+            # "herida por el derrumbe", "Mordida en la pierna por el perro", "..., herida por arma de fuego" (after
+            # a comma; opening a clause "Herida por arma blanca" is the wound): the participle
+            gender = "F"
+        if word == "vivo" and i + 1 < len(words) and words[i + 1] in ("solo", "sola", "con", "en", "de", "desde"):
+            gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
         if gender is not None and after_other is True and prev == "," and not role \
-                and not (i + 1 < len(words) and words[i + 1] == "por"):
+                and not (i + 1 < len(words) and words[i + 1] == "por"
+                         and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
+                                  and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
         if word in ("dependiente", "dependienta") and prev in _ADVERBS:
@@ -748,7 +922,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
-                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN):  # "abuelo de un niño"
+                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
+                and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
             # "un chico de 16 años": a noun for the patient, with its article
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
@@ -780,19 +955,22 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
-        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "empleado", "empleada"):
+        if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "trabajando", "empleado", "empleada") \
+                and not _other_subject(words, i - 1):
             controller, licensed, reason = "patient", True, "role noun"
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
-            if nxt in _CLITIC_VERB_AUX or (nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS
-                                           and nxt not in _NOT_VERBS):
+            if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
+                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 continue
+        if word in ("él", "ella", "mismo", "misma") and controller == "partner" and licensed:
+            continue  # "Su marido, él mismo sanitario": the partner's pronoun, what follows is the partner's
         if word in _PATIENT_WORDS and word not in ("que",):
             # "la madre de la niña atendida": a person in a complement is someone else
             other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
@@ -804,6 +982,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
             continue
+        if _is_epicene_role(word) and licensed and controller == "patient" and prev not in _DETERMINERS:
+            continue  # "Policía local agredida": the patient's epicene role noun keeps the run going
         if _is_epicene_adjective(word) and licensed and controller is not None and prev not in _DETERMINERS:
             continue  # "Consciente, orientada": an epicene adjective keeps the run going
         if word in ("estar", "sentirse", "encontrarse", "notarse", "mostrarse", "verse", "quedarse"):
@@ -811,6 +991,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("sido", "visto", "encontrado", "notado"):
             continue
+        if word in _TIME_UNITS:
+            k = i - 1
+            while k >= 0 and (words[k].isdigit() or words[k] in _COUNTS or words[k] in ("unos", "unas")):
+                k -= 1
+            if k >= 0 and words[k] in ("lleva", "llevaba") and _subject_kind(words, k) == "patient":
+                controller, licensed, reason = "patient", True, "predicative"  # "lleva días postrada"
+                continue
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
     return _coordinated_participles(tokens, words, found)

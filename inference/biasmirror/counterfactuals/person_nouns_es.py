@@ -54,7 +54,9 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("bailarín", "bailarina"), ("fotógrafo", "fotógrafa"), ("alumno", "alumna"), ("monitor", "monitora"),
     ("azafato", "azafata"), ("tornero", "tornera"), ("soldador", "soldadora"), ("catedrático", "catedrática"),
     ("biólogo", "bióloga"), ("geólogo", "geóloga"), ("arqueólogo", "arqueóloga"), ("vigilante", None),
-    ("conserje", None), ("recepcionista", None), ("transportista", None))
+    ("conserje", None), ("recepcionista", None), ("transportista", None),
+    # a carrier, a user of a device or service, a sales agent
+    ("portador", "portadora"), ("usuario", "usuaria"), ("comercial", None))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
