@@ -1,0 +1,32 @@
+"""English error classes of issue 22's round 11 (docs/counterfactuals.md, "Round 11's rules, English"), read on
+round 10's development errors: one case or more per class, each swapped both ways (the swap of ``a`` to the other
+sex gives ``b``, the swap of ``b`` back gives ``a``). Every sentence is written for this test; none is copied from
+a gold or held-out set."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+# (sex of a, a, b)
+CASES = [
+    # the patient named again by a sex word heading a sentence or a clause
+    ("M", "The gentleman on trolley 7 has removed his oxygen mask again and says he feels fine.",
+     "The lady on trolley 7 has removed her oxygen mask again and says she feels fine."),
+    ("F", "Ms ___ has had a cough for a week. The elderly lady is short of breath and her GP is away.",
+     "Mr ___ has had a cough for a week. The elderly gentleman is short of breath and his GP is away."),
+    ("F", "BP 90/60; the young woman is pale and says she has bled heavily since Monday.",
+     "BP 90/60; the young man is pale and says he has bled heavily since Monday."),
+]
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES)
+def test_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, sex, "en").text == b
+    assert swap_sex(b, "M" if sex == "F" else "F", "en").text == a
+
+
+def test_a_sex_word_named_as_the_patients_relative_is_kept() -> None:
+    assert swap_sex("The woman in the next cubicle is his sister; both were in the car.", "M", "en").text == (
+        "The woman in the next cubicle is her sister; both were in the car.")
