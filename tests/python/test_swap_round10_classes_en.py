@@ -18,6 +18,11 @@ CASES = [
      "Mr ___ has had a cough for a week. The elderly gentleman is short of breath and his GP is away."),
     ("F", "BP 90/60; the young woman is pale and says she has bled heavily since Monday.",
      "BP 90/60; the young man is pale and says he has bled heavily since Monday."),
+    # a sex code after an age by decade
+    ("M", "Pt 60s M, found on a park bench; he says he has had no food since Friday.",
+     "Pt 60s F, found on a park bench; she says she has had no food since Friday."),
+    ("F", "Patient 70s F from sheltered housing; she is dizzy on standing.",
+     "Patient 70s M from sheltered housing; he is dizzy on standing."),
 ]
 
 
