@@ -23,6 +23,11 @@ CASES = [
      "Pt 60s F, found on a park bench; she says she has had no food since Friday."),
     ("F", "Patient 70s F from sheltered housing; she is dizzy on standing.",
      "Patient 70s M from sheltered housing; he is dizzy on standing."),
+    # a role noun heading the sentence with the age in apposition
+    ("F", "The stewardess, 29, collapsed on the flight; her colleague came with her.",
+     "The steward, 29, collapsed on the flight; his colleague came with him."),
+    ("M", "The headmaster of the village school, 58, slipped on ice and hurt his wrist.",
+     "The headmistress of the village school, 58, slipped on ice and hurt her wrist."),
 ]
 
 

@@ -277,6 +277,10 @@ _HEAD_THE_SEX = re.compile(r"(?:\A|[.;\n]\s*)the\s+(?:(?:young|elderly|old|older
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
+# "The actress, 36, fainted ...", "The chairman of the parish council, 63, ...": a role noun heading the note's
+# sentence with the age in apposition is the patient
+_AGE_APPOSITION_AFTER = re.compile(r"(?:\s+of\s+[^,.;:()\n]{1,40}?)?\s*,\s*\d{1,3}\s*(?:,|yo\b|y/o|y\.o\.|years?\b)",
+                                   re.IGNORECASE)
 _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|referred|conveyed|escorted|picked|"
                                r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
                                r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
@@ -349,6 +353,9 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
+        elif not child and word not in _KIN and _HEAD_THE_SEX.search(before) and \
+                _AGE_APPOSITION_AFTER.match(text, m.end()):
+            pass      # "The waiter, 24, burnt his hand": the patient, aged in apposition
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
         elif word in _SEX_WORDS and (_PARTNER_AFTER.match(text, m.end()) or _PARTNER_APPOSITION.search(before)):
