@@ -31,12 +31,16 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("sex", "a", "b"), CASES)
-def test_swaps_both_ways(sex: str, a: str, b: str) -> None:
-    assert swap_sex(a, sex, "en").text == b
-    assert swap_sex(b, "M" if sex == "F" else "F", "en").text == a
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
+def test_round11_en_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "en").text == b
+    assert swap_sex(b, sex, "en").text == a
 
 
 def test_a_sex_word_named_as_the_patients_relative_is_kept() -> None:
-    assert swap_sex("The woman in the next cubicle is his sister; both were in the car.", "M", "en").text == (
+    assert swap_sex("The woman in the next cubicle is his sister; both were in the car.", "F", "en").text == (
         "The woman in the next cubicle is her sister; both were in the car.")
