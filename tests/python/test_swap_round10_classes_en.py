@@ -28,6 +28,9 @@ CASES = [
      "The steward, 29, collapsed on the flight; his colleague came with him."),
     ("M", "The headmaster of the village school, 58, slipped on ice and hurt his wrist.",
      "The headmistress of the village school, 58, slipped on ice and hurt her wrist."),
+    # "her" before "talking" and a preposition is the object of a verb of finding
+    ("F", "Her brother found her talking to herself in the garden.",
+     "His brother found him talking to himself in the garden."),
 ]
 
 
