@@ -47,3 +47,9 @@ def test_round11_en_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
 def test_a_sex_word_named_as_the_patients_relative_is_kept() -> None:
     assert swap_sex("The woman in the next cubicle is his sister; both were in the car.", "F", "en").text == (
         "The woman in the next cubicle is her sister; both were in the car.")
+
+
+def test_the_patients_own_mum_in_a_note_that_names_her_kids() -> None:
+    # one way only: "dad" goes back to "mom", the first entry of the lexicon
+    assert swap_sex("She tells us she is a single mum and her kids are with a neighbour.", "M", "en").text == (
+        "He tells us he is a single dad and his kids are with a neighbour.")

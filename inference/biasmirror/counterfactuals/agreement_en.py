@@ -368,7 +368,7 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
                 r"\s*(?:of|'s|’s)\b", text[m.end():]):
-            if _CHILD_NOTE.search(text):
+            if _CHILD_NOTE.search(text) and not _LICENSORS[1].search(before):  # ("she is a single mum": hers)
                 continue  # "Infant boy ...; dad reports": the child's parent
         elif child and _SECOND_PREDICATE.search(before):
             pass
