@@ -270,6 +270,17 @@ _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
+# "The lady in bed 12 ...", "The elderly gentleman was found ...": a sex word heading a sentence or a clause
+# after a semicolon is the note's subject, the patient named again by a noun after the first mention
+_HEAD_THE_SEX = re.compile(r"(?:\A|[.;\n]\s*)the\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z",
+                           re.IGNORECASE)
+# (not when the clause says whose relative the person is: "The man in the next bay is her brother")
+_RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
+                                       r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
+# "The actress, 36, fainted ...", "The chairman of the parish council, 63, ...": a role noun heading the note's
+# sentence with the age in apposition is the patient
+_AGE_APPOSITION_AFTER = re.compile(r"(?:\s+of\s+[^,.;:()\n]{1,40}?)?\s*,\s*\d{1,3}\s*(?:,|yo\b|y/o|y\.o\.|years?\b)",
+                                   re.IGNORECASE)
 _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|referred|conveyed|escorted|picked|"
                                r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
                                r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
@@ -339,6 +350,12 @@ def analyse(text: str) -> list[Agreeing]:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
             pass      # "The woman brought in by police ...": the note's subject
+        elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
+                _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
+            pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
+        elif not child and word not in _KIN and _HEAD_THE_SEX.search(before) and \
+                _AGE_APPOSITION_AFTER.match(text, m.end()):
+            pass      # "The waiter, 24, burnt his hand": the patient, aged in apposition
         elif word in ("female", "male") and _PATIENT_AFTER.match(text, m.end()):
             pass      # "the female patient"
         elif word in _SEX_WORDS and (_PARTNER_AFTER.match(text, m.end()) or _PARTNER_APPOSITION.search(before)):
@@ -351,7 +368,7 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
                 r"\s*(?:of|'s|’s)\b", text[m.end():]):
-            if _CHILD_NOTE.search(text):
+            if _CHILD_NOTE.search(text) and not _LICENSORS[1].search(before):  # ("she is a single mum": hers)
                 continue  # "Infant boy ...; dad reports": the child's parent
         elif child and _SECOND_PREDICATE.search(before):
             pass
