@@ -77,9 +77,11 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            # verbs of wanting before "ser": "pide ser vista por una mujer"
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
-_PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
+_PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
+# the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
+_PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
 _PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
                             "compañero", "compañera"})
 _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "desde", "durante", "tras", "sin",
@@ -320,7 +322,7 @@ def _body_part_list(words: list[str], i: int) -> bool:
     return True
 
 
-_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "persona", "herido", "herida", "ocupante", "conductor",
+_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
                                  "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
                                  "afectada"})
 
@@ -496,7 +498,7 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                 or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
                                               for k in (i + 3, i + 4)))):
             mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
-        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
+        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and _PATIENT_ABBREVIATED & set(words[i + 2: i + 4]) \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
             mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
         elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
@@ -640,7 +642,7 @@ def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: l
     out: list[Agreeing] = []
     for i, word in enumerate(words):
         partner = word in _PARTNER_RELATIVE_NOUNS and i > 0 and words[i - 1] in ("su", "sus")
-        if not partner and (word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
+        if not partner and (word not in _PATIENT_ABBREVIATED or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
                             or (i >= 2 and words[i - 2] in _PREPOSITIONS)):
             continue
         j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1

@@ -1,0 +1,29 @@
+"""The Spanish error classes round 11 of issue 22 found on the development sets (docs/counterfactuals.md, "Round
+11", Spanish), one case or more per class, each swapped both ways: the swap of ``a`` to the other sex must give
+``b`` and the swap of ``b`` back must give ``a``. Sentences are written for this test (none is copied from a gold
+or held-out set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+# (sex of a, a, b)
+CASES = [
+    # nurse-note abbreviations of "paciente" ("pcte", "pte") are the patient noun: their article and their
+    # agreeing words follow the patient
+    ("F", "La pcte refiere dolor lumbar, está asustada.", "El pcte refiere dolor lumbar, está asustado."),
+    ("M", "Pte sudoroso, lo acompaña su hermana.", "Pte sudorosa, la acompaña su hermana."),
+    ("F", "Llamamos a la hija de la pcte; está tranquila.", "Llamamos a la hija del pcte; está tranquilo."),
+]
+
+
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
+def test_round11_spanish_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "es").text == b
+    assert swap_sex(b, sex, "es").text == a
