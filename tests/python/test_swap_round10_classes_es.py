@@ -16,6 +16,11 @@ CASES = [
     ("F", "La pcte refiere dolor lumbar, está asustada.", "El pcte refiere dolor lumbar, está asustado."),
     ("M", "Pte sudoroso, lo acompaña su hermana.", "Pte sudorosa, la acompaña su hermana."),
     ("F", "Llamamos a la hija de la pcte; está tranquila.", "Llamamos a la hija del pcte; está tranquilo."),
+    # a role noun with its article opening the note, its age apposed, names the patient by their trade
+    ("M", "El panadero, 52 años, se ha cortado con la sierra; lo trae su hija.",
+     "La panadera, 52 años, se ha cortado con la sierra; la trae su hija."),
+    ("F", "La directora del instituto, 47 años, refiere cefalea. Muy pálida.",
+     "El director del instituto, 47 años, refiere cefalea. Muy pálido."),
 ]
 
 

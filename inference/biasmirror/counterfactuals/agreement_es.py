@@ -795,6 +795,17 @@ def analyse(text: str) -> list[Agreeing]:
     return _feminine_subject(words, found, tokens)
 
 
+def _age_apposition(words: list[str], i: int) -> bool:
+    """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
+    followed by its apposed age: ", 63 años"."""
+    for k in range(i + 1, min(i + 7, len(words) - 2)):
+        if words[k] == ",":
+            return words[k + 1].isdigit() and words[k + 2] == "años"
+        if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
+            return False
+    return False
+
+
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
     found: list[Agreeing] = []
     after_other = False  # after "su hija," a role noun is the relative's ("su hija, enfermera, ...")
@@ -917,6 +928,19 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
         if word in _KIN and licensed and controller == "patient" and reason == "predicative":
             continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
+        if role and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) and _age_apposition(words, i):
+            # "El camarero, 24 años, ...": a role noun with its article opening the note, its age apposed, is
+            # the patient named by their trade; the article and the noun change together
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            if new:
+                found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
+                                      gender, _match_case(tokens[i - 1][0], "el" if prev == "la" else "la"),
+                                      "patient", "determiner"))
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                      _match_case(tokens[i][0], new), "patient", "role noun"))
+                controller, licensed, reason = "patient", True, "apposed"
+                continue
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
