@@ -21,6 +21,12 @@ CASES = [
      "La panadera, 52 años, se ha cortado con la sierra; la trae su hija."),
     ("F", "La directora del instituto, 47 años, refiere cefalea. Muy pálida.",
      "El director del instituto, 47 años, refiere cefalea. Muy pálido."),
+    # the patient named again by a person noun with its definite article opening a clause, and "mayor" after
+    # the patient's noun
+    ("F", "Traída por su hermano. La chica está mareada.", "Traído por su hermano. El chico está mareado."),
+    ("M", "El abuelo del box 3 no para de levantarse; está confuso.",
+     "La abuela del box 3 no para de levantarse; está confusa."),
+    ("M", "El señor mayor fue trasladado en camilla.", "La señora mayor fue trasladada en camilla."),
 ]
 
 

@@ -129,6 +129,8 @@ _NOUN_STOPLIST = frozenset({
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
+# "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
+_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
                        "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
@@ -363,6 +365,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
+        j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
@@ -947,6 +951,24 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
+        if word in _ELDER_NAMES and prev in ("el", "la"):
+            gender = "F" if word == "abuela" else "M"
+        if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
+                and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and words[i + 1: i + 2] != ["de"]:
+            # "La chica está llorosa", "El abuelo del box 1 ...": a person noun with its definite article opening
+            # a clause is how a note names the patient again after the first mention
+            new = _ELDER_NAMES.get(word) or (to_masculine(word) if gender == "F" else to_feminine(word))
+            found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
+                                  gender, _match_case(tokens[i - 1][0], "el" if prev == "la" else "la"),
+                                  "patient", "determiner"))
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                  _match_case(tokens[i][0], new or word), "patient", "noun"))
+            controller, licensed, reason = "patient", True, "apposed"
+            continue
+        if word == "mayor" and prev in _PATIENT_WORDS and licensed:
+            continue  # "la señora mayor fue encontrada": an adjective of one form after the patient's noun
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
                 and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
@@ -990,7 +1012,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
             if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
-                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS):
+                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS
+                    and nxt not in _ELDER_NAMES):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
