@@ -27,6 +27,10 @@ CASES = [
     ("M", "El abuelo del box 3 no para de levantarse; está confuso.",
      "La abuela del box 3 no para de levantarse; está confusa."),
     ("M", "El señor mayor fue trasladado en camilla.", "La señora mayor fue trasladada en camilla."),
+    # adjectives of state the agreement lexicon did not hold, and nationalities
+    ("F", "Pte rumana, hipotensa, muy incómoda y llena de picaduras.",
+     "Pte rumano, hipotenso, muy incómodo y lleno de picaduras."),
+    ("M", "Se muestra reacio a la sonda.", "Se muestra reacia a la sonda."),
 ]
 
 

@@ -162,6 +162,10 @@ _KNOWN_ADJECTIVES = frozenset({
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
     "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto", "violento", "sediento", "hambriento",
     "mugriento", "exhausto", "limpio", "borracho", "harto", "huraño", "risueño", "hosco", "atento", "friolero",
+    # round 11: states of triage notes ("lleno de hematomas", "reacio a quedarse", "hipotenso 86/50") and the
+    # nationalities a note gives right after the patient's noun ("Pcte polaca")
+    "lleno", "reacio", "incómodo", "cómodo", "hipotenso", "normotenso", "polaco", "rumano", "ucraniano", "italiano",
+    "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
