@@ -31,6 +31,11 @@ CASES = [
     ("F", "Pte rumana, hipotensa, muy incómoda y llena de picaduras.",
      "Pte rumano, hipotenso, muy incómodo y lleno de picaduras."),
     ("M", "Se muestra reacio a la sonda.", "Se muestra reacia a la sonda."),
+    # a participle opening a clause before its own noun agrees with that noun; "solo" after the patient's pronoun
+    ("F", "Pte mareada. Avisado el médico de guardia; se ha ido ella sola al baño.",
+     "Pte mareado. Avisado el médico de guardia; se ha ido él solo al baño."),
+    ("M", "Operado el mes pasado de cadera; revisada la herida.",
+     "Operada el mes pasado de cadera; revisada la herida."),
 ]
 
 

@@ -169,6 +169,10 @@ _KNOWN_ADJECTIVES = frozenset({
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
+# nouns of a time after a clause-opening participle: "Ingresada el año pasado" is the patient's participle
+_TIME_NOUNS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "víspera", "año", "mes", "día", "fin",
+                         "invierno", "verano", "otoño", "primavera", "lunes", "martes", "miércoles", "jueves",
+                         "viernes", "sábado", "domingo", "pasado", "mismo", "misma"})
 _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
@@ -885,6 +889,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
+        if word in ("solo", "sola") and prev in ("él", "ella"):
+            gender = "M" if word == "solo" else "F"  # "ha entrado él solo": alone, after the patient's pronoun
+        if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
+                and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
+                and words[i + 2] not in _TIME_NOUNS \
+                and (_gender(words[i + 2]) is not None or words[i + 2] in ROLE_NOUNS or words[i + 2] in _ROLE_F
+                     or words[i + 2].isalpha()):
+            # "Avisada la supervisora", "revisado el bolso": a participle before its own subject or object agrees
+            # with that noun, not with the patient
+            licensed, controller = False, None
+            continue
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
