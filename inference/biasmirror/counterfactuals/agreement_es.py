@@ -77,9 +77,11 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            # verbs of wanting before "ser": "pide ser vista por una mujer"
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
-_PATIENT_WORDS = frozenset({"paciente", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
+_PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
                             "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
+# the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
+_PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
 _PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
                             "compañero", "compañera"})
 _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "desde", "durante", "tras", "sin",
@@ -127,6 +129,8 @@ _NOUN_STOPLIST = frozenset({
 # masculine -> feminine (None: one form for both sexes): the one lexicon the reading shares (person_nouns_es.py)
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
+# "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
+_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
                        "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
@@ -158,9 +162,17 @@ _KNOWN_ADJECTIVES = frozenset({
     "vivo", "calvo", "manco", "tuerto", "rubio", "moreno", "delgado", "gordo", "flaco", "lento", "torpe",
     "sereno", "testarudo", "terco", "propietario", "descalzo", "indispuesto", "violento", "sediento", "hambriento",
     "mugriento", "exhausto", "limpio", "borracho", "harto", "huraño", "risueño", "hosco", "atento", "friolero",
+    # round 11: states of triage notes ("lleno de hematomas", "reacio a quedarse", "hipotenso 86/50") and the
+    # nationalities a note gives right after the patient's noun ("Pcte polaca")
+    "lleno", "reacio", "incómodo", "cómodo", "hipotenso", "normotenso", "polaco", "rumano", "ucraniano", "italiano",
+    "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
+# nouns of a time after a clause-opening participle: "Ingresada el año pasado" is the patient's participle
+_TIME_NOUNS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "víspera", "año", "mes", "día", "fin",
+                         "invierno", "verano", "otoño", "primavera", "lunes", "martes", "miércoles", "jueves",
+                         "viernes", "sábado", "domingo", "pasado", "mismo", "misma"})
 _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
@@ -320,7 +332,7 @@ def _body_part_list(words: list[str], i: int) -> bool:
     return True
 
 
-_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "persona", "herido", "herida", "ocupante", "conductor",
+_OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
                                  "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
                                  "afectada"})
 
@@ -361,6 +373,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
+        j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
@@ -496,7 +510,7 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                 or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
                                               for k in (i + 3, i + 4)))):
             mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
-        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and "paciente" in words[i + 2: i + 4] \
+        elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and _PATIENT_ABBREVIATED & set(words[i + 2: i + 4]) \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
             mine = True  # "Yerno de la paciente del box 4, ...": the relative of another patient is the patient
         elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
@@ -640,7 +654,7 @@ def _patient_relatives(tokens: list[tuple[str, int]], words: list[str], found: l
     out: list[Agreeing] = []
     for i, word in enumerate(words):
         partner = word in _PARTNER_RELATIVE_NOUNS and i > 0 and words[i - 1] in ("su", "sus")
-        if not partner and (word != "paciente" or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
+        if not partner and (word not in _PATIENT_ABBREVIATED or i == 0 or words[i - 1] not in ("el", "la", "un", "una")
                             or (i >= 2 and words[i - 2] in _PREPOSITIONS)):
             continue
         j = i + 2 if i + 1 < len(words) and words[i + 1] == "," else i + 1
@@ -793,6 +807,17 @@ def analyse(text: str) -> list[Agreeing]:
     return _feminine_subject(words, found, tokens)
 
 
+def _age_apposition(words: list[str], i: int) -> bool:
+    """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
+    followed by its apposed age: ", 63 años"."""
+    for k in range(i + 1, min(i + 7, len(words) - 2)):
+        if words[k] == ",":
+            return words[k + 1].isdigit() and words[k + 2] == "años"
+        if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
+            return False
+    return False
+
+
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
     found: list[Agreeing] = []
     after_other = False  # after "su hija," a role noun is the relative's ("su hija, enfermera, ...")
@@ -864,6 +889,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
+        if word in ("solo", "sola") and prev in ("él", "ella"):
+            gender = "M" if word == "solo" else "F"  # "ha entrado él solo": alone, after the patient's pronoun
+        if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
+                and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
+                and words[i + 2] not in _TIME_NOUNS \
+                and (_gender(words[i + 2]) is not None or words[i + 2] in ROLE_NOUNS or words[i + 2] in _ROLE_F
+                     or words[i + 2].isalpha()):
+            # "Avisada la supervisora", "revisado el bolso": a participle before its own subject or object agrees
+            # with that noun, not with the patient
+            licensed, controller = False, None
+            continue
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
@@ -915,12 +951,43 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
         if word in _KIN and licensed and controller == "patient" and reason == "predicative":
             continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
+        if role and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) and _age_apposition(words, i):
+            # "El camarero, 24 años, ...": a role noun with its article opening the note, its age apposed, is
+            # the patient named by their trade; the article and the noun change together
+            new = to_masculine(word) if gender == "F" else to_feminine(word)
+            if new:
+                found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
+                                      gender, _match_case(tokens[i - 1][0], "el" if prev == "la" else "la"),
+                                      "patient", "determiner"))
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                      _match_case(tokens[i][0], new), "patient", "role noun"))
+                controller, licensed, reason = "patient", True, "apposed"
+                continue
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
+        if word in _ELDER_NAMES and prev in ("el", "la"):
+            gender = "F" if word == "abuela" else "M"
+        if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
+                and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and words[i + 1: i + 2] != ["de"]:
+            # "La chica está llorosa", "El abuelo del box 1 ...": a person noun with its definite article opening
+            # a clause is how a note names the patient again after the first mention
+            new = _ELDER_NAMES.get(word) or (to_masculine(word) if gender == "F" else to_feminine(word))
+            found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
+                                  gender, _match_case(tokens[i - 1][0], "el" if prev == "la" else "la"),
+                                  "patient", "determiner"))
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                  _match_case(tokens[i][0], new or word), "patient", "noun"))
+            controller, licensed, reason = "patient", True, "apposed"
+            continue
+        if word == "mayor" and prev in _PATIENT_WORDS and licensed:
+            continue  # "la señora mayor fue encontrada": an adjective of one form after the patient's noun
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
                 and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
@@ -964,7 +1031,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
             if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
-                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS):
+                    nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS
+                    and nxt not in _ELDER_NAMES):
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1

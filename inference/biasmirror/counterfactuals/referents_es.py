@@ -31,13 +31,13 @@ COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece"
            "siente", "nota", "dice", "acude", "llega", "vive", "vino", "sigue", "parece", "estar", "ser",
            "sido", "estado", "continúa", "resulta", "muestra", "mostraba"}
 AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
-PATIENT_NOUNS = {"paciente": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
+PATIENT_NOUNS = {"paciente": None, "pcte": None, "pte": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
                  "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
 PARTNER_NOUNS = {"esposo", "esposa", "marido", "novio", "novia", "pareja", "compañero", "compañera", "cónyuge"}
 # relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
 KINSHIP = person_nouns_es.kinship_forms() | {"vecina", "vecino", "amiga", "amigo"}
 PARENT_ROLES = person_nouns_es.kinship_forms("parent")
-EPICENE_PERSONS = {"paciente", "deportista", "ciclista", "auxiliar", "fisioterapeuta", "psiquiatra", "intérprete",
+EPICENE_PERSONS = {"paciente", "pcte", "pte", "deportista", "ciclista", "auxiliar", "fisioterapeuta", "psiquiatra", "intérprete",
                    "residente", "médico", "médica", "policía", "contable", "militar", "copiloto", "piloto",
                    "estudiante", "testigo", "cuidador", "cuidadora", "enfermera", "enfermero", "regulador"}
 STAFF = {"enfermera", "enfermero", "médico", "médica", "auxiliar", "residente", "psiquiatra", "fisioterapeuta",
