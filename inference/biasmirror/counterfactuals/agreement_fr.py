@@ -38,7 +38,7 @@ __all__ = ["Agreeing", "analyse", "analyse_texts", "inflect"]
 PATIENT_PRONOUNS = frozenset({"il", "elle", "lui", "elle-même", "lui-même"})
 OBJECT_CLITICS = frozenset({"l'", "l’", "la", "le"})
 PATIENT_NOUNS = frozenset({
-    "patient", "patiente", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mme.", "mlle", "mlle.", "mr", "mr.", "___",
+    "patient", "patiente", "pt", "pte", "femme", "homme", "monsieur", "madame", "mademoiselle", "m.", "mme", "mme.", "mlle", "mlle.", "mr", "mr.", "___",
     "diabétique", "cycliste", "tabagique", "asthmatique", "épileptique", "alcoolique", "personne", "dame",
     "victime", "blessé", "blessée", "malade", "jeune", "sujet", "toxicomane", "héroïnomane",
 })
@@ -1107,7 +1107,7 @@ def _apposed_sex_nouns(doc: Any) -> list[Agreeing]:
     return out
 
 
-_PATIENT_TITLES = frozenset({"patient", "patiente", "monsieur", "madame", "dame", "mademoiselle"})
+_PATIENT_TITLES = frozenset({"patient", "patiente", "pt", "pte", "monsieur", "madame", "dame", "mademoiselle"})
 # a bed or room after a patient noun names which patient: "le fils du patient du box 3"
 _PLACE_NOUNS = frozenset({"box", "lit", "chambre", "brancard", "fauteuil", "salle"})
 

@@ -40,7 +40,7 @@ IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "di
 PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
             "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
             "ex", "fervent", "fervente", "véritable"}
-PATIENT_NOUNS = {"patiente": "F", "patient": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
+PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
                  "m.": "M", "mme.": "F", "mlle.": "F",
                  "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
 PARTNER_NOUNS = {"mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin",
