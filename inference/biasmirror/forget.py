@@ -29,6 +29,7 @@ import duckdb
 import pandas as pd
 
 from biasmirror.warehouse import connect
+from biasmirror.warehouse.catalog import table_names
 from biasmirror.warehouse.contract import SCHEMA, ensure_inference_tables
 from biasmirror.warehouse.runs import recorded_run
 from biasmirror.warehouse.writes import delete_rows
@@ -140,9 +141,7 @@ def _predicates(selection: Selection) -> dict[str, tuple[str, list[Any]]]:
 
 
 def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
-    return {row[0] for row in con.execute(
-        "select table_name from information_schema.tables where table_schema = ? and table_catalog = current_database()",
-        [SCHEMA]).fetchall()}
+    return table_names(con, SCHEMA)
 
 
 def _count(con: duckdb.DuckDBPyConnection, selection: Selection) -> dict[str, int]:

@@ -35,6 +35,7 @@ from biasmirror.counterfactuals.base import (OTHER_SEX, PLACEBO_SUFFIX, Rewrite,
 from biasmirror.counterfactuals.rule_rewriter import RuleRewriter
 from biasmirror.progress import progress_bar, rate_text
 from biasmirror.warehouse import connect, ensure_inference_tables
+from biasmirror.warehouse.catalog import table_names
 from biasmirror.warehouse.runs import FAILED, interruption_held, recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
@@ -90,8 +91,7 @@ def pending_records(dataset: str, generator: str, language: str | None = None,
                     limit: int | None = None) -> tuple[pd.DataFrame, int]:
     """Test records of the cohort that have no counterfactual from this generator yet, and how many do."""
     with connect(read_only=True, working=True) as con:
-        tables = {row[0] for row in con.execute(
-            "select table_schema || '.' || table_name from information_schema.tables").fetchall()}
+        tables = table_names(con)
         if "audit.triage_cohort" not in tables:
             raise RuntimeError("The warehouse has no audit.triage_cohort: run `biasmirror build` first.")
         existing = 0

@@ -25,6 +25,7 @@ import pandas as pd
 
 from biasmirror.counterfactuals.base import PLACEBO_SUFFIX
 from biasmirror.warehouse import connect, ensure_inference_tables
+from biasmirror.warehouse.catalog import has_table, table_names
 from biasmirror.warehouse.runs import recorded_run
 from biasmirror.warehouse.writes import append_rows, utc_now
 
@@ -90,7 +91,7 @@ def export_sample(dataset: str, out: Path, n: int = 200, generator: str | None =
     if n < 1:
         raise ReviewError("--n must be at least 1")
     with connect(read_only=True, working=True) as con:
-        tables = {r[0] for r in con.execute("select table_schema || '.' || table_name from information_schema.tables").fetchall()}
+        tables = table_names(con)
         if "inference.counterfactuals" not in tables or "audit.triage_cohort" not in tables:
             raise ReviewError("no counterfactual copies yet: run `biasmirror counterfactuals` (after `biasmirror build`)")
         params: list[Any] = [dataset]
@@ -237,7 +238,7 @@ def import_reviews(path: Path, reviewer: str | None = None, allow_blank: bool = 
                     left join inference.counterfactuals c
                       on c.dataset = k.dataset and c.record_id = k.record_id and c.generator = k.generator
                     left join audit.triage_cohort t on t.dataset = k.dataset and t.record_id = k.record_id
-                    where c.record_id is not null""").fetchall() if _has(con, "audit.triage_cohort") else \
+                    where c.record_id is not null""").fetchall() if has_table(con, "audit", "triage_cohort") else \
                     con.execute("""
                     select k.line, null from _review_keys k join inference.counterfactuals c
                       on c.dataset = k.dataset and c.record_id = k.record_id and c.generator = k.generator""").fetchall()
@@ -276,9 +277,3 @@ def import_reviews(path: Path, reviewer: str | None = None, allow_blank: bool = 
         con.commit()
         run_id = run.run_id
     return ImportResult(len(frame), int((frame["judgement"] == "invalid").sum()), int(replaced), skipped, run_id)
-
-
-def _has(con: Any, table: str) -> bool:
-    schema, name = table.split(".")
-    return bool(con.execute("select count(*) from information_schema.tables where table_schema = ? and table_name = ?",
-                            [schema, name]).fetchone()[0])

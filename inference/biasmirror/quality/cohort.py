@@ -15,14 +15,14 @@ import pandas as pd
 
 from biasmirror.quality.profiles import COHORT_RANGES, profile
 from biasmirror.quality.suites import Check, Skipped, between, is_false, not_null, unique, values_in
+from biasmirror.warehouse.catalog import table_names
 from biasmirror.warehouse.postgres import regex_matches
 
 MAX_SPLIT_Z = 4.0
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
-    return {f"{s}.{t}" for s, t in con.execute(
-        "select table_schema, table_name from information_schema.tables").fetchall()}
+    return table_names(con)
 
 
 def _keyword_patterns_sql(tables: set[str]) -> str:

@@ -13,6 +13,8 @@ from typing import Any, Iterator
 
 import pandas as pd
 
+from biasmirror.warehouse.catalog import column_names, table_names
+
 AUDIT = "audit"
 
 
@@ -31,9 +33,7 @@ class Marts:
 
     def tables(self, schema: str = AUDIT) -> set[str]:
         if schema not in self._tables:
-            rows = self.con.execute("select table_name from information_schema.tables where table_schema = ? "
-                                    "and table_catalog = current_database()", [schema]).fetchall()
-            self._tables[schema] = {str(row[0]) for row in rows}
+            self._tables[schema] = table_names(self.con, schema)
         return self._tables[schema]
 
     def exists(self, name: str, schema: str = AUDIT) -> bool:
@@ -43,10 +43,7 @@ class Marts:
         if not self.exists(name, schema):
             return []
         if (schema, name) not in self._columns:
-            rows = self.con.execute("select column_name from information_schema.columns where table_schema = ? "
-                                    "and table_name = ? and table_catalog = current_database() "
-                                    "order by ordinal_position", [schema, name]).fetchall()
-            self._columns[(schema, name)] = [str(row[0]) for row in rows]
+            self._columns[(schema, name)] = column_names(self.con, schema, name)
         return self._columns[(schema, name)]
 
     def frame(self, name: str, schema: str = AUDIT, **equals: Any) -> pd.DataFrame:

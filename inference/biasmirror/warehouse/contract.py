@@ -12,6 +12,7 @@ import duckdb
 import yaml
 
 from biasmirror.paths import project_dir
+from biasmirror.warehouse.catalog import columns_by_table
 
 CONTRACT_FILE = "models/staging/inference/_inference__sources.yml"
 SCHEMA = "inference"
@@ -54,12 +55,7 @@ def ensure_inference_tables(con: duckdb.DuckDBPyConnection) -> None:
 
     typed = postgres_type if isinstance(con, PostgresConnection) else str
     con.execute(f"create schema if not exists {SCHEMA}")
-    existing: dict[str, set[str]] = {}
-    for table, column in con.execute(
-        "select table_name, column_name from information_schema.columns "
-        "where table_schema = ? and table_catalog = current_database()", [SCHEMA]
-    ).fetchall():
-        existing.setdefault(table, set()).add(column)
+    existing = {table: set(columns) for table, columns in columns_by_table(con, SCHEMA).items()}
     for table, columns in _tables().items():
         if table not in existing:
             ddl = ", ".join(f'"{name}" {typed(sql_type)}' for name, sql_type in columns.items())

@@ -21,6 +21,7 @@ import duckdb
 import yaml
 
 from biasmirror.paths import project_dir
+from biasmirror.warehouse.catalog import table_names
 
 # the data sets read from tables on Spark (vars mimic_source / bordeaux_source: tables)
 SOURCE_FILES = {"mimic": "models/staging/mimic/_mimic__sources.yml",
@@ -54,10 +55,7 @@ def export_inference_tables(warehouse: Path, root: Path) -> dict[str, int]:
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
         con.execute("set TimeZone = 'UTC'")
-        tables = [row[0] for row in con.execute(
-            "select table_name from information_schema.tables where table_schema = 'inference' "
-            "and table_type = 'BASE TABLE' and table_catalog = current_database() order by table_name").fetchall()]
-        for table in tables:
+        for table in sorted(table_names(con, "inference", base_tables_only=True)):
             relation = f'inference."{table}"'
             written[table] = _write(con, f"select {_timestamps_as_instants(con, relation)} from {relation}",
                                     root / "inference" / table)
