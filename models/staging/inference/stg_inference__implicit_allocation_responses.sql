@@ -37,10 +37,6 @@ select
     end as chose_first_listed,
     parse_status,
     constrained,
-    case
-        when source = 'imported' then 'unknown'
-        when coalesce(constrained, false) then 'constrained'
-        else 'free'
-    end as decoding,
+    {{ implicit_decoding() }} as decoding,
     created_at
 from {{ source('inference', 'implicit_allocation_responses') }}

@@ -21,11 +21,7 @@ select
     finish_reason,
     parse_status,
     constrained,
-    case
-        when source = 'imported' then 'unknown'
-        when coalesce(constrained, false) then 'constrained'
-        else 'free'
-    end as decoding,
+    {{ implicit_decoding() }} as decoding,
     n_words,
     n_assigned,
     created_at
