@@ -16,16 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import yaml
 
-from biasmirror.paths import project_dir
+from biasmirror.project_config import dbt_project
 from biasmirror.warehouse.catalog import column_names, has_table
 
 
 def project_var_default(name: str) -> Any:
     """A var's default in dbt_project.yml (what a plain `dbt build` uses with no --vars)."""
-    document = yaml.safe_load((project_dir() / "dbt_project.yml").read_text(encoding="utf-8")) or {}
-    variables = document.get("vars") or {}
+    variables = dbt_project().get("vars") or {}
     if name not in variables:
         raise KeyError(f"dbt_project.yml defines no var {name!r}")
     return variables[name]

@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from biasmirror.paths import project_dir
+from biasmirror.project_config import dbt_project
 
 NUMERIC_TYPES = frozenset({"integer", "bigint", "double", "float", "numeric", "decimal"})
 TEMPORAL_TYPES = frozenset({"timestamp", "date"})
@@ -149,7 +150,7 @@ class RawSourceContracts:
 
 
 def _grammar(project: Path) -> ValueGrammar:
-    document = yaml.safe_load((project / "dbt_project.yml").read_text(encoding="utf-8")) or {}
+    document = dbt_project(project)
     meta = (((document.get("sources") or {}).get("biasmirror") or {}).get("+meta") or {})
     grammar = meta.get("raw_value_grammar")
     if not isinstance(grammar, dict) or not {"number", "timestamp", "quotable"} <= set(grammar):
