@@ -172,6 +172,11 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
     extra = [] if dbt_log else ["--quiet"]
     if not with_unit_tests:
         extra += ["--exclude-resource-type", "unit_test"]
+    if plan.fast:
+        # the interactive loop: dbt's JSON artifacts (manifest.json is about a tenth of this build) are not
+        # written; the returned summary is the record, and no earlier run's results are left to be read as these
+        extra.append("--no-write-json")
+        _remove_json_artifacts()
     published = None if uses_postgres() else warehouse_path()
     before = _stamp(published)
     events = NodeEvents()
@@ -193,6 +198,12 @@ def build(*, select: list[str] | None = None, mimic_root: Path | None = None, bo
         error.summary = summary()
         raise
     return summary()
+
+
+def _remove_json_artifacts() -> None:
+    target = dbt_artifact_dirs(working_path(warehouse_path()))["target"]
+    for name in ("run_results.json", "manifest.json"):
+        (target / name).unlink(missing_ok=True)
 
 
 def planned_build() -> BuildPlan:

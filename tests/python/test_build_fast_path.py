@@ -15,6 +15,7 @@ from biasmirror import Warehouse
 from biasmirror.build_plan import PAIR_IMPORT_SELECTION
 from biasmirror.cli import app
 from biasmirror.dbt_runner import UNIT_TESTS_ENV, planned_build, unit_tests_default
+from biasmirror.paths import dbt_artifact_dirs, working_path
 from pair_references import reference_paired_metrics
 
 pytestmark = pytest.mark.slow
@@ -37,12 +38,18 @@ def check_against_numpy(wh: Warehouse, model: str, pairs: pd.DataFrame) -> pd.Da
     return rows
 
 
+def _json_artifacts(wh: Warehouse) -> set[str]:
+    target = dbt_artifact_dirs(working_path(wh.path))["target"]
+    return {name for name in ("manifest.json", "run_results.json") if (target / name).is_file()}
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory):
     wh = Warehouse(tmp_path_factory.mktemp("fast") / "biasmirror.duckdb", lock_timeout=30)
     result = wh.import_pairs(SAMPLE, dataset=DATASET, model="example")
     assert result.strata == ("age_band", "site") and result.n_pairs == 705
     first = wh.build(resamples=N_BOOT, quiet=True, unit_tests=False)
+    assert _json_artifacts(wh) == {"manifest.json", "run_results.json"}  # a full build writes dbt's artifacts
     yield wh, first
     wh.close()
 
@@ -68,6 +75,7 @@ def test_a_build_after_an_import_builds_only_what_the_pairs_feed(built) -> None:
     wh.import_pairs(pairs, dataset=DATASET, model="example")
     summary = wh.build(quiet=True)
     assert summary.selection == PAIR_IMPORT_SELECTION
+    assert _json_artifacts(wh) == set()  # the fast path writes none, and leaves none of the full build's behind
     assert summary.variables == {"bootstrap_resamples": N_BOOT}  # the last full build's B, not the default
     assert "paired_metrics" in summary.models() and "triage_cohort" not in summary.models()
     assert summary.counts()["test"] > 0 and summary.published == wh.path
