@@ -228,6 +228,15 @@ def _check_languages(languages: Sequence[str], prompt_set: PromptSet) -> list[st
     return chosen
 
 
+def _chosen(requested: Sequence[str] | None, known: Sequence[str], what: str) -> list[str]:
+    """The categories or disciplines a run covers: those requested (once each, in order), or all it knows."""
+    chosen = list(dict.fromkeys(requested or known))
+    unknown = [name for name in chosen if name not in known]
+    if unknown:
+        raise RunConfigurationError(f"unknown {what} {', '.join(unknown)}; known: {', '.join(known)}")
+    return chosen
+
+
 def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_set: PromptSet | None = None,
                      languages: Sequence[str] = LANGUAGES, categories: Sequence[str] | None = None,
                      iterations: int = DEFAULT_ITERATIONS, decoding: Decoding = Decoding(),
@@ -238,10 +247,7 @@ def run_associations(backend: ChatBackend, *, label: str | None = None, prompt_s
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
     model = label or backend.model
     languages = _check_languages(languages, prompt_set)
-    categories = list(dict.fromkeys(categories or stimuli.categories))
-    unknown = [c for c in categories if c not in stimuli.categories]
-    if unknown:
-        raise RunConfigurationError(f"unknown categor(ies) {', '.join(unknown)}; known: {', '.join(stimuli.categories)}")
+    categories = _chosen(categories, stimuli.categories, "categor(ies)")
     if iterations < 1:
         raise RunConfigurationError("--iterations must be at least 1")
     _check_constrainable(backend, decoding)
@@ -306,10 +312,7 @@ def run_allocation(backend: ChatBackend, *, label: str | None = None, prompt_set
     prompt_set = prompt_set or load_prompt_set(stimuli=stimuli)
     model = label or backend.model
     languages = _check_languages(languages, prompt_set)
-    disciplines = list(dict.fromkeys(disciplines or stimuli.disciplines))
-    unknown = [d for d in disciplines if d not in stimuli.disciplines]
-    if unknown:
-        raise RunConfigurationError(f"unknown discipline(s) {', '.join(unknown)}; known: {', '.join(stimuli.disciplines)}")
+    disciplines = _chosen(disciplines, stimuli.disciplines, "discipline(s)")
     if limit is not None and limit < 1:
         raise RunConfigurationError("--limit must be at least 1")
     _check_constrainable(backend, decoding)

@@ -54,11 +54,7 @@ def _fsync_file(path: Path) -> None:
 def _fsync_dir(folder: Path) -> None:
     if os.name == "nt":  # pragma: no cover - directories cannot be opened for fsync on Windows
         return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    _fsync_file(folder)  # a folder is opened and synced as a file is (POSIX)
 
 
 def _temp_path(target: Path) -> Path:
