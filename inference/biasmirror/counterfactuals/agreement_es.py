@@ -67,7 +67,7 @@ _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
-_CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
+_CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos", "he"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
@@ -551,18 +551,22 @@ _LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl
 _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
                           "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
                           "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
+# present forms a clitic of the patient comes before that neither ending nor the lexicon's verb list tells
+# ("la he tranquilizado", "su jefe lo espera fuera", "toda la planta la llama ...")
+_PRESENT_CLITIC_VERBS = frozenset({"he", "hemos", "espera", "esperan", "llama", "llaman"})
 _NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
 # an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
 _ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
 
 
 def _past_verb(word: str) -> bool:
-    """A preterite or imperfect-subjunctive form by its ending ('revisé', 'encontró', 'rescataron', 'vieran')."""
+    """A preterite, imperfect-subjunctive or future form by its ending ('revisé', 'encontró', 'vieran', 'verá')."""
     if word in _IRREGULAR_PAST:
         return True
     if word in _NOT_PAST_VERBS or not word.isalpha() or len(word) < 4:
         return False
-    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen")):
+    # the future too: "la verá mañana", "lo llamarán"
+    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen", "rá", "rán")):
         return True
     # the present's third person plural: "que la persiguen", "lo atienden" (nouns in -en/-an excepted)
     return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
@@ -596,7 +600,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
-                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING
+                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
+                or nxt in _PRESENT_CLITIC_VERBS
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or limb(i, word, nxt):
                 continue
@@ -1134,3 +1139,25 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
                                     _match_case(tokens[i][0], new), "patient", "coordinated"))
                 last = out[-1]
     return sorted(out, key=lambda a: a.start)
+
+
+# words that name the patient's partner: a clitic of the patient's new sex may then be the partner's
+_PARTNER_MENTIONS = _PARTNER_NOUNS | {"mujer", "exmujer", "exmarido", "cónyuge"}
+
+
+def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Object clitics among the lexicon's swaps that stand for a thing, kept as written: one of the target sex's
+    gender when no partner is named ("Portadora de marcapasos, lo ha notado disparar": the pacemaker), and one
+    after "se" ("no se la vio": the ulcer, "se" being the patient)."""
+    other = "lo" if original_sex == "F" else "la"
+    words = [m.group().lower() for m in _TOKEN.finditer(text)]
+    partner = any(w in _PARTNER_MENTIONS for w in words)
+    kept: list[tuple[int, int]] = []
+    for start, end, new in spans:
+        word = text[start:end].lower()
+        if word not in _CLITICS or new.lower() != ("la" if word == "lo" else "lo"):
+            continue  # not a clitic's swap ("la" -> "el" is the article)
+        before = text[:start].split()
+        if (word == other and not partner) or (before and before[-1].lower() == "se"):
+            kept.append((start, end))
+    return kept

@@ -1,0 +1,46 @@
+"""The Spanish error classes round 12 of issue 22 found on the development sets (docs/counterfactuals.md, "Round
+12", Spanish), one case or more per class, each swapped both ways: the swap of ``a`` to the other sex must give
+``b`` and the swap of ``b`` back must give ``a``. Sentences are written for this test (none is copied from a gold
+or held-out set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasmirror.counterfactuals.rules import swap_sex
+
+# (sex of a, a, b)
+CASES = [
+    # an object clitic of the patient before "he", a future or "espera"/"llama"; one of the other gender, or one
+    # after "se", stands for a thing
+    ("F", "Pcte inquieta toda la noche. La he acompañado al baño y el fisio la verá mañana.",
+     "Pcte inquieto toda la noche. Lo he acompañado al baño y el fisio lo verá mañana."),
+    ("M", "Dolor lumbar tras mudanza. Su vecino lo espera en la sala; los nietos lo llaman «el abuelete».",
+     "Dolor lumbar tras mudanza. Su vecino la espera en la sala; los nietos la llaman «el abuelete»."),
+    ("M", "Tiene una herida en la espinilla; no se la curó hasta hoy. Está febril y decaído.",
+     "Tiene una herida en la espinilla; no se la curó hasta hoy. Está febril y decaída."),
+]
+
+# one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender
+# and reads as the patient, as the swapper cannot tell the holter from the patient there
+ONE_WAY = [
+    ("F", "Lleva un holter desde ayer; lo ha llevado puesto sin problemas y está tranquila.",
+     "Lleva un holter desde ayer; lo ha llevado puesto sin problemas y está tranquilo."),
+    ("M", "Le pautaron una férula; la ha llevado puesta dos días y está más animado.",
+     "Le pautaron una férula; la ha llevado puesta dos días y está más animada."),
+]
+
+
+def other(sex: str) -> str:
+    return "M" if sex == "F" else "F"
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), CASES, ids=[c[1][:45] for c in CASES])
+def test_round12_spanish_class_swaps_both_ways(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "es").text == b
+    assert swap_sex(b, sex, "es").text == a
+
+
+@pytest.mark.parametrize(("sex", "a", "b"), ONE_WAY, ids=[c[1][:45] for c in ONE_WAY])
+def test_round12_spanish_thing_clitic_of_the_other_gender_is_kept(sex: str, a: str, b: str) -> None:
+    assert swap_sex(a, other(sex), "es").text == b
