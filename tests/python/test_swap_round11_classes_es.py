@@ -19,6 +19,11 @@ CASES = [
      "Dolor lumbar tras mudanza. Su vecino la espera en la sala; los nietos la llaman «el abuelete»."),
     ("M", "Tiene una herida en la espinilla; no se la curó hasta hoy. Está febril y decaído.",
      "Tiene una herida en la espinilla; no se la curó hasta hoy. Está febril y decaída."),
+    # "madre soltera" said of the patient: after "ser" and opening the note; a relative's stays
+    ("F", "Cuenta ser madre soltera de un bebé de meses; está muy cansada.",
+     "Cuenta ser padre soltero de un bebé de meses; está muy cansado."),
+    ("F", "Madre soltera con tres hijos a su cargo, consulta por insomnio. Su madre soltera la crio sola.",
+     "Padre soltero con tres hijos a su cargo, consulta por insomnio. Su madre soltera lo crio sola."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

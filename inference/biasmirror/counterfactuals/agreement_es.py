@@ -493,6 +493,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if definite or prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
             mine = True
+        elif prev == "ser" and i >= 2 and _subject_kind(words, i - 2) == "patient":
+            mine = True  # "Refiere ser madre soltera": the subject of the verb before "ser"
         elif prev in ("y", "e", ",") and mine:
             mine = True
         elif prev in ("y", "e") and role_before:
@@ -516,6 +518,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
                 and nxt == "de" and i + 2 < len(words) and (words[i + 2].isdigit() or words[i + 2] in _COUNTS):
             mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
+        elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
+            mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
         else:
             mine = False
         if mine:
