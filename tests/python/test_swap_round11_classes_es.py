@@ -24,6 +24,10 @@ CASES = [
      "Cuenta ser padre soltero de un bebé de meses; está muy cansado."),
     ("F", "Madre soltera con tres hijos a su cargo, consulta por insomnio. Su madre soltera la crio sola.",
      "Padre soltero con tres hijos a su cargo, consulta por insomnio. Su madre soltera lo crio sola."),
+    # "Dr."/"Dra." opening the note with an apposed role noun of the patient is the patient's title; a doctor
+    # named elsewhere is staff
+    ("F", "Dolor torácico. La Dra. ___, médica ella misma, cree que es muscular; valorada por la Dra. ___.",
+     "Dolor torácico. El Dr. ___, médico él mismo, cree que es muscular; valorado por la Dra. ___."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

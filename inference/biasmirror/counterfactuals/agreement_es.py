@@ -806,12 +806,43 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
     return found + out
 
 
+_DOCTOR_TITLES = {"dr": "Dra", "dra": "Dr"}
+
+
+def _doctor_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Dr."/"Dra." of a patient who is a doctor, with its article: a title opening its sentence, its name (or
+    "___") and an apposed role noun read as the patient's ("La Dra. ___, cirujana ella misma, consulta por ...").
+    A title anywhere else is the staff's ("valorado por la Dra. ___")."""
+    patient_roles = {a.start for a in found if a.controller == "patient" and a.reason == "role noun"}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in _DOCTOR_TITLES or i + 1 >= len(words) or words[i + 1] != ".":
+            continue
+        first = i - 1 if i and words[i - 1] in ("el", "la") else i
+        if first and words[first - 1] not in (".", "\n", ";", ":"):
+            continue
+        j = i + 2
+        while j < len(words) and (words[j] == "_" or tokens[j][0][:1].isupper()):
+            j += 1  # the name or its placeholder
+        if j == i + 2 or j + 1 >= len(words) or words[j] != "," or tokens[j + 1][1] not in patient_roles:
+            continue
+        gender = "F" if word == "dra" else "M"
+        token, start = tokens[i]
+        out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _DOCTOR_TITLES[word]),
+                            "patient", "role noun"))
+        if first < i:
+            article, at = tokens[first]
+            out.append(Agreeing(at, at + len(article), article, gender,
+                                _match_case(article, "el" if gender == "F" else "la"), "patient", "role noun"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
-    found = _elder_of_relative(tokens, words, found)
+    found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
