@@ -28,6 +28,9 @@ CASES = [
     # named elsewhere is staff
     ("F", "Dolor torácico. La Dra. ___, médica ella misma, cree que es muscular; valorada por la Dra. ___.",
      "Dolor torácico. El Dr. ___, médico él mismo, cree que es muscular; valorado por la Dra. ___."),
+    # "alerta" is invariable: the run of the patient's adjectives goes on after it, across "pero"
+    ("M", "Pte alerta pero desorientado en espacio, inquieto; su hija con él.",
+     "Pte alerta pero desorientada en espacio, inquieta; su hija con ella."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -298,7 +298,13 @@ def _is_epicene_role(word: str) -> bool:
     return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
 
 
+# adjectives in -a of one form for both sexes ("paciente alerta pero confusa")
+_INVARIABLE_IN_A = frozenset({"alerta"})
+
+
 def _is_epicene_adjective(word: str) -> bool:
+    if word in _INVARIABLE_IN_A:
+        return True
     return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
         and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
         and (_is_epicene_role(word) or word not in _NOUN_STOPLIST)
