@@ -31,6 +31,13 @@ CASES = [
     # "alerta" is invariable: the run of the patient's adjectives goes on after it, across "pero"
     ("M", "Pte alerta pero desorientado en espacio, inquieto; su hija con él.",
      "Pte alerta pero desorientada en espacio, inquieta; su hija con ella."),
+    # a role noun after "su" said of the partner follows the partner; the patient's carer otherwise keeps hers
+    ("M", "Lo acompaña su mujer, que es su cuidadora desde la amputación. Su cuidadora de día no ha venido.",
+     "La acompaña su marido, que es su cuidador desde la amputación. Su cuidadora de día no ha venido."),
+    ("F", "Acude con su pareja ___, su cuidador desde el ictus; ella está somnolienta.",
+     "Acude con su pareja ___, su cuidadora desde el ictus; él está somnoliento."),
+    ("F", "Vive con su pareja, un hombre que es su tutor legal, y está tranquila.",
+     "Vive con su pareja, una mujer que es su tutora legal, y está tranquilo."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

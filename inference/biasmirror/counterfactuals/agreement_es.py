@@ -742,6 +742,37 @@ def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     return found + out
 
 
+def _names_partner(tokens: list[tuple[str, int]], words: list[str], k: int) -> bool:
+    """Whether the words ending at index k are "su <partner noun>", its name or "___" after it allowed."""
+    while k >= 0 and (words[k] == "_" or tokens[k][0][:1].isupper()) and words[k] not in _PARTNER_MENTIONS:
+        k -= 1
+    return k >= 1 and words[k] in _PARTNER_MENTIONS and words[k - 1] in ("su", "sus")
+
+
+def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
+    copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
+    to "un hombre"/"una mujer" apposed to the partner ("su pareja, una mujer que es su cuidadora")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        new = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if not new or i < 2 or words[i - 1] != "su" or tokens[i][1] in taken:
+            continue
+        before = words[i - 2]
+        if before in ("es", "era", "fue"):
+            said_of = _subject_kind(words, i - 2) == "partner" or (
+                i >= 6 and words[i - 3] == "que" and words[i - 4] in ("hombre", "mujer", "varón")
+                and words[i - 5] in ("un", "una") and words[i - 6] == "," and _names_partner(tokens, words, i - 7))
+        else:
+            said_of = before == "," and _names_partner(tokens, words, i - 3)
+        if said_of:
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, new), "partner", "role noun"))
+    return found + out
+
+
 # the relative a sentence opened by "Su hijo/nieta/sobrinos ..." names after "por su" / "a su" is the patient: the
 # elder of the opening relative ("Su hijo, preocupado por su madre, ...", "Su nieta encuentra a su abuelo ...")
 _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
@@ -849,6 +880,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
+    found = _partner_roles(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
