@@ -38,6 +38,13 @@ CASES = [
      "Acude con su pareja ___, su cuidadora desde el ictus; él está somnoliento."),
     ("F", "Vive con su pareja, un hombre que es su tutor legal, y está tranquila.",
      "Vive con su pareja, una mujer que es su tutora legal, y está tranquilo."),
+    # a subordinate clause opened by "porque", "aunque", "mientras" has the patient as its unsaid subject
+    ("F", "Llevada a urgencias por su nieto porque estaba desorientada; dejó la insulina porque se creía curada.",
+     "Llevado a urgencias por su nieto porque estaba desorientado; dejó la insulina porque se creía curado."),
+    ("M", "Lo trae su sobrina aunque está tranquilo.", "La trae su sobrina aunque está tranquila."),
+    # the clitic in a relative clause of the patient's relative is the patient
+    ("F", "Su cuñado, que la atiende desde la fractura, la vio más pálida.",
+     "Su cuñado, que lo atiende desde la fractura, lo vio más pálido."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -50,6 +50,8 @@ _COPULAS = frozenset({
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
     # going and leaving ("se va acompañado de su hijo", "se marcha tranquila")
     "va", "iba", "marcha", "marchó",
+    # believing oneself ("se creía curado")
+    "cree", "creía", "creyó",
 })
 _CLITICS = frozenset({"lo", "la"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
@@ -374,6 +376,10 @@ def _other_subject(words: list[str], i: int) -> bool:
     return j >= 0 and (words[j] in _OTHER_PERSONS or words[j] in _PARTNER_WORDS)
 
 
+# conjunctions opening a subordinate clause whose unsaid subject is the patient's
+_SUBORDINATORS = ("porque", "aunque", "mientras", "pues", "si")
+
+
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
@@ -409,8 +415,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
-    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando"):
-        return "patient"
+    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando") + _SUBORDINATORS:
+        return "patient"  # no subject after a subordinator: "traída por su hija porque está confusa"
     if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
             and words[j - 1] in _DETERMINERS:
         return None  # someone named by a role noun with its article ("la conductora está ilesa")
@@ -582,6 +588,13 @@ def _past_verb(word: str) -> bool:
     return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
 
 
+def _relative_of_relative(words: list[str], i: int) -> bool:
+    """Whether the clitic at i opens a relative clause of the patient's relative or partner: "Su yerno, que la
+    cuida desde el ictus, ..." (the relative does something to the patient)."""
+    return i >= 4 and words[i - 1] == "que" and words[i - 2] == "," and words[i - 4] in ("su", "sus") \
+        and (words[i - 3] in _OTHER_PERSONS or words[i - 3] in _PARTNER_MENTIONS)
+
+
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
     "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
@@ -611,7 +624,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
-                or nxt in _PRESENT_CLITIC_VERBS
+                or nxt in _PRESENT_CLITIC_VERBS or (_relative_of_relative(words, i) and nxt.isalpha()
+                                                     and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or limb(i, word, nxt):
                 continue
