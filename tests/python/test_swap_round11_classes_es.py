@@ -45,6 +45,9 @@ CASES = [
     # the clitic in a relative clause of the patient's relative is the patient
     ("F", "Su cuñado, que la atiende desde la fractura, la vio más pálida.",
      "Su cuñado, que lo atiende desde la fractura, lo vio más pálido."),
+    # "según su <relative>" before the copula names the source, not the subject
+    ("M", "Vive solo; según su vecina está más delgado y según su hijo estaba muy apagado.",
+     "Vive sola; según su vecina está más delgada y según su hijo estaba muy apagada."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -385,6 +385,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
+        j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
         j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
