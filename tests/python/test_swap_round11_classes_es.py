@@ -48,6 +48,13 @@ CASES = [
     # "según su <relative>" before the copula names the source, not the subject
     ("M", "Vive solo; según su vecina está más delgado y según su hijo estaba muy apagado.",
      "Vive sola; según su vecina está más delgada y según su hijo estaba muy apagada."),
+    # "no sabe cuánto tiempo estuvo ..." keeps the patient as the subject
+    ("F", "La encontró su vecino en el pasillo. No recuerda cuánto tiempo estuvo tumbada allí.",
+     "Lo encontró su vecino en el pasillo. No recuerda cuánto tiempo estuvo tumbado allí."),
+    # a kinship noun with "mayor"/"menor" opening the note, coordinated with a role of "de su <relative>"; a
+    # clitic joined to an infinitive is then that relative's when of its gender
+    ("M", "Hijo menor y cuidador de su madre, se lesionó el hombro al incorporarla en la cama.",
+     "Hija menor y cuidadora de su madre, se lesionó el hombro al incorporarla en la cama."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -387,6 +387,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
+    if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
+        return "patient"  # "no sabe cuánto tiempo estuvo tirada": the time asked about, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
         j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
@@ -505,6 +507,7 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                                     "role noun"))
                 continue
         nxt = words[i + 1] if i + 1 < len(words) else ""
+        ranked = 1 if nxt in ("mayor", "menor", "pequeño", "pequeña") else 0  # "Hija mayor y cuidadora de su padre"
         if definite or prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
             mine = True
         elif prev == "ser" and i >= 2 and _subject_kind(words, i - 2) == "patient":
@@ -523,8 +526,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif prev in ("", ".", "\n", ";") and (
                 (nxt == "de" and words[i + 2: i + 3] in (["su"], ["sus"]) and words[i + 3: i + 4] != []
                  and words[i + 3] in _KIN)
-                or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
-                                              for k in (i + 3, i + 4)))):
+                or (words[i + 1 + ranked: i + 2 + ranked] in (["y"], ["e"])
+                    and any(words[k: k + 2] in (["de", "su"], ["de", "sus"]) for k in (i + 3 + ranked, i + 4 + ranked)))):
             mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and _PATIENT_ABBREVIATED & set(words[i + 2: i + 4]) \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
@@ -615,6 +618,17 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             j -= 1
         return False
 
+    def relatives(i: int, clitic: str) -> bool:
+        """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora
+        de su padre, se lesionó al levantarlo"): the clitic is the relative's."""
+        j = i - 1
+        while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
+            if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
+                    and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
+                return True
+            j -= 1
+        return False
+
     for i, word in enumerate(words):
         start = tokens[i][1]
         if start in taken:
@@ -637,7 +651,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             continue
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
-                or limb(i, m.group(2), m.group(1)):
+                or limb(i, m.group(2), m.group(1)) or relatives(i, m.group(2)):
             continue
         token = tokens[i][0]
         gender = "F" if m.group(2) == "la" else "M"
