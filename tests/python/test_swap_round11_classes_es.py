@@ -55,6 +55,9 @@ CASES = [
     # clitic joined to an infinitive is then that relative's when of its gender
     ("M", "Hijo menor y cuidador de su madre, se lesionó el hombro al incorporarla en la cama.",
      "Hija menor y cuidadora de su madre, se lesionó el hombro al incorporarla en la cama."),
+    # a telegraphic participle right after the partner's noun is the partner's
+    ("M", "Consciente y tranquilo; esposa informada de la situación, novia avisada también.",
+     "Consciente y tranquila; esposo informado de la situación, novio avisado también."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -978,6 +978,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "cada vez más apagada"
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
+        if word in _PARTNER_NOUNS and word != "pareja" and prev not in _DETERMINERS - {"su"}:
+            # a telegraphic participle right after the partner's noun is the partner's: "esposa avisada por
+            # teléfono"; otherwise the partner's words are licensed by a copula after it
+            own = "F" if word in ("esposa", "novia", "prometida") else "M"
+            licensed = i + 1 < len(words) and _gender(words[i + 1]) == own and words[i + 1] not in _PARTNER_NOUNS
+            controller, reason = "partner", "apposed" if licensed else ""
+            continue
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         if gender is not None and prev in _HABER and not role and word not in _COPULAS:
