@@ -58,6 +58,9 @@ CASES = [
     # a telegraphic participle right after the partner's noun is the partner's
     ("M", "Consciente y tranquilo; esposa informada de la situación, novia avisada también.",
      "Consciente y tranquila; esposo informado de la situación, novio avisado también."),
+    # the patient named again as "la abuela" / "el chico" is the subject of the copula after it
+    ("F", "Acude con su nuera. La abuela está hoy más despierta y parece contenta.",
+     "Acude con su nuera. El abuelo está hoy más despierto y parece contento."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

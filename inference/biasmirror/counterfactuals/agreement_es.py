@@ -387,6 +387,9 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
+    if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
+            and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
+        return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
     if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
         return "patient"  # "no sabe cuánto tiempo estuvo tirada": the time asked about, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
