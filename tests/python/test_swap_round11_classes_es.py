@@ -61,6 +61,9 @@ CASES = [
     # the patient named again as "la abuela" / "el chico" is the subject of the copula after it
     ("F", "Acude con su nuera. La abuela está hoy más despierta y parece contenta.",
      "Acude con su nuera. El abuelo está hoy más despierto y parece contento."),
+    # the elder a relative opening the note is angry or upset with ("con su madre") is the patient
+    ("F", "Su nieta, molesta con su abuela por no haber tomado la medicación, espera en la sala.",
+     "Su nieta, molesta con su abuelo por no haber tomado la medicación, espera en la sala."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -814,9 +814,14 @@ _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("pa
            "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
 
 
+# "preocupado por su madre", "ayuda a su padre", "enfadado con su madre"
+_ELDER_PREPOSITIONS = ("por", "a", "con")
+
+
 def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """"Su hija, preocupada por su madre, a la que ve muy delgada": the elder the relative speaks of is the
-    patient; their noun, their relative pronoun and the adjectives right after the noun swap with the patient."""
+    """"Su hija, preocupada por su madre, a la que ve muy delgada", "Su hijo, enfadado con su padre": the elder the
+    relative speaks of is the patient; their noun, their relative pronoun and the adjectives right after the noun
+    swap with the patient."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -825,12 +830,12 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
             continue
         k = i + 1
         while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
-            if words[k] in ("por", "a") and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
+            if words[k] in _ELDER_PREPOSITIONS and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
                 break
             k += 1
         else:
             continue
-        if k + 2 >= len(words) or words[k] not in ("por", "a") or words[k + 2] not in _ELDERS[word]:
+        if k + 2 >= len(words) or words[k] not in _ELDER_PREPOSITIONS or words[k + 2] not in _ELDERS[word]:
             continue
         b = k + 2
         gender = "F" if words[b] in KINSHIP_PAIRS else "M"
