@@ -64,6 +64,9 @@ CASES = [
     # the elder a relative opening the note is angry or upset with ("con su madre") is the patient
     ("F", "Su nieta, molesta con su abuela por no haber tomado la medicación, espera en la sala.",
      "Su nieta, molesta con su abuelo por no haber tomado la medicación, espera en la sala."),
+    # "dependiente para ..." / "dependiente total" is the adjective of one form, not the shop assistant
+    ("M", "Encamado desde el ictus, es dependiente para las ABVD y dependiente total.",
+     "Encamada desde el ictus, es dependiente para las ABVD y dependiente total."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

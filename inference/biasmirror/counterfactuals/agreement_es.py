@@ -1032,8 +1032,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                   and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
-        if word in ("dependiente", "dependienta") and prev in _ADVERBS:
-            continue  # "totalmente dependiente": the adjective of one form, not the shop assistant
+        if word in ("dependiente", "dependienta") and (
+                prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])):
+            continue  # "totalmente dependiente", "dependiente para todo": the adjective of one form, not the shop assistant
         if role and (after_other or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
