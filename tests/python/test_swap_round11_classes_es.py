@@ -67,6 +67,9 @@ CASES = [
     # "dependiente para ..." / "dependiente total" is the adjective of one form, not the shop assistant
     ("M", "Encamado desde el ictus, es dependiente para las ABVD y dependiente total.",
      "Encamada desde el ictus, es dependiente para las ABVD y dependiente total."),
+    # "vive con su compañera" names the partner; "su compañera de piso" does not
+    ("F", "Convive con su compañero desde hace años; la trajo su compañera de trabajo.",
+     "Convive con su compañera desde hace años; lo trajo su compañera de trabajo."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

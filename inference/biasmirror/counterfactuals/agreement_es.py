@@ -782,6 +782,24 @@ def _names_partner(tokens: list[tuple[str, int]], words: list[str], k: int) -> b
     return k >= 1 and words[k] in _PARTNER_MENTIONS and words[k - 1] in ("su", "sus")
 
 
+_LIVING_WITH = frozenset({"vive", "vivía", "convive", "convivía", "conviviendo", "viviendo"})
+
+
+def _live_in_partner(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Vive con su compañera": the one the patient lives with as "compañero/compañera" (not "de piso", "de
+    trabajo") is the partner, swapped with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word in ("compañero", "compañera") and i >= 3 and words[i - 1] == "su" and words[i - 2] == "con" \
+                and words[i - 3] in _LIVING_WITH and words[i + 1: i + 2] != ["de"] and tokens[i][1] not in taken:
+            token, start = tokens[i]
+            new = "compañera" if word == "compañero" else "compañero"
+            out.append(Agreeing(start, start + len(token), token, "M" if word == "compañero" else "F",
+                                _match_case(token, new), "partner", "partner noun"))
+    return found + out
+
+
 def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
     copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
@@ -918,7 +936,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
-    found = _partner_roles(tokens, words, found)
+    found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
