@@ -70,6 +70,9 @@ CASES = [
     # "vive con su compañera" names the partner; "su compañera de piso" does not
     ("F", "Convive con su compañero desde hace años; la trajo su compañera de trabajo.",
      "Convive con su compañera desde hace años; lo trajo su compañera de trabajo."),
+    # "ella misma"/"él mismo" apposed to a staff member or relative opening the clause is theirs
+    ("F", "El celador de noche, él mismo asustado, cuenta que la paciente se cayó; está dolorida.",
+     "El celador de noche, él mismo asustado, cuenta que el paciente se cayó; está dolorido."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -800,6 +800,32 @@ def _live_in_partner(tokens: list[tuple[str, int]], words: list[str], found: lis
     return found + out
 
 
+def _staff_emphatic(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"La técnica de ambulancia, ella misma preocupada, dice ...": "ella misma" apposed to a clause's opening
+    noun of staff or a relative, and the adjectives after it, are that person's; kept (reason "kept") against the
+    lexicon's "ella misma"."""
+    drop: set[int] = set()
+    out: list[Agreeing] = []
+    start = 0
+    for i, word in enumerate(words):
+        if word in _CLAUSE_BREAK - {","}:
+            start = i + 1
+        if word not in ("ella", "él") or words[i + 1: i + 2] not in (["misma"], ["mismo"]) or words[i - 1: i] != [","]:
+            continue
+        head = words[start + 1] if start + 1 < i and words[start] in ("el", "la", "un", "una", "su") else ""
+        if not head or head in _PATIENT_WORDS or "," in words[start:i - 1] \
+                or not (head in _OTHER_PERSONS or head in ROLE_NOUNS or head in _ROLE_F):
+            continue
+        a, z = tokens[i][1], tokens[i + 1][1] + len(tokens[i + 1][0])
+        text = " ".join(t for t, _ in tokens[i:i + 2])
+        out.append(Agreeing(a, z, text, "F" if word == "ella" else "M", text, "other", "kept"))
+        for j in range(i + 2, len(words)):
+            if words[j] in _CLAUSE_BREAK:
+                break
+            drop.add(tokens[j][1])
+    return [a for a in found if a.start not in drop] + out
+
+
 def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
     copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
@@ -937,6 +963,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
+    found = _staff_emphatic(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
