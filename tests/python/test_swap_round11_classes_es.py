@@ -73,6 +73,9 @@ CASES = [
     # "ella misma"/"él mismo" apposed to a staff member or relative opening the clause is theirs
     ("F", "El celador de noche, él mismo asustado, cuenta que la paciente se cayó; está dolorida.",
      "El celador de noche, él mismo asustado, cuenta que el paciente se cayó; está dolorido."),
+    # "sola"/"solo" after a reflexive verb of coping, in the first person too
+    ("F", "Cuenta: «me manejo sola en casa» y se apaña sola con la compra.",
+     "Cuenta: «me manejo solo en casa» y se apaña solo con la compra."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender
