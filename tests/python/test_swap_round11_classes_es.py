@@ -76,6 +76,9 @@ CASES = [
     # "sola"/"solo" after a reflexive verb of coping, in the first person too
     ("F", "Cuenta: «me manejo sola en casa» y se apaña sola con la compra.",
      "Cuenta: «me manejo solo en casa» y se apaña solo con la compra."),
+    # a parent noun opening the note before "de los/las ..." is the patient
+    ("F", "Abuela de las mellizas del box 4, se mareó mientras las vestía; está pálida.",
+     "Abuelo de las mellizas del box 4, se mareó mientras las vestía; está pálido."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender
