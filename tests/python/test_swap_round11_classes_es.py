@@ -79,6 +79,12 @@ CASES = [
     # a parent noun opening the note before "de los/las ..." is the patient
     ("F", "Abuela de las mellizas del box 4, se mareó mientras las vestía; está pálida.",
      "Abuelo de las mellizas del box 4, se mareó mientras las vestía; está pálido."),
+    # in a longer note: a clitic before the writers' first person plural is the patient, one before a verb of
+    # taking or using is the thing's, and the impersonal "se la deja" is the patient
+    ("F", "Mujer de 80 años. Le pautaron una pomada; la aplicó mal. La exploramos: orientada. Se la deja en "
+          "observación y la valorará el geriatra.",
+     "Varón de 80 años. Le pautaron una pomada; la aplicó mal. Lo exploramos: orientado. Se lo deja en "
+     "observación y lo valorará el geriatra."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

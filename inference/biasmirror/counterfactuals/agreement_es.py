@@ -569,6 +569,10 @@ _NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nie
                     "document", "habl", "comunic", "notific", "inform", "sospech", "pens", "piens", "quis",
                     "quier", "dud", "afirm", "asegur", "reconoc", "cuestion", "achac", "atribu", "relacion",
                     "justific", "mencion", "not")
+# verbs whose object is a thing, never the patient: "la tomó dos días" (the antibiotic), "lo usó diez veces"
+# (the inhaler), "se la tragó"
+_THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
+                     "apag", "guard", "rellen")
 # past forms that no ending rule below tells ("lo crio", "la vio")
 _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
                              "vi", "traje", "puse"})
@@ -598,6 +602,11 @@ def _past_verb(word: str) -> bool:
         return True
     # the present's third person plural: "que la persiguen", "lo atienden" (nouns in -en/-an excepted)
     return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
+
+
+def _first_plural(word: str) -> bool:
+    """A verb of the writers in the first person plural: "la exploramos", "lo valoramos", "la vemos"."""
+    return len(word) > 5 and word.endswith(("amos", "emos", "imos")) and word.isalpha()
 
 
 def _relative_of_relative(words: list[str], i: int) -> bool:
@@ -647,10 +656,10 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
-                or nxt in _PRESENT_CLITIC_VERBS or (_relative_of_relative(words, i) and nxt.isalpha()
+                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
-                    or limb(i, word, nxt):
+                    or nxt.startswith(_THING_VERB_STEMS) or limb(i, word, nxt):
                 continue
             gender = "F" if word == "la" else "M"
             out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
@@ -658,7 +667,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             continue
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
-                or limb(i, m.group(2), m.group(1)) or relatives(i, m.group(2)):
+                or m.group(1).startswith(_THING_VERB_STEMS) or limb(i, m.group(2), m.group(1)) \
+                or relatives(i, m.group(2)):
             continue
         token = tokens[i][0]
         gender = "F" if m.group(2) == "la" else "M"
@@ -1313,10 +1323,17 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
 _PARTNER_MENTIONS = _PARTNER_NOUNS | {"mujer", "exmujer", "exmarido", "cónyuge"}
 
 
+def _dative_past(word: str) -> bool:
+    """A preterite of the third person singular: after "se" its clitic is a thing the patient did something to
+    ("no se la vio", "se lo quitó"); the impersonal "se" of the present names the patient ("se la deja en
+    observación")."""
+    return word in _IRREGULAR_PAST or (word.isalpha() and len(word) > 3 and word.endswith("ó"))
+
+
 def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
     """Object clitics among the lexicon's swaps that stand for a thing, kept as written: one of the target sex's
     gender when no partner is named ("Portadora de marcapasos, lo ha notado disparar": the pacemaker), and one
-    after "se" ("no se la vio": the ulcer, "se" being the patient)."""
+    after "se" before a preterite ("no se la vio": the ulcer, "se" being the patient)."""
     other = "lo" if original_sex == "F" else "la"
     words = [m.group().lower() for m in _TOKEN.finditer(text)]
     partner = any(w in _PARTNER_MENTIONS for w in words)
@@ -1325,7 +1342,8 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
         word = text[start:end].lower()
         if word not in _CLITICS or new.lower() != ("la" if word == "lo" else "lo"):
             continue  # not a clitic's swap ("la" -> "el" is the article)
-        before = text[:start].split()
-        if (word == other and not partner) or (before and before[-1].lower() == "se"):
+        before, after = text[:start].split(), text[end:].split()
+        reflexive = bool(before) and before[-1].lower() == "se" and bool(after) and _dative_past(after[0].lower())
+        if (word == other and not partner) or reflexive:
             kept.append((start, end))
     return kept
