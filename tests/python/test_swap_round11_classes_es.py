@@ -85,6 +85,8 @@ CASES = [
           "observación y la valorará el geriatra.",
      "Varón de 80 años. Le pautaron una pomada; la aplicó mal. Lo exploramos: orientado. Se lo deja en "
      "observación y lo valorará el geriatra."),
+    ("F", "Herida inciso-contusa en la frente; la limpiamos y la suturamos. Está tranquila; la vigilará enfermería.",
+     "Herida inciso-contusa en la frente; la limpiamos y la suturamos. Está tranquilo; lo vigilará enfermería."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

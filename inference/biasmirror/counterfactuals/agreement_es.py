@@ -572,7 +572,9 @@ _NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nie
 # verbs whose object is a thing, never the patient: "la tomó dos días" (the antibiotic), "lo usó diez veces"
 # (the inhaler), "se la tragó"
 _THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
-                     "apag", "guard", "rellen")
+                     "apag", "guard", "rellen",
+                     # wound care: "herida en la ceja, la suturamos"
+                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap")
 # past forms that no ending rule below tells ("lo crio", "la vio")
 _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
                              "vi", "traje", "puse"})
