@@ -87,6 +87,11 @@ CASES = [
      "observación y lo valorará el geriatra."),
     ("F", "Herida inciso-contusa en la frente; la limpiamos y la suturamos. Está tranquila; la vigilará enfermería.",
      "Herida inciso-contusa en la frente; la limpiamos y la suturamos. Está tranquilo; lo vigilará enfermería."),
+    # the participle after "alta" (the discharge) is the patient's; "fiebre alta mantenida" is not
+    ("F", "Fiebre alta mantenida que cede con paracetamol. Alta a domicilio acompañada de su hermano.",
+     "Fiebre alta mantenida que cede con paracetamol. Alta a domicilio acompañado de su hermano."),
+    ("M", "Mejoría clínica; se le da el alta acompañado de su nuera.",
+     "Mejoría clínica; se le da el alta acompañada de su nuera."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

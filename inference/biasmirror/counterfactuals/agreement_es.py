@@ -842,6 +842,32 @@ def _staff_emphatic(tokens: list[tuple[str, int]], words: list[str], found: list
     return [a for a in found if a.start not in drop] + out
 
 
+# words between "alta" and the patient's participle: "Alta a domicilio acompañada", "el alta voluntaria acompañado"
+_DISCHARGE_FILLERS = frozenset({"a", "al", "su", "domicilio", "residencia", "casa", "hoy", "voluntaria"})
+
+
+def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The participle after "alta" (the discharge) is the patient's: "Alta a domicilio acompañada de su marido",
+    "se le da el alta acompañado de su padre"; "alta" is a feminine noun, "el alta" notwithstanding."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "alta" or (i and words[i - 1] not in ("el", ".", ";", ":", "\n")):
+            continue  # the noun, opening its clause or after "el": "fiebre alta mantenida" is the adjective
+        j = i + 1
+        while j < len(words) and words[j] in _DISCHARGE_FILLERS:
+            j += 1
+        if j >= len(words) or tokens[j][1] in taken or not words[j].endswith(("ado", "ada", "ido", "ida")):
+            continue
+        gender = _gender(words[j])
+        new = to_masculine(words[j]) if gender == "F" else to_feminine(words[j]) if gender == "M" else None
+        if new:
+            token, start = tokens[j]
+            out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, new), "patient",
+                                "predicative"))
+    return found + out
+
+
 def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
     copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
@@ -979,7 +1005,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
-    found = _staff_emphatic(tokens, words, found)
+    found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
