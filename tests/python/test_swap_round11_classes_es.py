@@ -92,6 +92,9 @@ CASES = [
      "Fiebre alta mantenida que cede con paracetamol. Alta a domicilio acompañado de su hermano."),
     ("M", "Mejoría clínica; se le da el alta acompañado de su nuera.",
      "Mejoría clínica; se le da el alta acompañada de su nuera."),
+    # the impersonal "se" with a present verb names the patient; "se la quita" (a thing on oneself) does not
+    ("F", "Lleva un collarín blando; se lo quita para dormir. Se la cita en consulta y se la remite a su MAP.",
+     "Lleva un collarín blando; se lo quita para dormir. Se lo cita en consulta y se lo remite a su MAP."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

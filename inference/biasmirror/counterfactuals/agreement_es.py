@@ -606,6 +606,17 @@ def _past_verb(word: str) -> bool:
     return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
 
 
+# verbs of handling a thing on oneself: after "se", their clitic is the thing ("se la quita para ducharse")
+_SELF_HANDLING_STEMS = ("quit", "pon", "sac", "lav", "cambi", "ajust", "retir", "toc", "rasc")
+
+
+def _impersonal_se(prev: str, word: str) -> bool:
+    """The impersonal "se" with a present verb: "se la cita en consulta", "se lo remite a su MAP"."""
+    return prev == "se" and len(word) > 3 and word.isalpha() and word.endswith(("a", "e")) and _gender(word) is None \
+        and word not in _NOT_VERBS and word not in _DETERMINERS \
+        and not word.startswith(_SELF_HANDLING_STEMS + _THING_VERB_STEMS)
+
+
 def _first_plural(word: str) -> bool:
     """A verb of the writers in the first person plural: "la exploramos", "lo valoramos", "la vemos"."""
     return len(word) > 5 and word.endswith(("amos", "emos", "imos")) and word.isalpha()
@@ -658,7 +669,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
-                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or (_relative_of_relative(words, i) and nxt.isalpha()
+                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _impersonal_se(prev, nxt) \
+                or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
                     or nxt.startswith(_THING_VERB_STEMS) or limb(i, word, nxt):
