@@ -95,6 +95,9 @@ CASES = [
     # the impersonal "se" with a present verb names the patient; "se la quita" (a thing on oneself) does not
     ("F", "Lleva un collarín blando; se lo quita para dormir. Se la cita en consulta y se la remite a su MAP.",
      "Lleva un collarín blando; se lo quita para dormir. Se lo cita en consulta y se lo remite a su MAP."),
+    # a prepositional complement fronted in a subordinate clause hides no subject: the patient's copula
+    ("F", "Cuenta que desde la caída se nota más torpe y cansada; su nuera dice que por las noches está inquieta.",
+     "Cuenta que desde la caída se nota más torpe y cansado; su nuera dice que por las noches está inquieto."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

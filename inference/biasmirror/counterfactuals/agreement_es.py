@@ -435,14 +435,15 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     return None
 
 
-_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin"})
+_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin", "por"})
 
 
 def _fronted_complement(words: list[str], j: int) -> bool:
     """Whether words up to j are one prepositional complement opening the clause ("a su llegada", "tras 1 g de
-    paracetamol iv"), with no person and no verb in it."""
+    paracetamol iv", "que desde hace un mes"), with no person and no verb in it."""
     k = j
-    while k >= 0 and words[k] not in _CLAUSE_BREAK:
+    # the clause opens at a break or, for a subordinate clause, at its conjunction ("dice que en casa estaba ...")
+    while k >= 0 and words[k] not in _CLAUSE_BREAK and words[k] not in ("que", "cuando") + _SUBORDINATORS:
         k -= 1
     span = words[k + 1: j + 1]
     if not span or span[0] not in _FRONTING_PREPOSITIONS:
