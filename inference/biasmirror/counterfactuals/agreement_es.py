@@ -435,7 +435,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     return None
 
 
-_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin", "por"})
+_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
+                                    "por"})
 
 
 def _fronted_complement(words: list[str], j: int) -> bool:
@@ -532,7 +533,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                 (nxt == "de" and words[i + 2: i + 3] in (["su"], ["sus"]) and words[i + 3: i + 4] != []
                  and words[i + 3] in _KIN)
                 or (words[i + 1 + ranked: i + 2 + ranked] in (["y"], ["e"])
-                    and any(words[k: k + 2] in (["de", "su"], ["de", "sus"]) for k in (i + 3 + ranked, i + 4 + ranked)))):
+                    and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
+                            for k in (i + 3 + ranked, i + 4 + ranked)))):
             mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and _PATIENT_ABBREVIATED & set(words[i + 2: i + 4]) \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
@@ -1134,7 +1136,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("dependiente", "dependienta") and (
                 prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])):
-            continue  # "totalmente dependiente", "dependiente para todo": the adjective of one form, not the shop assistant
+            continue  # "totalmente dependiente", "dependiente para todo": the adjective, not the shop assistant
         if role and (after_other or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
