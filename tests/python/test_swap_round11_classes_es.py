@@ -98,6 +98,12 @@ CASES = [
     # a prepositional complement fronted in a subordinate clause hides no subject: the patient's copula
     ("F", "Cuenta que desde la caída se nota más torpe y cansada; su nuera dice que por las noches está inquieta.",
      "Cuenta que desde la caída se nota más torpe y cansado; su nuera dice que por las noches está inquieto."),
+    # the copula after a relative clause between commas has the noun before it as subject: a relative's stays,
+    # the partner's swaps with the partner; a body part's relative clause is the body part's
+    ("F", "Su compañera de trabajo, que la vio caer, está muy nerviosa. Su novio, que venía con ella, "
+          "está tranquilo. Dolor en la muñeca derecha, que está hinchada. Está dolorida.",
+     "Su compañera de trabajo, que lo vio caer, está muy nerviosa. Su novia, que venía con él, "
+     "está tranquila. Dolor en la muñeca derecha, que está hinchada. Está dolorido."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender

@@ -397,11 +397,16 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
-        k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
-        if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
+        # (a relative clause between the commas may be longer: "Su novio, que iba de paquete, está ileso")
+        window = 9 if "que" in words[max(j - 9, 0):j] else 5
+        k = next((k for k in range(j - 1, max(j - window, 0), -1) if words[k] == ","), None)
+        n = k - 1 if k is not None else -1  # the noun before the apposition
+        if n >= 3 and words[n - 1] == "de" and words[n - 3] in _DETERMINERS and words[n - 2] in _OTHER_PERSONS:
+            n -= 2  # the noun before its complement: "Su compañera de piso, que la ha traído, está angustiada"
+        if k is not None and n >= 1 and words[n - 1] in _DETERMINERS and all(
                 w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
-            noun = words[k - 1]
-            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
+            noun = words[n]
+            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[n - 1] in ("su", "sus")):
                 return "partner"
             if noun in _OTHER_PERSONS:
                 return None
@@ -417,6 +422,9 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         k = j - 1 if j > 0 and words[j - 1] == "," else j
         if k >= 2 and words[k - 1] in _PARTNER_RELATIVE_NOUNS and words[k - 2] in ("su", "sus"):
             return "partner"  # "su esposa, que es también enfermera": the partner's predicate
+        head = k - 2 if k >= 2 and words[k - 1] in _LATERALITY else k - 1
+        if head >= 0 and words[head] in _BODY_PARTS:
+            return None  # "dolor en la pierna izquierda, que está deformada": the limb's
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
