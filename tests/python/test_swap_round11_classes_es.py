@@ -104,6 +104,9 @@ CASES = [
           "está tranquilo. Dolor en la muñeca derecha, que está hinchada. Está dolorida.",
      "Su compañera de trabajo, que lo vio caer, está muy nerviosa. Su novia, que venía con él, "
      "está tranquila. Dolor en la muñeca derecha, que está hinchada. Está dolorido."),
+    # a clitic before an imperfect of perceiving ("la notaba", "lo veía") is the patient
+    ("M", "Su nieta cuenta que desde el verano lo notaba más torpe y lo veía más delgado.",
+     "Su nieta cuenta que desde el verano la notaba más torpe y la veía más delgada."),
 ]
 
 # one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender
