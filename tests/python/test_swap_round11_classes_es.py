@@ -109,13 +109,16 @@ CASES = [
      "Su nieta cuenta que desde el verano la notaba más torpe y la veía más delgada."),
 ]
 
-# one way only: the clitic of the other gender is a thing's; swapped back, the same clitic has the patient's gender
-# and reads as the patient, as the swapper cannot tell the holter from the patient there
+# one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the
+# same word has their gender and the swapper cannot tell them from the patient there
 ONE_WAY = [
     ("F", "Lleva un holter desde ayer; lo ha llevado puesto sin problemas y está tranquila.",
      "Lleva un holter desde ayer; lo ha llevado puesto sin problemas y está tranquilo."),
     ("M", "Le pautaron una férula; la ha llevado puesta dos días y está más animado.",
      "Le pautaron una férula; la ha llevado puesta dos días y está más animada."),
+    # after "con su hermano," a word of the other gender cannot be the brother's; swapped back, it has his gender
+    ("F", "Viuda, vive con su hermano, jubilada de Correos; acude sola.",
+     "Viudo, vive con su hermano, jubilado de Correos; acude solo."),
 ]
 
 
@@ -130,5 +133,5 @@ def test_round12_spanish_class_swaps_both_ways(sex: str, a: str, b: str) -> None
 
 
 @pytest.mark.parametrize(("sex", "a", "b"), ONE_WAY, ids=[c[1][:45] for c in ONE_WAY])
-def test_round12_spanish_thing_clitic_of_the_other_gender_is_kept(sex: str, a: str, b: str) -> None:
+def test_round12_spanish_word_of_the_other_gender_is_the_patients_or_kept(sex: str, a: str, b: str) -> None:
     assert swap_sex(a, other(sex), "es").text == b

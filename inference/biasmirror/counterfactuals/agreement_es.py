@@ -381,6 +381,13 @@ def _other_subject(words: list[str], i: int) -> bool:
 _SUBORDINATORS = ("porque", "aunque", "mientras", "pues", "si")
 
 
+def _person_gender(noun: str) -> str | None:
+    """The gender of a person noun of ``_OTHER_PERSONS``: from the kinship list, else from its ending."""
+    if noun in _KIN:
+        return "F" if noun in KINSHIP_PAIRS else "M"
+    return "F" if noun.endswith("a") else "M" if noun.endswith("o") else None
+
+
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
@@ -1047,6 +1054,7 @@ def _age_apposition(words: list[str], i: int) -> bool:
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
     found: list[Agreeing] = []
     after_other = False  # after "su hija," a role noun is the relative's ("su hija, enfermera, ...")
+    other_gender = None  # that relative's gender: an adjective of the other one is the patient's
     article = -1  # the index of a predicate noun's article we swapped ("es un antiguo obrero")
     controller: str | None = "patient"  # the start of the text opens a clause
     licensed = True
@@ -1076,6 +1084,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
             after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
+            other_gender = _person_gender(words[i - 1]) if after_other else None
             if after_other and i > 2 and words[i - 3] == "por":
                 # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
                 # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
@@ -1136,7 +1145,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
-        if gender is not None and after_other is True and prev == "," and not role \
+        # after "con su hermano," a word of the other gender cannot be the relative's: "..., jubilada de Correos"
+        not_the_others = after_other is True and None not in (gender, other_gender) and gender != other_gender
+        if gender is not None and after_other is True and prev == "," and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por"
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
                                   and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
@@ -1145,7 +1156,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("dependiente", "dependienta") and (
                 prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])):
             continue  # "totalmente dependiente", "dependiente para todo": the adjective, not the shop assistant
-        if role and (after_other or _speaker_label(words, i)):
+        if role and ((after_other and not not_the_others) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
         if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
