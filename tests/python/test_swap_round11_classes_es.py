@@ -107,6 +107,9 @@ CASES = [
     # a clitic before an imperfect of perceiving ("la notaba", "lo veía") is the patient
     ("M", "Su nieta cuenta que desde el verano lo notaba más torpe y lo veía más delgado.",
      "Su nieta cuenta que desde el verano la notaba más torpe y la veía más delgada."),
+    # a time phrase ("esta mañana") inside the run keeps the clitic's predicate the patient's
+    ("F", "Su yerno la vio esta tarde muy decaída y esta noche está febril.",
+     "Su yerno lo vio esta tarde muy decaído y esta noche está febril."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

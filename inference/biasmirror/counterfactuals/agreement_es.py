@@ -1076,6 +1076,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = copula_of_patient = False
             continue
+        if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
+                and words[i + 1] in _TIME_NOUNS:
+            skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
+            continue
         if word == ",":
             if _body_part_list(words, i):
                 licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
