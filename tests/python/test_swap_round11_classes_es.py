@@ -110,6 +110,10 @@ CASES = [
     # a time phrase ("esta mañana") inside the run keeps the clitic's predicate the patient's
     ("F", "Su yerno la vio esta tarde muy decaída y esta noche está febril.",
      "Su yerno lo vio esta tarde muy decaído y esta noche está febril."),
+    # a participle apposed to a relative opening the sentence is theirs, "por" after it or not; "envía" takes
+    # the patient's clitic
+    ("M", "Lo envía su médico de cabecera. Su hermana, avisada por la policía, está en camino; está asustado.",
+     "La envía su médico de cabecera. Su hermana, avisada por la policía, está en camino; está asustada."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

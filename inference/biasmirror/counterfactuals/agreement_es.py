@@ -1151,8 +1151,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
         # after "con su hermano," a word of the other gender cannot be the relative's: "..., jubilada de Correos"
         not_the_others = after_other is True and None not in (gender, other_gender) and gender != other_gender
+        # "Su madre, avisada por teléfono, ...": an apposition to the relative opening the sentence is theirs
+        opening_other = i >= 3 and (i == 3 or words[i - 4] in _CLAUSE_BREAK - {","})
         if gender is not None and after_other is True and prev == "," and not role and not not_the_others \
-                and not (i + 1 < len(words) and words[i + 1] == "por"
+                and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
                                   and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
