@@ -28,6 +28,8 @@ CASES = [
     # named elsewhere is staff
     ("F", "Dolor torácico. La Dra. ___, médica ella misma, cree que es muscular; valorada por la Dra. ___.",
      "Dolor torácico. El Dr. ___, médico él mismo, cree que es muscular; valorado por la Dra. ___."),
+    ("M", "El Dr. ___, de 70 años, acude por disnea. Lo ve el Dr. ___, que ingresa al paciente.",
+     "La Dra. ___, de 70 años, acude por disnea. La ve el Dr. ___, que ingresa a la paciente."),
     # "alerta" is invariable: the run of the patient's adjectives goes on after it, across "pero"
     ("M", "Pte alerta pero desorientado en espacio, inquieto; su hija con él.",
      "Pte alerta pero desorientada en espacio, inquieta; su hija con ella."),

@@ -1000,10 +1000,30 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
 _DOCTOR_TITLES = {"dr": "Dra", "dra": "Dr"}
 
 
+# verbs of a patient's arrival: the titled person opening a note who "acude" is the patient
+_ARRIVAL_VERBS = frozenset({"acude", "acudió", "consulta", "consultó", "llega", "llegó", "viene", "vino", "ingresa",
+                            "ingresó"})
+
+
+def _titled_patient(tokens: list[tuple[str, int]], words: list[str], j: int, patient_roles: set[int]) -> bool:
+    """Whether the sentence a title opens (its name ending before j) says the titled person is the patient: a role
+    noun read as the patient's in it ("La Dra. ___, de 45 años, médica de familia, ..."), or a verb of arrival
+    after the name and its appositions ("El Dr. ___, de 60 años, acude por ...", not "ingresa al paciente")."""
+    for k in range(j, len(words)):
+        if words[k] in (".", ";", "\n", "!", "?"):
+            return False
+        if tokens[k][1] in patient_roles:
+            return True
+        # the verb right after the name or after an apposition's comma: the titled person's
+        if words[k] in _ARRIVAL_VERBS and (k == j or words[k - 1] == ","):
+            return words[k + 1: k + 2] not in (["a"], ["al"])
+    return False
+
+
 def _doctor_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """"Dr."/"Dra." of a patient who is a doctor, with its article: a title opening its sentence, its name (or
-    "___") and an apposed role noun read as the patient's ("La Dra. ___, cirujana ella misma, consulta por ...").
-    A title anywhere else is the staff's ("valorado por la Dra. ___")."""
+    "___") and a sentence that makes them the patient ("La Dra. ___, cirujana ella misma, consulta por ...", see
+    ``_titled_patient``). A title anywhere else is the staff's ("valorado por la Dra. ___")."""
     patient_roles = {a.start for a in found if a.controller == "patient" and a.reason == "role noun"}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -1015,7 +1035,7 @@ def _doctor_patient(tokens: list[tuple[str, int]], words: list[str], found: list
         j = i + 2
         while j < len(words) and (words[j] == "_" or tokens[j][0][:1].isupper()):
             j += 1  # the name or its placeholder
-        if j == i + 2 or j + 1 >= len(words) or words[j] != "," or tokens[j + 1][1] not in patient_roles:
+        if j == i + 2 or not _titled_patient(tokens, words, j, patient_roles):
             continue
         gender = "F" if word == "dra" else "M"
         token, start = tokens[i]
