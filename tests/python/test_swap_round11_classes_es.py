@@ -40,6 +40,8 @@ CASES = [
      "Acude con su pareja ___, su cuidadora desde el ictus; él está somnoliento."),
     ("F", "Vive con su pareja, un hombre que es su tutor legal, y está tranquila.",
      "Vive con su pareja, una mujer que es su tutora legal, y está tranquilo."),
+    ("M", "Lo acompaña su novia y cuidadora; vive con su pareja, que es su tutora.",
+     "La acompaña su novio y cuidador; vive con su pareja, que es su tutor."),
     # a subordinate clause opened by "porque", "aunque", "mientras" has the patient as its unsaid subject
     ("F", "Llevada a urgencias por su nieto porque estaba desorientada; dejó la insulina porque se creía curada.",
      "Llevado a urgencias por su nieto porque estaba desorientado; dejó la insulina porque se creía curado."),

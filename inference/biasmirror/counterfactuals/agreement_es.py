@@ -901,18 +901,24 @@ def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
 def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
     copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
-    to "un hombre"/"una mujer" apposed to the partner ("su pareja, una mujer que es su cuidadora")."""
+    to "un hombre"/"una mujer" apposed to the partner ("su pareja, una mujer que es su cuidadora"), and one
+    coordinated with the partner's noun ("su esposo y cuidador principal")."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
         new = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
-        if not new or i < 2 or words[i - 1] != "su" or tokens[i][1] in taken:
+        if not new or i < 2 or tokens[i][1] in taken:
             continue
         before = words[i - 2]
-        if before in ("es", "era", "fue"):
-            said_of = _subject_kind(words, i - 2) == "partner" or (
-                i >= 6 and words[i - 3] == "que" and words[i - 4] in ("hombre", "mujer", "varón")
-                and words[i - 5] in ("un", "una") and words[i - 6] == "," and _names_partner(tokens, words, i - 7))
+        if words[i - 1] in ("y", "e"):
+            said_of = _names_partner(tokens, words, i - 2)  # "su esposo y cuidador principal"
+        elif words[i - 1] != "su":
+            said_of = False
+        elif before in ("es", "era", "fue"):
+            said_of = _subject_kind(words, i - 2) == "partner" or (i >= 4 and words[i - 3] == "que" and (
+                _names_partner(tokens, words, i - 5 if words[i - 4] == "," else i - 4)  # "su pareja, que es su"
+                or (i >= 6 and words[i - 4] in ("hombre", "mujer", "varón") and words[i - 5] in ("un", "una")
+                    and words[i - 6] == "," and _names_partner(tokens, words, i - 7))))
         else:
             said_of = before == "," and _names_partner(tokens, words, i - 3)
         if said_of:
