@@ -118,6 +118,11 @@ CASES = [
     # the patient's clitic
     ("M", "Lo envía su médico de cabecera. Su hermana, avisada por la policía, está en camino; está asustado.",
      "La envía su médico de cabecera. Su hermana, avisada por la policía, está en camino; está asustada."),
+    # a clitic before a present verb and the person or service doing it ("la revisa el cirujano")
+    ("F", "Dolor en FID. La revisa el cirujano de guardia y la observa Cirugía; la reevalúa su MAP. La fiebre "
+          "cede.",
+     "Dolor en FID. Lo revisa el cirujano de guardia y lo observa Cirugía; lo reevalúa su MAP. La fiebre "
+     "cede."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -589,6 +589,10 @@ _NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nie
                     "justific", "mencion", "not")
 # verbs whose object is a thing, never the patient: "la tomó dos días" (the antibiotic), "lo usó diez veces"
 # (the inhaler), "se la tragó"
+# staff and services that do something to the patient, after their article: "la revisa el cirujano"
+_STAFF_HEADS = frozenset({"cirujano", "cirujana", "traumatólogo", "traumatóloga", "cardiólogo", "cardióloga",
+                          "neurólogo", "neuróloga", "internista", "residente", "adjunto", "adjunta", "equipo",
+                          "servicio", "pediatra", "psiquiatra", "médico", "médica", "especialista"})
 _THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
                      "apag", "guard", "rellen",
                      # wound care: "herida en la ceja, la suturamos"
@@ -626,6 +630,22 @@ def _past_verb(word: str) -> bool:
 
 # verbs of handling a thing on oneself: after "se", their clitic is the thing ("se la quita para ducharse")
 _SELF_HANDLING_STEMS = ("quit", "pon", "sac", "lav", "cambi", "ajust", "retir", "toc", "rasc")
+
+
+def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i: int) -> bool:
+    """Whether the clitic at i comes before a present verb and the person or service doing it: "la revisa el
+    cirujano", "lo controla su MAP", "la ve Cirugía" (the verb not a noun: no person, body part or gendered word)."""
+    if i + 3 >= len(words):
+        return False
+    verb, after, head = words[i + 1], tokens[i + 2][0], words[i + 3]
+    if not (verb.isalpha() and verb.endswith(("a", "e")) and len(verb) > 2 and _gender(verb) is None) \
+            or verb in _OTHER_PERSONS or verb in _PATIENT_WORDS or verb in _BODY_PARTS or verb in _NOT_VERBS \
+            or verb in ROLE_NOUNS or verb in _ROLE_F or verb in _DETERMINERS:
+        return False
+    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS
+    if after.lower() in ("el", "la", "su", "un", "una"):
+        return head in persons or tokens[i + 3][0][:1].isupper()
+    return after[:1].isupper() and after.isalpha() and len(after) > 2
 
 
 def _impersonal_se(prev: str, word: str) -> bool:
@@ -688,6 +708,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
                 or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _impersonal_se(prev, nxt) \
+                or _before_inverted_subject(tokens, words, i) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
