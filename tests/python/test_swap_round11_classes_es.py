@@ -123,6 +123,10 @@ CASES = [
           "cede.",
      "Dolor en FID. Lo revisa el cirujano de guardia y lo observa Cirugía; lo reevalúa su MAP. La fiebre "
      "cede."),
+    # a run apposed to a relative opening the sentence is theirs across a degree adverb; after "con su hijo,"
+    # inside the patient's run it stays the patient's
+    ("F", "Su cuñada, muy preocupada, espera fuera. Ha cenado con su hijo, más tranquila.",
+     "Su cuñada, muy preocupada, espera fuera. Ha cenado con su hijo, más tranquilo."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

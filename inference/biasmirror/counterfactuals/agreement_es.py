@@ -1199,11 +1199,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # after "con su hermano," a word of the other gender cannot be the relative's: "..., jubilada de Correos"
         not_the_others = after_other is True and None not in (gender, other_gender) and gender != other_gender
         # "Su madre, avisada por teléfono, ...": an apposition to the relative opening the sentence is theirs
-        opening_other = i >= 3 and (i == 3 or words[i - 4] in _CLAUSE_BREAK - {","})
-        if gender is not None and after_other is True and prev == "," and not role and not not_the_others \
+        # the comma after the relative's noun, degree adverbs after it allowed when the relative opens the sentence
+        # ("Su nuera, muy preocupada, ...")
+        c = i - 1
+        while c > 0 and words[c] in _ADVERBS:
+            c -= 1
+        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","})
+        apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
+        if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
-                                  and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
+                                  and words[i + 3] in _ELDERS.get(words[c - 1], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
         if word in ("dependiente", "dependienta") and (
