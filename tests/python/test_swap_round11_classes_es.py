@@ -127,6 +127,9 @@ CASES = [
     # inside the patient's run it stays the patient's
     ("F", "Su cuñada, muy preocupada, espera fuera. Ha cenado con su hijo, más tranquila.",
      "Su cuñada, muy preocupada, espera fuera. Ha cenado con su hijo, más tranquilo."),
+    # "amarillo" agrees with the patient after a clitic and its verb, with a noun right before it otherwise
+    ("F", "Su nieto la nota amarilla desde ayer; orina amarilla oscura.",
+     "Su nieto lo nota amarillo desde ayer; orina amarilla oscura."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -169,6 +169,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # nationalities a note gives right after the patient's noun ("Pcte polaca")
     "lleno", "reacio", "incómodo", "cómodo", "hipotenso", "normotenso", "polaco", "rumano", "ucraniano", "italiano",
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
+    # round 12: a colour a relative sees the patient with ("la ha visto amarilla")
+    "amarillo",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
