@@ -130,6 +130,9 @@ CASES = [
     # "amarillo" agrees with the patient after a clitic and its verb, with a noun right before it otherwise
     ("F", "Su nieto la nota amarilla desde ayer; orina amarilla oscura.",
      "Su nieto lo nota amarillo desde ayer; orina amarilla oscura."),
+    # the child a parent gives the history of ("Según su madre, la niña ...", "Su padre cuenta que el niño ...")
+    ("F", "Según su padre, la niña, de 4 años, tiene fiebre. Su madre cuenta que la niña está decaída.",
+     "Según su padre, el niño, de 4 años, tiene fiebre. Su madre cuenta que el niño está decaído."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -383,6 +383,19 @@ def _other_subject(words: list[str], i: int) -> bool:
 _SUBORDINATORS = ("porque", "aunque", "mientras", "pues", "si")
 
 
+def _after_parent_speaking(words: list[str], k: int) -> bool:
+    """Whether the comma or "que" at k follows a parent giving the history: "Según su madre, la niña ...", "Su
+    padre dice que el niño ..." (the child then named is the patient)."""
+    if k < 2 or words[k] not in (",", "que"):
+        return False
+    start = k
+    while start > 0 and words[start - 1] not in _CLAUSE_BREAK - {","}:
+        start -= 1
+    clause = words[start:k]
+    return any(clause[m] in ("su", "sus") and clause[m + 1] in ("madre", "padre", "padres")
+               for m in range(len(clause) - 1)) and (clause[:1] == ["según"] or words[k] == "que")
+
+
 def _person_gender(noun: str) -> str | None:
     """The gender of a person noun of ``_OTHER_PERSONS``: from the kinship list, else from its ending."""
     if noun in _KIN:
@@ -1217,7 +1230,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("dependiente", "dependienta") and (
                 prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])):
             continue  # "totalmente dependiente", "dependiente para todo": the adjective, not the shop assistant
-        if role and ((after_other and not not_the_others) or _speaker_label(words, i)):
+        child_named = word in _PATIENT_NOUN_ROLES and prev in ("el", "la") and _after_parent_speaking(words, i - 2)
+        if role and ((after_other and not not_the_others and not child_named) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
         if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
@@ -1280,7 +1294,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "F" if word == "abuela" else "M"
         if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
                 and prev in ("el", "la") and (prev == "la") == (gender == "F") \
-                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","} or _after_parent_speaking(words, i - 2)) \
                 and words[i + 1: i + 2] != ["de"]:
             # "La chica está llorosa", "El abuelo del box 1 ...": a person noun with its definite article opening
             # a clause is how a note names the patient again after the first mention
