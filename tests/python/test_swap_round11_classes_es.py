@@ -133,6 +133,9 @@ CASES = [
     # the child a parent gives the history of ("Según su madre, la niña ...", "Su padre cuenta que el niño ...")
     ("F", "Según su padre, la niña, de 4 años, tiene fiebre. Su madre cuenta que la niña está decaída.",
      "Según su padre, el niño, de 4 años, tiene fiebre. Su madre cuenta que el niño está decaído."),
+    # ages by decades in "-ón/-ona" agree with the patient
+    ("M", "Cincuentón, camionero, acude por lumbalgia; está dolorido.",
+     "Cincuentona, camionera, acude por lumbalgia; está dolorida."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

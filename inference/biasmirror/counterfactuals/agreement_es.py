@@ -169,8 +169,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # nationalities a note gives right after the patient's noun ("Pcte polaca")
     "lleno", "reacio", "incómodo", "cómodo", "hipotenso", "normotenso", "polaco", "rumano", "ucraniano", "italiano",
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
-    # round 12: a colour a relative sees the patient with ("la ha visto amarilla")
-    "amarillo",
+    # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
+    "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -276,7 +276,7 @@ def _gender(word: str) -> str | None:
                                                                                "ario"))):
         if word.endswith("a") or word.endswith("ora"):
             return "F"
-        if word.endswith("o") or word.endswith("or"):
+        if word.endswith(("o", "or", "ón")):  # "-ón" of a listed adjective: "cuarentón"
             return "M"
     return None
 
