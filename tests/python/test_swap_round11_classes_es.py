@@ -136,6 +136,8 @@ CASES = [
     # ages by decades in "-ón/-ona" agree with the patient
     ("M", "Cincuentón, camionero, acude por lumbalgia; está dolorido.",
      "Cincuentona, camionera, acude por lumbalgia; está dolorida."),
+    # a former partner's predicate swaps with the former partner
+    ("F", "Su exmarido ha sido denunciado; está muy asustada.", "Su exmujer ha sido denunciada; está muy asustado."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -86,7 +86,9 @@ _PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "
 # the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
 _PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
 _PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
-                            "compañero", "compañera"})
+                            "compañero", "compañera",
+                            # a former partner is swapped like the partner ("su exmarido ha sido violento")
+                            "exmarido", "exmujer", "exesposo", "exesposa", "exnovio", "exnovia", "expareja"})
 _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "desde", "durante", "tras", "sin",
                            "sobre", "hasta", "entre", "según", "hacia", "contra", "bajo"})
 _DETERMINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "este", "esta", "ese",
