@@ -138,6 +138,10 @@ CASES = [
      "Cincuentona, camionera, acude por lumbalgia; está dolorida."),
     # a former partner's predicate swaps with the former partner
     ("F", "Su exmarido ha sido denunciado; está muy asustada.", "Su exmujer ha sido denunciada; está muy asustado."),
+    # a clitic opening its clause before a verb of describing is the symptom the patient describes; after a
+    # relative as subject it is the patient
+    ("F", "Cefalea de 2 días; la describe como opresiva. Su cuñado, presente, la describe muy irritable.",
+     "Cefalea de 2 días; la describe como opresiva. Su cuñado, presente, lo describe muy irritable."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -1471,18 +1471,49 @@ def _dative_past(word: str) -> bool:
 
 def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
     """Object clitics among the lexicon's swaps that stand for a thing, kept as written: one of the target sex's
-    gender when no partner is named ("Portadora de marcapasos, lo ha notado disparar": the pacemaker), and one
-    after "se" before a preterite ("no se la vio": the ulcer, "se" being the patient)."""
+    gender when no partner is named ("Portadora de marcapasos, lo ha notado disparar": the pacemaker), one after
+    "se" before a preterite ("no se la vio": the ulcer, "se" being the patient) and one of a symptom the patient
+    describes ("la describe como opresiva", see ``_self_reported``)."""
     other = "lo" if original_sex == "F" else "la"
-    words = [m.group().lower() for m in _TOKEN.finditer(text)]
+    matches = list(_TOKEN.finditer(text))
+    words = [m.group().lower() for m in matches]
+    index = {m.start(): k for k, m in enumerate(matches)}
     partner = any(w in _PARTNER_MENTIONS for w in words)
     kept: list[tuple[int, int]] = []
     for start, end, new in spans:
         word = text[start:end].lower()
-        if word not in _CLITICS or new.lower() != ("la" if word == "lo" else "lo"):
+        if word not in _CLITICS or new.lower() != ("la" if word == "lo" else "lo") or start not in index:
             continue  # not a clitic's swap ("la" -> "el" is the article)
-        before, after = text[:start].split(), text[end:].split()
-        reflexive = bool(before) and before[-1].lower() == "se" and bool(after) and _dative_past(after[0].lower())
+        i = index[start]
+        reflexive = i > 0 and words[i - 1] == "se" and i + 1 < len(words) and _dative_past(words[i + 1])
         if (word == other and not partner) or reflexive:
             kept.append((start, end))
+        elif _self_reported(words, i):
+            kept.append((start, end))
+            # and the symptom's predicate after "como": "la describe como opresiva"
+            k = words.index("como", i) if "como" in words[i + 2: i + 5] else -1
+            while 0 <= k < len(words) - 1 and words[k + 1] in _ADVERBS | {"como"}:
+                k += 1
+            if k >= 0 and k + 1 < len(words):
+                kept.append((matches[k + 1].start(), matches[k + 1].end()))
     return kept
+
+
+# the patient's verbs of describing a symptom: their clitic is the symptom ("la describe como opresiva"); "nota"
+# is left out, a relative's "lo nota decaído" being as common
+_SELF_REPORT_VERBS = frozenset({"describe", "describía", "describió", "descrito", "localiza", "localizaba",
+                                "localizó", "localizado"})
+
+
+def _self_reported(words: list[str], i: int) -> bool:
+    """Whether the clitic at i opens its clause (after "que", "ya", "no") before a verb of describing in the third
+    person: with no subject said, the patient is the one who describes, the clitic the symptom."""
+    k = i + 1
+    if k < len(words) and words[k] in _HABER:
+        k += 1
+    if k >= len(words) or words[k] not in _SELF_REPORT_VERBS:
+        return False
+    j = i - 1
+    while j >= 0 and words[j] in ("ya", "no", "también", "nunca", "siempre"):
+        j -= 1
+    return j < 0 or words[j] in _CLAUSE_BREAK - {","} or words[j] == "que"  # ", la describe": a subject before
