@@ -142,6 +142,10 @@ CASES = [
     # relative as subject it is the patient
     ("F", "Cefalea de 2 días; la describe como opresiva. Su cuñado, presente, la describe muy irritable.",
      "Cefalea de 2 días; la describe como opresiva. Su cuñado, presente, lo describe muy irritable."),
+    # the clitic's predicate after a place ("lo encontró en el campo desorientado"); "se lo encontró" is the
+    # patient found
+    ("M", "Varón de 80 años. Su vecino se lo encontró en el portal confuso.",
+     "Mujer de 80 años. Su vecino se la encontró en el portal confusa."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the
@@ -154,6 +158,9 @@ ONE_WAY = [
     # after "con su hermano," a word of the other gender cannot be the brother's; swapped back, it has his gender
     ("F", "Viuda, vive con su hermano, jubilada de Correos; acude sola.",
      "Viudo, vive con su hermano, jubilado de Correos; acude solo."),
+    # "Mujer de 50 años" is the patient, no partner whose clitic "lo" could be
+    ("F", "Mujer de 50 años con dolor lumbar. Lo nota sobre todo al andar.",
+     "Varón de 50 años con dolor lumbar. Lo nota sobre todo al andar."),
 ]
 
 

@@ -1144,6 +1144,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and words[i + 1] in _TIME_NOUNS:
             skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
             continue
+        if licensed and reason == "object clitic" and word in ("en", "a") and i + 3 < len(words) \
+                and words[i + 1] in ("el", "la", "su") and _gender(words[i + 2]) is None \
+                and words[i + 2] not in _OTHER_PERSONS and words[i + 2].isalpha():
+            skip_until = i + 2  # "lo encontró en el campo desorientado": the place, then the clitic's predicate
+            continue
         if word == ",":
             if _body_part_list(words, i):
                 licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
@@ -1466,6 +1471,8 @@ def _dative_past(word: str) -> bool:
     """A preterite of the third person singular: after "se" its clitic is a thing the patient did something to
     ("no se la vio", "se lo quitó"); the impersonal "se" of the present names the patient ("se la deja en
     observación")."""
+    if word.startswith("encontr"):
+        return False  # "su hijo se lo encontró en el campo": the patient found
     return word in _IRREGULAR_PAST or (word.isalpha() and len(word) > 3 and word.endswith("ó"))
 
 
@@ -1478,7 +1485,8 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
     matches = list(_TOKEN.finditer(text))
     words = [m.group().lower() for m in matches]
     index = {m.start(): k for k, m in enumerate(matches)}
-    partner = any(w in _PARTNER_MENTIONS for w in words)
+    # a partner named ("mujer" only after "su": "Mujer de 52 años" is the patient)
+    partner = any(w in _PARTNER_MENTIONS and (w != "mujer" or words[k - 1: k] == ["su"]) for k, w in enumerate(words))
     kept: list[tuple[int, int]] = []
     for start, end, new in spans:
         word = text[start:end].lower()
