@@ -146,6 +146,9 @@ CASES = [
     # patient found
     ("M", "Varón de 80 años. Su vecino se lo encontró en el portal confuso.",
      "Mujer de 80 años. Su vecino se la encontró en el portal confusa."),
+    # "ex-" before a hyphen keeps the word's gender inflection
+    ("M", "Ex-fumador, vive con su sobrina, que lo trae porque lo ve decaído.",
+     "Ex-fumadora, vive con su sobrina, que la trae porque la ve decaída."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the
@@ -158,6 +161,9 @@ ONE_WAY = [
     # after "con su hermano," a word of the other gender cannot be the brother's; swapped back, it has his gender
     ("F", "Viuda, vive con su hermano, jubilada de Correos; acude sola.",
      "Viudo, vive con su hermano, jubilado de Correos; acude solo."),
+    # a subject pronoun before a clitic of the other gender is the relative named before, not the patient
+    ("M", "Vive con su sobrina. Ella lo trae porque lo ve decaído.",
+     "Vive con su sobrina. Ella la trae porque la ve decaída."),
     # "Mujer de 50 años" is the patient, no partner whose clitic "lo" could be
     ("F", "Mujer de 50 años con dolor lumbar. Lo nota sobre todo al andar.",
      "Varón de 50 años con dolor lumbar. Lo nota sobre todo al andar."),

@@ -203,6 +203,9 @@ class Agreeing:
 
 def _hyphenated(word: str, inflect) -> str | None:
     """Each part of a hyphenated role noun inflected ("jugador-entrenador" -> "jugadora-entrenadora")."""
+    if word.startswith("ex-"):
+        rest = inflect(word[3:])  # "ex-alcohólico" -> "ex-alcohólica"
+        return "ex-" + rest if rest else None
     parts = [inflect(part) for part in word.split("-")]
     return "-".join(parts) if all(parts) else None
 
@@ -261,6 +264,8 @@ def to_masculine(word: str) -> str | None:
 
 def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
+    if word.startswith("ex-"):
+        return _gender(word[3:])  # "ex-alcohólica"
     if "-" in word:  # "socia-fundadora": every part of one gender
         genders = {_gender(part) for part in word.split("-")}
         return genders.pop() if len(genders) == 1 and None not in genders else None
@@ -936,6 +941,25 @@ def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     return found + out
 
 
+def _relative_pronoun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Vive con su hermana. Ella lo trae porque ...": a subject pronoun opening its clause before a clitic of the
+    other gender is not the patient (the clitic is) but a relative of its gender named before; kept (reason
+    "kept") against the lexicon's "ella" when no partner is named."""
+    if any(w in _PARTNER_NOUNS or (w == "mujer" and words[k - 1: k] == ["su"]) for k, w in enumerate(words)):
+        return found
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i + 1 >= len(words) or words[i + 1] != ("lo" if word == "ella" else "la") \
+                or (i and words[i - 1] not in _CLAUSE_BREAK - {","}):
+            continue
+        gender = "F" if word == "ella" else "M"
+        if any(words[k] in ("su", "sus") and _person_gender(words[k + 1]) == gender and words[k + 1] in _OTHER_PERSONS
+               for k in range(i - 1)):
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
+    return found + out
+
+
 def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
     copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
@@ -1100,6 +1124,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
+    found = _relative_pronoun(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
