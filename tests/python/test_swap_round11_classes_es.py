@@ -149,6 +149,9 @@ CASES = [
     # "ex-" before a hyphen keeps the word's gender inflection
     ("M", "Ex-fumador, vive con su sobrina, que lo trae porque lo ve decaído.",
      "Ex-fumadora, vive con su sobrina, que la trae porque la ve decaída."),
+    # "interviene"/"opera" take the patient's clitic
+    ("F", "Apendicitis aguda; Cirugía la interviene esta tarde y la opera el Dr. ___.",
+     "Apendicitis aguda; Cirugía lo interviene esta tarde y lo opera el Dr. ___."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the
