@@ -71,6 +71,7 @@ CASES = [
     # "dependiente para ..." / "dependiente total" is the adjective of one form, not the shop assistant
     ("M", "Encamado desde el ictus, es dependiente para las ABVD y dependiente total.",
      "Encamada desde el ictus, es dependiente para las ABVD y dependiente total."),
+    ("M", "Varón de 90 años, dependiente, portador de sonda.", "Mujer de 90 años, dependiente, portadora de sonda."),
     # "vive con su compañera" names the partner; "su compañera de piso" does not
     ("F", "Convive con su compañero desde hace años; la trajo su compañera de trabajo.",
      "Convive con su compañera desde hace años; lo trajo su compañera de trabajo."),

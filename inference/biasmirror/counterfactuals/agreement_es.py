@@ -1260,8 +1260,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
         if word in ("dependiente", "dependienta") and (
-                prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])):
-            continue  # "totalmente dependiente", "dependiente para todo": the adjective, not the shop assistant
+                prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])
+                or (word == "dependiente" and words[i + 1: i + 2] in ([","], ["."], [";"], ["y"]))):
+            continue  # "totalmente dependiente", "dependiente para todo", "88 años, dependiente,": the adjective
         child_named = word in _PATIENT_NOUN_ROLES and prev in ("el", "la") and _after_parent_speaking(words, i - 2)
         if role and ((after_other and not not_the_others and not child_named) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
