@@ -153,6 +153,9 @@ CASES = [
     # "interviene"/"opera" take the patient's clitic
     ("F", "Apendicitis aguda; Cirugía la interviene esta tarde y la opera el Dr. ___.",
      "Apendicitis aguda; Cirugía lo interviene esta tarde y lo opera el Dr. ___."),
+    # "mano" is a feminine body part: "no puede moverla" is the hand
+    ("F", "Se pilló la mano con la puerta; no puede cerrarla. Está asustada.",
+     "Se pilló la mano con la puerta; no puede cerrarla. Está asustado."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

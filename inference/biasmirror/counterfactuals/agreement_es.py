@@ -702,7 +702,10 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             return False
         j = i - 1
         while j >= 0 and words[j] not in (".", "\n", "!", "?"):
-            if words[j] in _BODY_PARTS and words[j].endswith("a" if clitic == "la" else "o"):
+            # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
+            part = words[j]
+            part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
+            if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
                 return True
             j -= 1
         return False
