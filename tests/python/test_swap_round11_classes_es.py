@@ -156,6 +156,10 @@ CASES = [
     # "mano" is a feminine body part: "no puede moverla" is the hand
     ("F", "Se pilló la mano con la puerta; no puede cerrarla. Está asustada.",
      "Se pilló la mano con la puerta; no puede cerrarla. Está asustado."),
+    # the main clause after a subordinate one ("Cuando llegó", "desde que se le pautó ...") has the patient as
+    # its subject; "se ha sentido" is a copula
+    ("F", "Cuando llegó estaba inquieta; desde que se le pautó tiaprida está más serena. Se ha sentido mareada.",
+     "Cuando llegó estaba inquieto; desde que se le pautó tiaprida está más sereno. Se ha sentido mareado."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -50,8 +50,8 @@ _COPULAS = frozenset({
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
     # going and leaving ("se va acompañado de su hijo", "se marcha tranquila")
     "va", "iba", "marcha", "marchó",
-    # believing oneself ("se creía curado")
-    "cree", "creía", "creyó",
+    # believing oneself ("se creía curado"), feeling in a compound tense ("se ha sentido mareada")
+    "cree", "creía", "creyó", "sentido",
 })
 _CLITICS = frozenset({"lo", "la"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
@@ -467,6 +467,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return None  # someone named by a role noun with its article ("la conductora está ilesa")
     if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
         return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
+    if _after_subordinate_verb(words, j):
+        return "patient"  # "Cuando llegó estaba agitada": the main clause after a subordinate one, its subject unsaid
     if _fronted_complement(words, j):
         return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
@@ -474,6 +476,18 @@ def _subject_kind(words: list[str], i: int) -> str | None:
 
 _FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
                                     "por"})
+
+
+def _after_subordinate_verb(words: list[str], j: int) -> bool:
+    """Whether the words up to j are a subordinate clause opened by "cuando", "desde que", "aunque", ... with a
+    preterite in it and no person named ("Cuando llegó", "desde que se le administró lorazepam")."""
+    k, preterite = j, False
+    while k >= 0 and words[k] not in _CLAUSE_BREAK and words[k] not in ("cuando", "que") + _SUBORDINATORS:
+        if words[k] in _OTHER_PERSONS or words[k] in _PARTNER_WORDS or words[k] in _PATIENT_WORDS:
+            return False
+        preterite = preterite or (words[k].isalpha() and len(words[k]) > 3 and words[k].endswith(("ó", "é")))
+        k -= 1
+    return preterite and k >= 0 and words[k] not in _CLAUSE_BREAK
 
 
 def _fronted_complement(words: list[str], j: int) -> bool:
