@@ -160,6 +160,9 @@ CASES = [
     # its subject; "se ha sentido" is a copula
     ("F", "Cuando llegó estaba inquieta; desde que se le pautó tiaprida está más serena. Se ha sentido mareada.",
      "Cuando llegó estaba inquieto; desde que se le pautó tiaprida está más sereno. Se ha sentido mareado."),
+    # an adverb of time before the copula hides no subject
+    ("M", "Ingresa en planta. Posteriormente se encuentra más desorientado; previamente estaba tranquilo.",
+     "Ingresa en planta. Posteriormente se encuentra más desorientada; previamente estaba tranquila."),
 ]
 
 # one way only: a word of the other gender than the thing or relative before it is not theirs; swapped back, the

@@ -77,6 +77,7 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            "manifiesta", "suele", "parece", "puede", "debe",
                            # adverbs of time before the copula: "hoy está ictérico"
                            "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente",
+                           "posteriormente", "previamente", "inicialmente", "nuevamente", "habitualmente",
                            # verbs of wanting before "ser": "pide ser vista por una mujer"
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
