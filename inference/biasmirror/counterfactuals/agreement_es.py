@@ -50,6 +50,8 @@ _COPULAS = frozenset({
     "será", "sería", "estará", "estaría", "quedará", "quedaría", "visto",
     # going and leaving ("se va acompañado de su hijo", "se marcha tranquila")
     "va", "iba", "marcha", "marchó",
+    # believing oneself ("se creía curado"), feeling in a compound tense ("se ha sentido mareada")
+    "cree", "creía", "creyó", "sentido",
 })
 _CLITICS = frozenset({"lo", "la"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
@@ -65,15 +67,17 @@ _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
     "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+_PARENT_KIN = person_nouns_es.kinship_forms("parent")
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
-_CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos"})
+_CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos", "he"})
 _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe",
                            # adverbs of time before the copula: "hoy está ictérico"
                            "hoy", "ayer", "anoche", "actualmente", "entonces", "luego", "después", "finalmente",
+                           "posteriormente", "previamente", "inicialmente", "nuevamente", "habitualmente",
                            # verbs of wanting before "ser": "pide ser vista por una mujer"
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
@@ -83,7 +87,9 @@ _PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "
 # the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
 _PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
 _PARTNER_WORDS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "pareja", "prometido", "prometida",
-                            "compañero", "compañera"})
+                            "compañero", "compañera",
+                            # a former partner is swapped like the partner ("su exmarido ha sido violento")
+                            "exmarido", "exmujer", "exesposo", "exesposa", "exnovio", "exnovia", "expareja"})
 _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "desde", "durante", "tras", "sin",
                            "sobre", "hasta", "entre", "según", "hacia", "contra", "bajo"})
 _DETERMINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "este", "esta", "ese",
@@ -166,6 +172,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # nationalities a note gives right after the patient's noun ("Pcte polaca")
     "lleno", "reacio", "incómodo", "cómodo", "hipotenso", "normotenso", "polaco", "rumano", "ucraniano", "italiano",
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
+    # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
+    "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
 })
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -196,6 +204,9 @@ class Agreeing:
 
 def _hyphenated(word: str, inflect) -> str | None:
     """Each part of a hyphenated role noun inflected ("jugador-entrenador" -> "jugadora-entrenadora")."""
+    if word.startswith("ex-"):
+        rest = inflect(word[3:])  # "ex-alcohólico" -> "ex-alcohólica"
+        return "ex-" + rest if rest else None
     parts = [inflect(part) for part in word.split("-")]
     return "-".join(parts) if all(parts) else None
 
@@ -254,6 +265,8 @@ def to_masculine(word: str) -> str | None:
 
 def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
+    if word.startswith("ex-"):
+        return _gender(word[3:])  # "ex-alcohólica"
     if "-" in word:  # "socia-fundadora": every part of one gender
         genders = {_gender(part) for part in word.split("-")}
         return genders.pop() if len(genders) == 1 and None not in genders else None
@@ -271,7 +284,7 @@ def _gender(word: str) -> str | None:
                                                                                "ario"))):
         if word.endswith("a") or word.endswith("ora"):
             return "F"
-        if word.endswith("o") or word.endswith("or"):
+        if word.endswith(("o", "or", "ón")):  # "-ón" of a listed adjective: "cuarentón"
             return "M"
     return None
 
@@ -298,7 +311,13 @@ def _is_epicene_role(word: str) -> bool:
     return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
 
 
+# adjectives in -a of one form for both sexes ("paciente alerta pero confusa")
+_INVARIABLE_IN_A = frozenset({"alerta"})
+
+
 def _is_epicene_adjective(word: str) -> bool:
+    if word in _INVARIABLE_IN_A:
+        return True
     return word.endswith(_EPICENE_ENDINGS) and word not in _PREPOSITIONS | _DETERMINERS and len(word) > 3 \
         and not word.endswith(_NOUN_ENDINGS) and word not in _OTHER_PERSONS \
         and (_is_epicene_role(word) or word not in _NOUN_STOPLIST)
@@ -368,20 +387,56 @@ def _other_subject(words: list[str], i: int) -> bool:
     return j >= 0 and (words[j] in _OTHER_PERSONS or words[j] in _PARTNER_WORDS)
 
 
+# conjunctions opening a subordinate clause whose unsaid subject is the patient's
+_SUBORDINATORS = ("porque", "aunque", "mientras", "pues", "si")
+
+
+def _after_parent_speaking(words: list[str], k: int) -> bool:
+    """Whether the comma or "que" at k follows a parent giving the history: "Según su madre, la niña ...", "Su
+    padre dice que el niño ..." (the child then named is the patient)."""
+    if k < 2 or words[k] not in (",", "que"):
+        return False
+    start = k
+    while start > 0 and words[start - 1] not in _CLAUSE_BREAK - {","}:
+        start -= 1
+    clause = words[start:k]
+    return any(clause[m] in ("su", "sus") and clause[m + 1] in ("madre", "padre", "padres")
+               for m in range(len(clause) - 1)) and (clause[:1] == ["según"] or words[k] == "que")
+
+
+def _person_gender(noun: str) -> str | None:
+    """The gender of a person noun of ``_OTHER_PERSONS``: from the kinship list, else from its ending."""
+    if noun in _KIN:
+        return "F" if noun in KINSHIP_PAIRS else "M"
+    return "F" if noun.endswith("a") else "M" if noun.endswith("o") else None
+
+
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
     while j >= 0 and words[j] in _SUBJECT_SKIP:
         j -= 1
+    if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
+        j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
+    if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
+            and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
+        return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
+    if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
+        return "patient"  # "no sabe cuánto tiempo estuvo tirada": the time asked about, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
         j -= 1  # "el señor mayor es reacio": the noun before its adjective
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
-        k = next((k for k in range(j - 1, max(j - 5, 0), -1) if words[k] == ","), None)
-        if k is not None and k >= 2 and words[k - 2] in _DETERMINERS and all(
+        # (a relative clause between the commas may be longer: "Su novio, que iba de paquete, está ileso")
+        window = 9 if "que" in words[max(j - 9, 0):j] else 5
+        k = next((k for k in range(j - 1, max(j - window, 0), -1) if words[k] == ","), None)
+        n = k - 1 if k is not None else -1  # the noun before the apposition
+        if n >= 3 and words[n - 1] == "de" and words[n - 3] in _DETERMINERS and words[n - 2] in _OTHER_PERSONS:
+            n -= 2  # the noun before its complement: "Su compañera de piso, que la ha traído, está angustiada"
+        if k is not None and n >= 1 and words[n - 1] in _DETERMINERS and all(
                 w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
-            noun = words[k - 1]
-            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[k - 2] in ("su", "sus")):
+            noun = words[n]
+            if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[n - 1] in ("su", "sus")):
                 return "partner"
             if noun in _OTHER_PERSONS:
                 return None
@@ -397,32 +452,51 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         k = j - 1 if j > 0 and words[j - 1] == "," else j
         if k >= 2 and words[k - 1] in _PARTNER_RELATIVE_NOUNS and words[k - 2] in ("su", "sus"):
             return "partner"  # "su esposa, que es también enfermera": the partner's predicate
+        head = k - 2 if k >= 2 and words[k - 1] in _LATERALITY else k - 1
+        if head >= 0 and words[head] in _BODY_PARTS:
+            return None  # "dolor en la pierna izquierda, que está deformada": the limb's
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
-    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando"):
-        return "patient"
+    if words[j] in _PREPOSITIONS or words[j] in ("que", "cual", "quien", "donde", "cuando") + _SUBORDINATORS:
+        return "patient"  # no subject after a subordinator: "traída por su hija porque está confusa"
     if (_gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F) and j > 0 \
             and words[j - 1] in _DETERMINERS:
         return None  # someone named by a role noun with its article ("la conductora está ilesa")
     if _gender(words[j]) is not None or words[j] in ROLE_NOUNS or words[j] in _ROLE_F:
         return "patient"  # a role noun or adjective describing the patient ("Jubilado, vive solo, es autónomo")
+    if _after_subordinate_verb(words, j):
+        return "patient"  # "Cuando llegó estaba agitada": the main clause after a subordinate one, its subject unsaid
     if _fronted_complement(words, j):
         return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
 
 
-_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin"})
+_FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
+                                    "por"})
+
+
+def _after_subordinate_verb(words: list[str], j: int) -> bool:
+    """Whether the words up to j are a subordinate clause opened by "cuando", "desde que", "aunque", ... with a
+    preterite in it and no person named ("Cuando llegó", "desde que se le administró lorazepam")."""
+    k, preterite = j, False
+    while k >= 0 and words[k] not in _CLAUSE_BREAK and words[k] not in ("cuando", "que") + _SUBORDINATORS:
+        if words[k] in _OTHER_PERSONS or words[k] in _PARTNER_WORDS or words[k] in _PATIENT_WORDS:
+            return False
+        preterite = preterite or (words[k].isalpha() and len(words[k]) > 3 and words[k].endswith(("ó", "é")))
+        k -= 1
+    return preterite and k >= 0 and words[k] not in _CLAUSE_BREAK
 
 
 def _fronted_complement(words: list[str], j: int) -> bool:
     """Whether words up to j are one prepositional complement opening the clause ("a su llegada", "tras 1 g de
-    paracetamol iv"), with no person and no verb in it."""
+    paracetamol iv", "que desde hace un mes"), with no person and no verb in it."""
     k = j
-    while k >= 0 and words[k] not in _CLAUSE_BREAK:
+    # the clause opens at a break or, for a subordinate clause, at its conjunction ("dice que en casa estaba ...")
+    while k >= 0 and words[k] not in _CLAUSE_BREAK and words[k] not in ("que", "cuando") + _SUBORDINATORS:
         k -= 1
     span = words[k + 1: j + 1]
     if not span or span[0] not in _FRONTING_PREPOSITIONS:
@@ -491,8 +565,11 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                                     "role noun"))
                 continue
         nxt = words[i + 1] if i + 1 < len(words) else ""
+        ranked = 1 if nxt in ("mayor", "menor", "pequeño", "pequeña") else 0  # "Hija mayor y cuidadora de su padre"
         if definite or prev in ("es", "era", "fue") and _subject_kind(words, i - 1) == "patient":
             mine = True
+        elif prev == "ser" and i >= 2 and _subject_kind(words, i - 2) == "patient":
+            mine = True  # "Refiere ser madre soltera": the subject of the verb before "ser"
         elif prev in ("y", "e", ",") and mine:
             mine = True
         elif prev in ("y", "e") and role_before:
@@ -507,8 +584,9 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif prev in ("", ".", "\n", ";") and (
                 (nxt == "de" and words[i + 2: i + 3] in (["su"], ["sus"]) and words[i + 3: i + 4] != []
                  and words[i + 3] in _KIN)
-                or (nxt in ("y", "e") and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
-                                              for k in (i + 3, i + 4)))):
+                or (words[i + 1 + ranked: i + 2 + ranked] in (["y"], ["e"])
+                    and any(words[k: k + 2] in (["de", "su"], ["de", "sus"])
+                            for k in (i + 3 + ranked, i + 4 + ranked)))):
             mine = True  # "Padrino de su sobrina, ...", "Nieto y único apoyo de su abuela": the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("de", "del") and _PATIENT_ABBREVIATED & set(words[i + 2: i + 4]) \
                 and words[i + 3: i + 5].count("del") + words[i + 3: i + 5].count("de"):
@@ -516,6 +594,11 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif (prev in ("", ".", "\n", ":") or (prev == "," and not (i >= 3 and words[i - 2] in _OTHER_PERSONS))) \
                 and nxt == "de" and i + 2 < len(words) and (words[i + 2].isdigit() or words[i + 2] in _COUNTS):
             mine = True   # "Madre de dos hijos y abuela": the lexicon swaps the first, the coordinated ones here
+        elif prev in ("", ".", "\n", ";") and word in _PARENT_KIN and nxt == "de" \
+                and words[i + 2: i + 3] in (["los"], ["las"]):
+            mine = True  # "Madrina de los gemelos, ...": a parent noun opening the note is the patient's
+        elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
+            mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
         else:
             mine = False
         if mine:
@@ -541,6 +624,16 @@ _NEUTER_LO_STEMS = ("dij", "dic", "dec", "sab", "sé", "sup", "cre", "neg", "nie
                     "document", "habl", "comunic", "notific", "inform", "sospech", "pens", "piens", "quis",
                     "quier", "dud", "afirm", "asegur", "reconoc", "cuestion", "achac", "atribu", "relacion",
                     "justific", "mencion", "not")
+# verbs whose object is a thing, never the patient: "la tomó dos días" (the antibiotic), "lo usó diez veces"
+# (the inhaler), "se la tragó"
+# staff and services that do something to the patient, after their article: "la revisa el cirujano"
+_STAFF_HEADS = frozenset({"cirujano", "cirujana", "traumatólogo", "traumatóloga", "cardiólogo", "cardióloga",
+                          "neurólogo", "neuróloga", "internista", "residente", "adjunto", "adjunta", "equipo",
+                          "servicio", "pediatra", "psiquiatra", "médico", "médica", "especialista"})
+_THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
+                     "apag", "guard", "rellen",
+                     # wound care: "herida en la ceja, la suturamos"
+                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap")
 # past forms that no ending rule below tells ("lo crio", "la vio")
 _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
                              "vi", "traje", "puse"})
@@ -551,21 +644,64 @@ _LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl
 _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
                           "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
                           "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
+# present forms a clitic of the patient comes before that neither ending nor the lexicon's verb list tells
+# ("la he tranquilizado", "su jefe lo espera fuera", "toda la planta la llama ...")
+_PRESENT_CLITIC_VERBS = frozenset({"he", "hemos", "espera", "esperan", "llama", "llaman"})
 _NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
 # an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
 _ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
 
 
 def _past_verb(word: str) -> bool:
-    """A preterite or imperfect-subjunctive form by its ending ('revisé', 'encontró', 'rescataron', 'vieran')."""
+    """A preterite, imperfect-subjunctive or future form by its ending ('revisé', 'encontró', 'vieran', 'verá')."""
     if word in _IRREGULAR_PAST:
         return True
     if word in _NOT_PAST_VERBS or not word.isalpha() or len(word) < 4:
         return False
-    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen")):
+    # the future too: "la verá mañana", "lo llamarán"
+    if word.endswith(("é", "ó", "aron", "ieron", "yeron", "aran", "ieran", "asen", "iesen", "rá", "rán")):
         return True
     # the present's third person plural: "que la persiguen", "lo atienden" (nouns in -en/-an excepted)
     return len(word) > 4 and word.endswith(("an", "en")) and word not in _NOUNS_IN_EN
+
+
+# verbs of handling a thing on oneself: after "se", their clitic is the thing ("se la quita para ducharse")
+_SELF_HANDLING_STEMS = ("quit", "pon", "sac", "lav", "cambi", "ajust", "retir", "toc", "rasc")
+
+
+def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i: int) -> bool:
+    """Whether the clitic at i comes before a present verb and the person or service doing it: "la revisa el
+    cirujano", "lo controla su MAP", "la ve Cirugía" (the verb not a noun: no person, body part or gendered word)."""
+    if i + 3 >= len(words):
+        return False
+    verb, after, head = words[i + 1], tokens[i + 2][0], words[i + 3]
+    if not (verb.isalpha() and verb.endswith(("a", "e")) and len(verb) > 2 and _gender(verb) is None) \
+            or verb in _OTHER_PERSONS or verb in _PATIENT_WORDS or verb in _BODY_PARTS or verb in _NOT_VERBS \
+            or verb in ROLE_NOUNS or verb in _ROLE_F or verb in _DETERMINERS:
+        return False
+    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS
+    if after.lower() in ("el", "la", "su", "un", "una"):
+        return head in persons or tokens[i + 3][0][:1].isupper()
+    return after[:1].isupper() and after.isalpha() and len(after) > 2
+
+
+def _impersonal_se(prev: str, word: str) -> bool:
+    """The impersonal "se" with a present verb: "se la cita en consulta", "se lo remite a su MAP"."""
+    return prev == "se" and len(word) > 3 and word.isalpha() and word.endswith(("a", "e")) and _gender(word) is None \
+        and word not in _NOT_VERBS and word not in _DETERMINERS \
+        and not word.startswith(_SELF_HANDLING_STEMS + _THING_VERB_STEMS)
+
+
+def _first_plural(word: str) -> bool:
+    """A verb of the writers in the first person plural: "la exploramos", "lo valoramos", "la vemos"."""
+    return len(word) > 5 and word.endswith(("amos", "emos", "imos")) and word.isalpha()
+
+
+def _relative_of_relative(words: list[str], i: int) -> bool:
+    """Whether the clitic at i opens a relative clause of the patient's relative or partner: "Su yerno, que la
+    cuida desde el ictus, ..." (the relative does something to the patient)."""
+    return i >= 4 and words[i - 1] == "que" and words[i - 2] == "," and words[i - 4] in ("su", "sus") \
+        and (words[i - 3] in _OTHER_PERSONS or words[i - 3] in _PARTNER_MENTIONS)
 
 
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -581,7 +717,21 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             return False
         j = i - 1
         while j >= 0 and words[j] not in (".", "\n", "!", "?"):
-            if words[j] in _BODY_PARTS and words[j].endswith("a" if clitic == "la" else "o"):
+            # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
+            part = words[j]
+            part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
+            if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
+                return True
+            j -= 1
+        return False
+
+    def relatives(i: int, clitic: str) -> bool:
+        """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora
+        de su padre, se lesionó al levantarlo"): the clitic is the relative's."""
+        j = i - 1
+        while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
+            if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
+                    and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
                 return True
             j -= 1
         return False
@@ -596,9 +746,13 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # an imperfect only after "no"/"ya" ("no la veía"): "la policía" is a noun, and "mientras la esperaba"
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
-                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING
+                                       and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
+                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _impersonal_se(prev, nxt) \
+                or _before_inverted_subject(tokens, words, i) \
+                or (_relative_of_relative(words, i) and nxt.isalpha()
+                                                     and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
-                    or limb(i, word, nxt):
+                    or nxt.startswith(_THING_VERB_STEMS) or limb(i, word, nxt):
                 continue
             gender = "F" if word == "la" else "M"
             out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
@@ -606,7 +760,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             continue
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
-                or limb(i, m.group(2), m.group(1)):
+                or m.group(1).startswith(_THING_VERB_STEMS) or limb(i, m.group(2), m.group(1)) \
+                or relatives(i, m.group(2)):
             continue
         token = tokens[i][0]
         gender = "F" if m.group(2) == "la" else "M"
@@ -727,6 +882,132 @@ def _married_to(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
     return found + out
 
 
+def _names_partner(tokens: list[tuple[str, int]], words: list[str], k: int) -> bool:
+    """Whether the words ending at index k are "su <partner noun>", its name or "___" after it allowed."""
+    while k >= 0 and (words[k] == "_" or tokens[k][0][:1].isupper()) and words[k] not in _PARTNER_MENTIONS:
+        k -= 1
+    return k >= 1 and words[k] in _PARTNER_MENTIONS and words[k - 1] in ("su", "sus")
+
+
+_LIVING_WITH = frozenset({"vive", "vivía", "convive", "convivía", "conviviendo", "viviendo"})
+
+
+def _live_in_partner(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Vive con su compañera": the one the patient lives with as "compañero/compañera" (not "de piso", "de
+    trabajo") is the partner, swapped with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word in ("compañero", "compañera") and i >= 3 and words[i - 1] == "su" and words[i - 2] == "con" \
+                and words[i - 3] in _LIVING_WITH and words[i + 1: i + 2] != ["de"] and tokens[i][1] not in taken:
+            token, start = tokens[i]
+            new = "compañera" if word == "compañero" else "compañero"
+            out.append(Agreeing(start, start + len(token), token, "M" if word == "compañero" else "F",
+                                _match_case(token, new), "partner", "partner noun"))
+    return found + out
+
+
+def _staff_emphatic(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"La técnica de ambulancia, ella misma preocupada, dice ...": "ella misma" apposed to a clause's opening
+    noun of staff or a relative, and the adjectives after it, are that person's; kept (reason "kept") against the
+    lexicon's "ella misma"."""
+    drop: set[int] = set()
+    out: list[Agreeing] = []
+    start = 0
+    for i, word in enumerate(words):
+        if word in _CLAUSE_BREAK - {","}:
+            start = i + 1
+        if word not in ("ella", "él") or words[i + 1: i + 2] not in (["misma"], ["mismo"]) or words[i - 1: i] != [","]:
+            continue
+        head = words[start + 1] if start + 1 < i and words[start] in ("el", "la", "un", "una", "su") else ""
+        if not head or head in _PATIENT_WORDS or "," in words[start:i - 1] \
+                or not (head in _OTHER_PERSONS or head in ROLE_NOUNS or head in _ROLE_F):
+            continue
+        a, z = tokens[i][1], tokens[i + 1][1] + len(tokens[i + 1][0])
+        text = " ".join(t for t, _ in tokens[i:i + 2])
+        out.append(Agreeing(a, z, text, "F" if word == "ella" else "M", text, "other", "kept"))
+        for j in range(i + 2, len(words)):
+            if words[j] in _CLAUSE_BREAK:
+                break
+            drop.add(tokens[j][1])
+    return [a for a in found if a.start not in drop] + out
+
+
+# words between "alta" and the patient's participle: "Alta a domicilio acompañada", "el alta voluntaria acompañado"
+_DISCHARGE_FILLERS = frozenset({"a", "al", "su", "domicilio", "residencia", "casa", "hoy", "voluntaria"})
+
+
+def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The participle after "alta" (the discharge) is the patient's: "Alta a domicilio acompañada de su marido",
+    "se le da el alta acompañado de su padre"; "alta" is a feminine noun, "el alta" notwithstanding."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "alta" or (i and words[i - 1] not in ("el", ".", ";", ":", "\n")):
+            continue  # the noun, opening its clause or after "el": "fiebre alta mantenida" is the adjective
+        j = i + 1
+        while j < len(words) and words[j] in _DISCHARGE_FILLERS:
+            j += 1
+        if j >= len(words) or tokens[j][1] in taken or not words[j].endswith(("ado", "ada", "ido", "ida")):
+            continue
+        gender = _gender(words[j])
+        new = to_masculine(words[j]) if gender == "F" else to_feminine(words[j]) if gender == "M" else None
+        if new:
+            token, start = tokens[j]
+            out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, new), "patient",
+                                "predicative"))
+    return found + out
+
+
+def _relative_pronoun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Vive con su hermana. Ella lo trae porque ...": a subject pronoun opening its clause before a clitic of the
+    other gender is not the patient (the clitic is) but a relative of its gender named before; kept (reason
+    "kept") against the lexicon's "ella" when no partner is named."""
+    if any(w in _PARTNER_NOUNS or (w == "mujer" and words[k - 1: k] == ["su"]) for k, w in enumerate(words)):
+        return found
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i + 1 >= len(words) or words[i + 1] != ("lo" if word == "ella" else "la") \
+                or (i and words[i - 1] not in _CLAUSE_BREAK - {","}):
+            continue
+        gender = "F" if word == "ella" else "M"
+        if any(words[k] in ("su", "sus") and _person_gender(words[k + 1]) == gender and words[k + 1] in _OTHER_PERSONS
+               for k in range(i - 1)):
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
+    return found + out
+
+
+def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A role noun after "su" said of the partner, swapped with the partner: the predicate of the partner's
+    copula ("su esposa, que es su cuidadora"), apposed to the partner ("su pareja ___, su cuidador desde ...") or
+    to "un hombre"/"una mujer" apposed to the partner ("su pareja, una mujer que es su cuidadora"), and one
+    coordinated with the partner's noun ("su esposo y cuidador principal")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        new = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if not new or i < 2 or tokens[i][1] in taken:
+            continue
+        before = words[i - 2]
+        if words[i - 1] in ("y", "e"):
+            said_of = _names_partner(tokens, words, i - 2)  # "su esposo y cuidador principal"
+        elif words[i - 1] != "su":
+            said_of = False
+        elif before in ("es", "era", "fue"):
+            said_of = _subject_kind(words, i - 2) == "partner" or (i >= 4 and words[i - 3] == "que" and (
+                _names_partner(tokens, words, i - 5 if words[i - 4] == "," else i - 4)  # "su pareja, que es su"
+                or (i >= 6 and words[i - 4] in ("hombre", "mujer", "varón") and words[i - 5] in ("un", "una")
+                    and words[i - 6] == "," and _names_partner(tokens, words, i - 7))))
+        else:
+            said_of = before == "," and _names_partner(tokens, words, i - 3)
+        if said_of:
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, new), "partner", "role noun"))
+    return found + out
+
+
 # the relative a sentence opened by "Su hijo/nieta/sobrinos ..." names after "por su" / "a su" is the patient: the
 # elder of the opening relative ("Su hijo, preocupado por su madre, ...", "Su nieta encuentra a su abuelo ...")
 _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
@@ -735,9 +1016,14 @@ _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("pa
            "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
 
 
+# "preocupado por su madre", "ayuda a su padre", "enfadado con su madre"
+_ELDER_PREPOSITIONS = ("por", "a", "con")
+
+
 def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """"Su hija, preocupada por su madre, a la que ve muy delgada": the elder the relative speaks of is the
-    patient; their noun, their relative pronoun and the adjectives right after the noun swap with the patient."""
+    """"Su hija, preocupada por su madre, a la que ve muy delgada", "Su hijo, enfadado con su padre": the elder the
+    relative speaks of is the patient; their noun, their relative pronoun and the adjectives right after the noun
+    swap with the patient."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -746,12 +1032,12 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
             continue
         k = i + 1
         while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
-            if words[k] in ("por", "a") and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
+            if words[k] in _ELDER_PREPOSITIONS and words[k + 1] == "su" and words[k + 2] in _ELDERS[word]:
                 break
             k += 1
         else:
             continue
-        if k + 2 >= len(words) or words[k] not in ("por", "a") or words[k + 2] not in _ELDERS[word]:
+        if k + 2 >= len(words) or words[k] not in _ELDER_PREPOSITIONS or words[k + 2] not in _ELDERS[word]:
             continue
         b = k + 2
         gender = "F" if words[b] in KINSHIP_PAIRS else "M"
@@ -797,12 +1083,66 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
     return found + out
 
 
+_DOCTOR_TITLES = {"dr": "Dra", "dra": "Dr"}
+
+
+# verbs of a patient's arrival: the titled person opening a note who "acude" is the patient
+_ARRIVAL_VERBS = frozenset({"acude", "acudió", "consulta", "consultó", "llega", "llegó", "viene", "vino", "ingresa",
+                            "ingresó"})
+
+
+def _titled_patient(tokens: list[tuple[str, int]], words: list[str], j: int, patient_roles: set[int]) -> bool:
+    """Whether the sentence a title opens (its name ending before j) says the titled person is the patient: a role
+    noun read as the patient's in it ("La Dra. ___, de 45 años, médica de familia, ..."), or a verb of arrival
+    after the name and its appositions ("El Dr. ___, de 60 años, acude por ...", not "ingresa al paciente")."""
+    for k in range(j, len(words)):
+        if words[k] in (".", ";", "\n", "!", "?"):
+            return False
+        if tokens[k][1] in patient_roles:
+            return True
+        # the verb right after the name or after an apposition's comma: the titled person's
+        if words[k] in _ARRIVAL_VERBS and (k == j or words[k - 1] == ","):
+            return words[k + 1: k + 2] not in (["a"], ["al"])
+    return False
+
+
+def _doctor_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Dr."/"Dra." of a patient who is a doctor, with its article: a title opening its sentence, its name (or
+    "___") and a sentence that makes them the patient ("La Dra. ___, cirujana ella misma, consulta por ...", see
+    ``_titled_patient``). A title anywhere else is the staff's ("valorado por la Dra. ___")."""
+    patient_roles = {a.start for a in found if a.controller == "patient" and a.reason == "role noun"}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in _DOCTOR_TITLES or i + 1 >= len(words) or words[i + 1] != ".":
+            continue
+        first = i - 1 if i and words[i - 1] in ("el", "la") else i
+        if first and words[first - 1] not in (".", "\n", ";", ":"):
+            continue
+        j = i + 2
+        while j < len(words) and (words[j] == "_" or tokens[j][0][:1].isupper()):
+            j += 1  # the name or its placeholder
+        if j == i + 2 or not _titled_patient(tokens, words, j, patient_roles):
+            continue
+        gender = "F" if word == "dra" else "M"
+        token, start = tokens[i]
+        out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, _DOCTOR_TITLES[word]),
+                            "patient", "role noun"))
+        if first < i:
+            article, at = tokens[first]
+            out.append(Agreeing(at, at + len(article), article, gender,
+                                _match_case(article, "el" if gender == "F" else "la"), "patient", "role noun"))
+    return found + out
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Words of a Spanish text that agree with the patient or partner (see the module docstring)."""
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
-    found = _elder_of_relative(tokens, words, found)
+    found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
+    found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
+    found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
+    found = _relative_pronoun(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -821,6 +1161,7 @@ def _age_apposition(words: list[str], i: int) -> bool:
 def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list[Agreeing]:
     found: list[Agreeing] = []
     after_other = False  # after "su hija," a role noun is the relative's ("su hija, enfermera, ...")
+    other_gender = None  # that relative's gender: an adjective of the other one is the patient's
     article = -1  # the index of a predicate noun's article we swapped ("es un antiguo obrero")
     controller: str | None = "patient"  # the start of the text opens a clause
     licensed = True
@@ -842,6 +1183,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = copula_of_patient = False
             continue
+        if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
+                and words[i + 1] in _TIME_NOUNS:
+            skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
+            continue
+        if licensed and reason == "object clitic" and word in ("en", "a") and i + 3 < len(words) \
+                and words[i + 1] in ("el", "la", "su") and _gender(words[i + 2]) is None \
+                and words[i + 2] not in _OTHER_PERSONS and words[i + 2].isalpha():
+            skip_until = i + 2  # "lo encontró en el campo desorientado": the place, then the clitic's predicate
+            continue
         if word == ",":
             if _body_part_list(words, i):
                 licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
@@ -850,6 +1200,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
             after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
+            other_gender = _person_gender(words[i - 1]) if after_other else None
             if after_other and i > 2 and words[i - 3] == "por":
                 # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
                 # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
@@ -870,6 +1221,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "cada vez más apagada"
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
+        if word in _PARTNER_NOUNS and word != "pareja" and prev not in _DETERMINERS - {"su"}:
+            # a telegraphic participle right after the partner's noun is the partner's: "esposa avisada por
+            # teléfono"; otherwise the partner's words are licensed by a copula after it
+            own = "F" if word in ("esposa", "novia", "prometida") else "M"
+            licensed = i + 1 < len(words) and _gender(words[i + 1]) == own and words[i + 1] not in _PARTNER_NOUNS
+            controller, reason = "partner", "apposed" if licensed else ""
+            continue
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         if gender is not None and prev in _HABER and not role and word not in _COPULAS:
@@ -903,15 +1261,28 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
             gender = "M"  # "confuso, vestido con camisón": the participle, not the dress
-        if gender is not None and after_other is True and prev == "," and not role \
-                and not (i + 1 < len(words) and words[i + 1] == "por"
+        # after "con su hermano," a word of the other gender cannot be the relative's: "..., jubilada de Correos"
+        not_the_others = after_other is True and None not in (gender, other_gender) and gender != other_gender
+        # "Su madre, avisada por teléfono, ...": an apposition to the relative opening the sentence is theirs
+        # the comma after the relative's noun, degree adverbs after it allowed when the relative opens the sentence
+        # ("Su nuera, muy preocupada, ...")
+        c = i - 1
+        while c > 0 and words[c] in _ADVERBS:
+            c -= 1
+        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","})
+        apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
+        if gender is not None and after_other is True and apposed and not role and not not_the_others \
+                and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
-                                  and words[i + 3] in _ELDERS.get(words[i - 2], ()))):
+                                  and words[i + 3] in _ELDERS.get(words[c - 1], ()))):
             licensed, controller = False, None  # "con su abuela, ciega y diabética" (but "..., encontrada por")
             continue
-        if word in ("dependiente", "dependienta") and prev in _ADVERBS:
-            continue  # "totalmente dependiente": the adjective of one form, not the shop assistant
-        if role and (after_other or _speaker_label(words, i)):
+        if word in ("dependiente", "dependienta") and (
+                prev in _ADVERBS or words[i + 1: i + 2] in (["para"], ["total"], ["parcial"])
+                or (word == "dependiente" and words[i + 1: i + 2] in ([","], ["."], [";"], ["y"]))):
+            continue  # "totalmente dependiente", "dependiente para todo", "88 años, dependiente,": the adjective
+        child_named = word in _PATIENT_NOUN_ROLES and prev in ("el", "la") and _after_parent_speaking(words, i - 2)
+        if role and ((after_other and not not_the_others and not child_named) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
             continue
         if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
@@ -974,7 +1345,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "F" if word == "abuela" else "M"
         if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
                 and prev in ("el", "la") and (prev == "la") == (gender == "F") \
-                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","} or _after_parent_speaking(words, i - 2)) \
                 and words[i + 1: i + 2] != ["de"]:
             # "La chica está llorosa", "El abuelo del box 1 ...": a person noun with its definite article opening
             # a clause is how a note names the patient again after the first mention
@@ -1134,3 +1505,67 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
                                     _match_case(tokens[i][0], new), "patient", "coordinated"))
                 last = out[-1]
     return sorted(out, key=lambda a: a.start)
+
+
+# words that name the patient's partner: a clitic of the patient's new sex may then be the partner's
+_PARTNER_MENTIONS = _PARTNER_NOUNS | {"mujer", "exmujer", "exmarido", "cónyuge"}
+
+
+def _dative_past(word: str) -> bool:
+    """A preterite of the third person singular: after "se" its clitic is a thing the patient did something to
+    ("no se la vio", "se lo quitó"); the impersonal "se" of the present names the patient ("se la deja en
+    observación")."""
+    if word.startswith("encontr"):
+        return False  # "su hijo se lo encontró en el campo": the patient found
+    return word in _IRREGULAR_PAST or (word.isalpha() and len(word) > 3 and word.endswith("ó"))
+
+
+def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Object clitics among the lexicon's swaps that stand for a thing, kept as written: one of the target sex's
+    gender when no partner is named ("Portadora de marcapasos, lo ha notado disparar": the pacemaker), one after
+    "se" before a preterite ("no se la vio": the ulcer, "se" being the patient) and one of a symptom the patient
+    describes ("la describe como opresiva", see ``_self_reported``)."""
+    other = "lo" if original_sex == "F" else "la"
+    matches = list(_TOKEN.finditer(text))
+    words = [m.group().lower() for m in matches]
+    index = {m.start(): k for k, m in enumerate(matches)}
+    # a partner named ("mujer" only after "su": "Mujer de 52 años" is the patient)
+    partner = any(w in _PARTNER_MENTIONS and (w != "mujer" or words[k - 1: k] == ["su"]) for k, w in enumerate(words))
+    kept: list[tuple[int, int]] = []
+    for start, end, new in spans:
+        word = text[start:end].lower()
+        if word not in _CLITICS or new.lower() != ("la" if word == "lo" else "lo") or start not in index:
+            continue  # not a clitic's swap ("la" -> "el" is the article)
+        i = index[start]
+        reflexive = i > 0 and words[i - 1] == "se" and i + 1 < len(words) and _dative_past(words[i + 1])
+        if (word == other and not partner) or reflexive:
+            kept.append((start, end))
+        elif _self_reported(words, i):
+            kept.append((start, end))
+            # and the symptom's predicate after "como": "la describe como opresiva"
+            k = words.index("como", i) if "como" in words[i + 2: i + 5] else -1
+            while 0 <= k < len(words) - 1 and words[k + 1] in _ADVERBS | {"como"}:
+                k += 1
+            if k >= 0 and k + 1 < len(words):
+                kept.append((matches[k + 1].start(), matches[k + 1].end()))
+    return kept
+
+
+# the patient's verbs of describing a symptom: their clitic is the symptom ("la describe como opresiva"); "nota"
+# is left out, a relative's "lo nota decaído" being as common
+_SELF_REPORT_VERBS = frozenset({"describe", "describía", "describió", "descrito", "localiza", "localizaba",
+                                "localizó", "localizado"})
+
+
+def _self_reported(words: list[str], i: int) -> bool:
+    """Whether the clitic at i opens its clause (after "que", "ya", "no") before a verb of describing in the third
+    person: with no subject said, the patient is the one who describes, the clitic the symptom."""
+    k = i + 1
+    if k < len(words) and words[k] in _HABER:
+        k += 1
+    if k >= len(words) or words[k] not in _SELF_REPORT_VERBS:
+        return False
+    j = i - 1
+    while j >= 0 and words[j] in ("ya", "no", "también", "nunca", "siempre"):
+        j -= 1
+    return j < 0 or words[j] in _CLAUSE_BREAK - {","} or words[j] == "que"  # ", la describe": a subject before

@@ -215,6 +215,11 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
         kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
         kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         hits = [h for h in hits if (h[0], h[1]) not in kept]
+    if lex.language == "es" and hits:
+        from biasmirror.counterfactuals.agreement_es import things_clitics
+
+        kept = set(things_clitics(text, hits, original_sex))
+        hits = [h for h in hits if (h[0], h[1]) not in kept]
     if not hits:
         return SwapResult(text, 0)
     if lex.language == "fr":
