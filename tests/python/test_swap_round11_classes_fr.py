@@ -37,6 +37,15 @@ CASES = [
      "Amené par son oncle, qui est épuisé par la situation."),
     ("M", "Amené par sa tante, qui est épuisée par la situation.",
      "Amenée par sa tante, qui est épuisée par la situation."),
+    # "résident(e)" is a role noun of the patient
+    ("F", "Dame de 88 ans, résidente en foyer logement, chute ce matin.",
+     "Monsieur de 88 ans, résident en foyer logement, chute ce matin."),
+    # a comma the parse takes for the subject is none: the participles after the age agree with the patient
+    ("F", "Mme ___, 61 ans, suivie en cardiologie, hospitalisée ce matin pour dyspnée.",
+     "M. ___, 61 ans, suivi en cardiologie, hospitalisé ce matin pour dyspnée."),
+    # a verb tagged as a noun after its subject pronoun ("elle dort assise"), "dernière fois vu(e)"
+    ("M", "Il dort assis depuis hier, fatigué.", "Elle dort assise depuis hier, fatiguée."),
+    ("F", "Dernière fois vue en forme avant-hier.", "Dernière fois vu en forme avant-hier."),
 ]
 
 

@@ -590,7 +590,8 @@ def _previous_word(token: Any) -> Any | None:
 
 
 def _subject_of(token: Any) -> Any | None:
-    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS]
+    # (a comma the parse takes for a subject, "Mme ___, 33 ans, connue ...", is none)
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct]
     if not subjects:
         return None
     before = [c for c in subjects if c.i < token.i]
@@ -766,6 +767,12 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if prev is not None and ((prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None))
                              or _is_noun_only(_lower(prev))):
         word = _lower(prev)
+        if word == "fois":
+            return _IMPLICIT  # "Dernière fois vue à 22h": the patient last seen
+        subject = _subject_of(prev)
+        if subject is not None and subject.i == prev.i - 1 and subject.pos_ == "PRON" \
+                and not any(c.dep_ == "cop" for c in prev.children):
+            return subject  # a verb tagged as a noun, with its subject: "Elle dort assise"
         if word in AGE_NOUNS and prev.i > prev.sent.start and _lower(prev.nbor(-1)) in DETERMINERS:
             return prev  # "l'an dernier", "le mois dernier": the time noun, not an age
         if word in AGE_NOUNS:
