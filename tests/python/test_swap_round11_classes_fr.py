@@ -46,6 +46,9 @@ CASES = [
     # a verb tagged as a noun after its subject pronoun ("elle dort assise"), "dernière fois vu(e)"
     ("M", "Il dort assis depuis hier, fatigué.", "Elle dort assise depuis hier, fatiguée."),
     ("F", "Dernière fois vue en forme avant-hier.", "Dernière fois vu en forme avant-hier."),
+    # a participle after an abbreviated thing ("à FEVG ...", "une HTA ...") agrees with the thing
+    ("M", "Il est suivi pour une cardiopathie à FEVG conservée.", "Elle est suivie pour une cardiopathie à FEVG conservée."),
+    ("F", "Elle a une HTA équilibrée sous traitement.", "Il a une HTA équilibrée sous traitement."),
 ]
 
 

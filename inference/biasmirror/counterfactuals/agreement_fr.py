@@ -585,6 +585,16 @@ def _is_object_clitic(token: Any) -> bool:
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
 
 
+def _clinical_abbreviation(token: Any) -> bool:
+    """An upper-case abbreviation of a thing (FEVG, HTA) after a preposition or a determiner ("à FEVG altérée",
+    "une HTA traitée"); not right after the patient's noun ("Dame BPCO connue": said of her)."""
+    text = token.text
+    if not (len(text) >= 2 and text.isalpha() and text.isupper()) or _lower(token) in PATIENT_NOUNS:
+        return False
+    before = _lower(token.doc[token.i - 1]) if token.i > 0 else ""
+    return before in DETERMINERS | {"à", "avec", "sans", "sous", "par", "sur"}
+
+
 def _previous_word(token: Any) -> Any | None:
     return token.nbor(-1) if token.i > token.sent.start else None
 
@@ -761,6 +771,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if part is not None:
         return part
     prev = _previous_word(token)
+    if prev is not None and _clinical_abbreviation(prev):
+        return prev  # "à FEVG altérée", "HTA traitée": the participle agrees with the abbreviated thing
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
         prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
