@@ -49,6 +49,9 @@ CASES = [
     # a participle after an abbreviated thing ("à FEVG ...", "une HTA ...") agrees with the thing
     ("M", "Il est suivi pour une cardiopathie à FEVG conservée.", "Elle est suivie pour une cardiopathie à FEVG conservée."),
     ("F", "Elle a une HTA équilibrée sous traitement.", "Il a une HTA équilibrée sous traitement."),
+    # "tout seul" said of "ça"/"cela" stays masculine; said of the patient it changes
+    ("F", "Elle raconte que cela a cédé tout seul au repos.", "Il raconte que cela a cédé tout seul au repos."),
+    ("M", "Il est rentré tout seul ; ça s'est calmé tout seul.", "Elle est rentrée toute seule ; ça s'est calmé tout seul."),
 ]
 
 

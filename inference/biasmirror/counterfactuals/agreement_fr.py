@@ -1272,10 +1272,25 @@ def _other_patient(token: Any) -> list[Any]:
     return []
 
 
+def _neuter_alone(token: Any) -> bool:
+    """Whether "seul(e)" (or the "tout(e)" before it) is said of "ça"/"cela", the subject of its clause: it stays
+    masculine ("ça s'est arrêté tout seul")."""
+    doc = token.doc
+    k = token.i + 1 if _lower(token) in ("tout", "toute") else token.i
+    if _lower(token) not in ("seul", "seule", "tout", "toute") or k >= len(doc) or _lower(doc[k]) not in ("seul", "seule"):
+        return False
+    for t in reversed(doc[:token.i]):
+        if t.is_punct or _lower(t) in ("que", "qu'", "qu’", "et", "mais"):
+            return False
+        if _lower(t) in ("ça", "cela", "ceci"):
+            return True
+    return False
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token):
+        if _speaker_after_colon(token) or _neuter_alone(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
