@@ -397,9 +397,88 @@ def _apposed_to_other(token: Any) -> bool:
         and word not in ROLE_NOUNS
 
 
+# staff titles with one form for both sexes (the gendered ones are role nouns): "l'interne", "l'IDE", "le Dr ___"
+_STAFF_TITLES = frozenset({"interne", "externe", "ide", "dr", "docteur", "sage-femme", "urgentiste", "régulateur",
+                           "régulatrice"})
+_FEMININE_DETS = frozenset({"la", "une", "sa", "cette", "ma"})
+_MASCULINE_DETS = frozenset({"le", "un", "ce", "cet", "mon"})
+
+
+def _other_person_gender(token: Any) -> str | None:
+    """'F'/'M' (or '?' when the words do not say) for a relative's or staff member's noun, else None."""
+    word = _compound(token) if _compound(token) in OTHER_PEOPLE | ROLE_NOUNS else _lower(token)
+    if word not in OTHER_PEOPLE | ROLE_NOUNS | _STAFF_TITLES:
+        return None
+    if word in KINSHIP_PAIRS:
+        return "F"
+    if word in _KIN:
+        return "M"
+    sexes = person_nouns_fr.sexes()
+    if word in sexes:
+        return sexes[word]
+    if gender_of(word) is not None:
+        return gender_of(word)
+    det = _lower(token.doc[token.i - 1]) if token.i > 0 else ""
+    after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
+    return "F" if det in _FEMININE_DETS or gender_of(after) == "F" else \
+        "M" if det in _MASCULINE_DETS or gender_of(after) == "M" else "?"
+
+
+def _after_staff_title(token: Any) -> bool:
+    """Whether a placeholder token ('___', or one of its '_') follows a staff title ("le Dr ___")."""
+    k = token.i - 1
+    while k >= 0 and _lower(token.doc[k]).strip("_") == "":
+        k -= 1
+    return k >= 0 and _lower(token.doc[k]) in _STAFF_TITLES
+
+
+def _speaker_after_colon(token: Any) -> bool:
+    """Whether 'il'/'elle' opening the clause after a colon takes up the relative or staff member the clause
+    before it names, with nothing in that clause about the patient (round 12: "Appel de sa sœur : elle est
+    passée la voir", "L'interne a appelé : il signale une chute")."""
+    doc, i = token.doc, token.i  # (the doc is one sentence: spaCy may start another after the colon)
+    word = _lower(token)
+    if word not in ("il", "elle") or i < 2 or doc[i - 1].text != ":":
+        return False
+    before = doc[: i - 1]
+    if any(t.text in (":", ".", ";") for t in before):
+        return False
+    people = set()
+    for t in before:
+        low = _lower(t)
+        if low in PATIENT_PRONOUNS or low in PATIENT_NOUNS or (low in OBJECT_CLITICS and t.pos_ == "PRON"):
+            return False  # the patient is in the clause: the pronoun may be the patient's
+        if low.strip("_") == "" and not _after_staff_title(t):
+            return False  # a name placeholder that is not a doctor's
+        gender = _other_person_gender(t)
+        if gender is not None:
+            people.add(gender)
+    pronoun = "F" if word == "elle" else "M"
+    return len(people) == 1 and people <= {pronoun, "?"} and _reports_on_patient(token)
+
+
+# what a caller or an examiner does after "Appel de ... :", "Examen par ... :" (besides the speech verbs)
+_FINDING_VERBS = frozenset({"signale", "note", "constate", "retrouve", "trouve", "décrit", "précise"})
+
+
+def _reports_on_patient(pronoun: Any) -> bool:
+    """Whether the clause 'il'/'elle' opens reports on the patient (a reporting or finding verb: "elle signale
+    ...", "il ne retrouve pas ...") or acts on the patient (an object pronoun: "elle est passée la voir"), so the
+    pronoun is not the patient's ("Appel de l'aide-soignante : elle a été retrouvée au sol" is)."""
+    doc = pronoun.doc
+    for t in doc[pronoun.i + 1:]:
+        if t.text in (",", ";", ".", ":"):
+            return False
+        if _lower(t) in _SPEECH_VERBS | _FINDING_VERBS or (_lower(t) in OBJECT_CLITICS and _is_object_clitic(t)):
+            return True
+    return False
+
+
 def _person_kind(token: Any) -> str | None:
     """'patient', 'partner' or None (another person or a thing) for a controller token."""
     word = _lower(token)
+    if _speaker_after_colon(token):
+        return None
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
     if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
@@ -501,7 +580,19 @@ def _is_object_clitic(token: Any) -> bool:
     if before.pos_ in ("VERB", "AUX") and nxt.endswith(("er", "ir", "re", "oir")) and _is_infinitive(after) \
             and nxt not in _INFINITIVE_NOUNS and after.pos_ != "ADJ":
         return True  # before an infinitive that completes a verb: "je suis allé la chercher"
+    if nxt in TIME_NOUNS and before.pos_ == "NOUN" and _lower(before) not in OTHER_PEOPLE | ROLE_NOUNS | PATIENT_NOUNS:
+        return False  # "une chute la veille": the time noun after a thing, not "veiller"
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
+
+
+def _clinical_abbreviation(token: Any) -> bool:
+    """An upper-case abbreviation of a thing (FEVG, HTA) after a preposition or a determiner ("à FEVG altérée",
+    "une HTA traitée"); not right after the patient's noun ("Dame BPCO connue": said of her)."""
+    text = token.text
+    if not (len(text) >= 2 and text.isalpha() and text.isupper()) or _lower(token) in PATIENT_NOUNS:
+        return False
+    before = _lower(token.doc[token.i - 1]) if token.i > 0 else ""
+    return before in DETERMINERS | {"à", "avec", "sans", "sous", "par", "sur"}
 
 
 def _previous_word(token: Any) -> Any | None:
@@ -509,15 +600,31 @@ def _previous_word(token: Any) -> Any | None:
 
 
 def _subject_of(token: Any) -> Any | None:
-    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS]
+    # (a comma the parse takes for a subject, "Mme ___, 33 ans, connue ...", is none)
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct]
     if not subjects:
         return None
     before = [c for c in subjects if c.i < token.i]
     pronouns = [c for c in before if _lower(c) in PATIENT_PRONOUNS]
     child = (pronouns or before or subjects)[-1]
     if _lower(child) in ("qui", "qu'"):
+        antecedent = _person_before_qui(child)
+        if antecedent is not None:
+            return antecedent
         return token.head if token.head is not token else None
     return child
+
+
+def _person_before_qui(qui: Any) -> Any | None:
+    """A relative's or staff member's noun right before 'qui' (a comma between allowed): the antecedent, whatever
+    the parse attaches the relative clause to ("Accompagnée par son fils, qui est inquiet")."""
+    k = qui.i - 1
+    if k >= 0 and qui.doc[k].text == ",":
+        k -= 1
+    if k < 0:
+        return None
+    noun = qui.doc[k]
+    return noun if _other_person_gender(noun) is not None else None
 
 
 def _object_clitic(token: Any) -> Any | None:
@@ -664,12 +771,20 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if part is not None:
         return part
     prev = _previous_word(token)
+    if prev is not None and _clinical_abbreviation(prev):
+        return prev  # "à FEVG altérée", "HTA traitée": the participle agrees with the abbreviated thing
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
         prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
     if prev is not None and ((prev.pos_ in ("NOUN", "PROPN") and (_lower(prev) in ROLE_NOUNS or _candidate(prev) is None))
                              or _is_noun_only(_lower(prev))):
         word = _lower(prev)
+        if word == "fois":
+            return _IMPLICIT  # "Dernière fois vue à 22h": the patient last seen
+        subject = _subject_of(prev)
+        if subject is not None and subject.i == prev.i - 1 and subject.pos_ == "PRON" \
+                and not any(c.dep_ == "cop" for c in prev.children):
+            return subject  # a verb tagged as a noun, with its subject: "Elle dort assise"
         if word in AGE_NOUNS and prev.i > prev.sent.start and _lower(prev.nbor(-1)) in DETERMINERS:
             return prev  # "l'an dernier", "le mois dernier": the time noun, not an age
         if word in AGE_NOUNS:
@@ -1157,9 +1272,26 @@ def _other_patient(token: Any) -> list[Any]:
     return []
 
 
+def _neuter_alone(token: Any) -> bool:
+    """Whether "seul(e)" (or the "tout(e)" before it) is said of "ça"/"cela", the subject of its clause: it stays
+    masculine ("ça s'est arrêté tout seul")."""
+    doc = token.doc
+    k = token.i + 1 if _lower(token) in ("tout", "toute") else token.i
+    if _lower(token) not in ("seul", "seule", "tout", "toute") or k >= len(doc) or _lower(doc[k]) not in ("seul", "seule"):
+        return False
+    for t in reversed(doc[:token.i]):
+        if t.is_punct or _lower(t) in ("que", "qu'", "qu’", "et", "mais"):
+            return False
+        if _lower(t) in ("ça", "cela", "ceci"):
+            return True
+    return False
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
+        if _speaker_after_colon(token) or _neuter_alone(token):
+            out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
     return out

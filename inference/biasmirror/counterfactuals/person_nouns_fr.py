@@ -46,7 +46,9 @@ ROLE_NOUNS: tuple[tuple[str, str], ...] = (
     ("sapeuse-pompière", "sapeur-pompier"), ("non-voyante", "non-voyant"), ("malvoyante", "malvoyant"),
     ("plongeuse", "plongeur"), ("grimpeuse", "grimpeur"), ("coureuse", "coureur"), ("nageuse", "nageur"),
     ("randonneuse", "randonneur"), ("chanteuse", "chanteur"), ("danseuse", "danseur"),
-    ("chirurgienne-dentiste", "chirurgien-dentiste"), ("infirmière-anesthésiste", "infirmier-anesthésiste"),)
+    ("chirurgienne-dentiste", "chirurgien-dentiste"), ("infirmière-anesthésiste", "infirmier-anesthésiste"),
+    # round 12: where the patient lives ("résidente en EHPAD")
+    ("résidente", "résident"),)
 
 
 def sexes() -> dict[str, str]:
