@@ -142,6 +142,12 @@ class _Reader:
             return True
         if w in ("___",) or self.word(k - 1) in HONORIFICS:
             return True
+        k0 = k
+        while k0 > 0 and not self.clause_start(k0 - 1) and k - k0 < 8 and self.word(k0) not in COPULA:
+            k0 -= 1
+        if self.word(k0) == "the" and self.clause_start(k0 - 1) and any(
+                PERSON_WORDS.get(self.word(m)) == self.sex for m in (k0 + 1, k0 + 2)):
+            return True                         # "The gentleman in bay 2 is ...": the note's subject
         if w == "and":
             # a second predicate of the clause's subject: "she has four sisters and is the only daughter"
             while k >= 0 and not self.clause_start(k - 1):
@@ -213,13 +219,15 @@ class _Reader:
             return None
         if self.fronted(i):
             return "fronted"
+        the = next((k for k in range(i - 1, max(i - 4, -1), -1) if self.word(k) == "the"), None)
+        if the is not None and self.clause_start(the - 1) and all(
+                self.word(k).isalpha() and self.word(k) not in NOT_MODIFIERS for k in range(the + 1, i)) \
+                and PERSON_WORDS.get(self.word(i)) == self.sex and self.word(i + 1) not in ("of", "'s", "’s"):
+            return "subject"                    # "The elderly lady was found ...": the note's subject
         if self.word(first) == "the" or self.word(i - 1) == "the":
             the = first if self.word(first) == "the" else i - 1
             if self.word(the - 1) in COPULA and self.subject_is_patient(the - 1):
                 return "predicate"
-            if self.clause_start(the - 1) and the == first and self.word(i) in PERSON_WORDS \
-                    and PERSON_WORDS[self.word(i)] == self.sex and self.word(i + 1) not in ("of", "'s", "’s"):
-                return "subject"                # "The elderly lady was found ...": the note's subject
             if self.clause_start(the - 1) and self.word(i + 1) == "," and re.fullmatch(r"\d+", self.word(i + 2)):
                 return "age"                    # "The waitress, 24, burnt her hand"
             if self.clause_start(the - 1) and self.word(i + 1) in ("is", "was") and \

@@ -14,6 +14,12 @@ Two methods, each reported on its own (a copy's flags say which method found wha
     ``other word`` (a word with no sex at all: a misspelt or reworded word). Partner nouns, and words agreeing
     with a partner, may change (the relationship keeps its configuration: docs/counterfactuals.md).
 
+  English (round 12): a definite noun that opens a clause ("The elderly lady was found ...") or a copula's
+  subject so named, a noun followed by an age ("The waitress, 24, ..."), the patient quoted ("I'm a widow"),
+  forms of address and nicknames ("calls him 'Uncle'", "Sir ___") and compound role nouns ("ex-policewoman",
+  "-man"/"-woman" nouns) are read as the patient's; codes glued to other letters ("E4V4M6"), lower-case "ms"
+  and "miss" are not.
+
   The reading looks at the original only, whatever its sex, so a flag never depends on the swap's direction.
 * ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original. It
   reuses the swapper, so it catches only what the swapper does not undo (an over-swap it cannot reverse, a
