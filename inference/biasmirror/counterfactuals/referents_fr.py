@@ -15,7 +15,9 @@ from biasmirror.counterfactuals.lefff import Lexicon, lexicon
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
 
-TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-(?!(?:t-)?(?:il|elle|ils|elles|même|mêmes)\b)[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+# an inverted or reinforced pronoun is a token of its own: "Est-elle" -> "Est", "-", "elle"; "lui-même" -> "lui",
+# "-", "même"
 
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
 COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
