@@ -630,7 +630,44 @@ class _Reader:
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
         self._lists(patient, reasons)
+        self._fragments(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
+        segment ("Passager avant, ceinturé, ...", "Retrouvée par les pompiers, hypotherme, couchée au sol") is
+        the patient's when its sentence has named the patient before it and holds no other noun of that sex
+        before it that it could agree with."""
+        articles = {"F": ("une", "la", "cette", "sa", "ma"), "M": ("un", "le", "ce", "cet", "son", "mon")}[self.sex]
+        for i in range(len(self.t)):
+            if i in patient or reasons.get(i) not in (None, "agrees with something else"):
+                continue
+            j = i - 1
+            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal"):
+                j -= 1
+            if self.word(j) != "," or self.gender(i) != self.sex or not self.is_adjective(i) \
+                    or self.word(i).endswith(("ant", "ante")):      # "criant": a present participle
+                continue
+            start = j
+            while start >= 0 and self.word(start) not in CLAUSE_ENDS:
+                start -= 1
+            if not any(start < k < j for k in patient):
+                continue
+            seg = j - 1
+            while seg > start and self.word(seg) != ",":
+                seg -= 1
+            head = seg + 1
+            while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
+                head += 1
+            if head in patient and self.word(seg) == ",":
+                pass                            # the segment before is the patient's: "connu du service, alcoolisé"
+            elif any(k not in patient and self.is_noun(k) and (self.gender(k, as_noun=True) == self.sex
+                                                              or self.gender(k) == self.sex)
+                   for k in range(start + 1, j)) or any(
+                    k - 1 not in patient and self.word(k - 1) in articles for k in range(start + 2, j)):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
 
     def _lists(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """Every member of a list agrees as the patient's word that opens it ("Patiente agitée, désorientée, non
