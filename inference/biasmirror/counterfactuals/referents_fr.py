@@ -15,9 +15,9 @@ from biasmirror.counterfactuals.lefff import Lexicon, lexicon
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
 
-TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-(?!(?:t-)?(?:il|elle|ils|elles|même|mêmes)\b)[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
-# an inverted or reinforced pronoun is a token of its own: "Est-elle" -> "Est", "-", "elle"; "lui-même" -> "lui",
-# "-", "même"
+TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-(?!(?:t-)?(?:il|elle|ils|elles|on)\b)[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+# an inverted pronoun is a token of its own: "Est-elle" -> "Est", "-", "elle"; "A-t-il" -> "A", "-", "t", "-",
+# "il" ("lui-même" stays one word)
 
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
 COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
@@ -582,6 +582,9 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lui-même", "elle-même"):
+                if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
+                    reasons[i] = "other person"     # "Son fils, lui-même urgentiste, ..."
+                    continue
                 if (w == "elle-même") == (self.sex == "F"):
                     patient[i] = "pronoun"
                 continue

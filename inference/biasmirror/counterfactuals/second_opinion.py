@@ -132,7 +132,10 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
         if same or i in reading.partner:
             continue
         if j is not None and _elision_pair(original[i].lower, copy[j].lower) and (
-                i + 1 in patient_or_partner or i - 1 in patient_or_partner):
+                i + 1 in patient_or_partner or i - 1 in reading.partner or (
+                    i - 1 in reading.patient and original[i].lower in ("de", "d'", "d’", "qu'", "que", "qu’"))):
+            # a function word that changes with the word after it; after the patient's word only an elision
+            # ("elle-même le point" must keep its "le")
             continue
         if not re.match(r"^[^\W_]", original[i].lower) and (j is None or not re.match(r"^[^\W_]", copy[j].lower)):
             if j is None or original[i].lower.strip() == copy[j].lower.strip():
