@@ -86,7 +86,7 @@ def _tokenizer(language: str) -> Callable[[str], list[Token]]:
 def _elision_pair(a: str, b: str) -> bool:
     """French function words that change with the next word's gender or first letter (d'/de, l'/le/la)."""
     forms = {"de", "d'", "d’", "le", "la", "l'", "l’", "du", "au", "à", "ce", "cet", "cette", "un", "une", "qu'",
-             "que", "qu’", "lo", "el"}
+             "que", "qu’", "lo", "el", "del", "al", "a"}
     return a in forms and b in forms
 
 
@@ -108,6 +108,8 @@ def _pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, i
         if len(left) != len(right):
             left = [i for i in left if a[i] not in FUNCTION_WORDS]
             right = [j for j in right if b[j] not in FUNCTION_WORDS]
+            if not left and not right and i2 > i1 and j2 > j1:
+                left, right = [i1], [j1]    # only function words changed ("del" -> "de la"): judged as one
         for k in range(max(len(left), len(right))):
             out.append((left[k] if k < len(left) else None, right[k] if k < len(right) else None))
     return out
