@@ -18,7 +18,11 @@ Two methods, each reported on its own (a copy's flags say which method found wha
   subject so named, a noun followed by an age ("The waitress, 24, ..."), the patient quoted ("I'm a widow"),
   forms of address and nicknames ("calls him 'Uncle'", "Sir ___") and compound role nouns ("ex-policewoman",
   "-man"/"-woman" nouns) are read as the patient's; codes glued to other letters ("E4V4M6"), lower-case "ms"
-  and "miss" are not.
+  and "miss" are not. French: inverted pronouns are tokens of their own ("Est-elle"), and a fragment's opening
+  adjective or participle of the patient's sex is the patient's when nothing else in its sentence could control
+  it. Spanish: object clitics after another person's noun, "él mismo"/"ella misma" and the phrase they appose,
+  the titles "D."/"Dña.". A replacement of function words alone ("del" / "de la") is judged as a change; next
+  to a patient word, a function word may change only with the word after it (or as an elision after it).
 
   The reading looks at the original only, whatever its sex, so a flag never depends on the swap's direction.
 * ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original. It
