@@ -21,6 +21,11 @@ CASES = [
     # the patient quoted: "I'm a ..."
     ("She says, 'I'm a grandmother of six, not a child.'", "He says, 'I'm a grandfather of six, not a child.'",
      "He says, 'I'm a grandmother of six, not a child.'", "She says, 'I'm a grandfather of six, not a child.'"),
+    # a partner noun as the patient's predicate: the patient's; the person after "of" is the partner
+    ("The woman in bed 3 is the wife of the man in bed 4; she fainted.",
+     "The man in bed 3 is the husband of the woman in bed 4; he fainted.",
+     "The man in bed 3 is the wife of the man in bed 4; he fainted.",
+     "The woman in bed 3 is the husband of the woman in bed 4; she fainted."),
     # a form of address or nickname
     ("The market calls her 'Auntie'; she fainted at her stall.", "The market calls him 'Uncle'; he fainted at his stall.",
      "The market calls him 'Auntie'; he fainted at his stall.", "The market calls her 'Uncle'; she fainted at her stall."),

@@ -32,6 +32,8 @@ KINSHIP = frozenset(person_nouns_en.sexes("parent", "kin")) - {"mom", "dad", "mu
 PARENT_ROLES = frozenset(person_nouns_en.sexes("parent"))
 PARTNERS = {"husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée",
             "ex-husband", "ex-wife", "ex-boyfriend", "ex-girlfriend", "husbands", "wives"}
+PARTNER_SEXES = {"husband": "M", "wife": "F", "boyfriend": "M", "girlfriend": "F", "fiance": "M", "fiancee": "F",
+                 "fiancé": "M", "fiancée": "F"}
 OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", "co-worker", "roommate", "boss",
                 "supervisor", "neighbor", "neighbour", "officer", "interpreter", "chaperone", "resident", "attending",
                 "tech", "technician", "provider", "caregiver", "housekeeper", "motorist", "cyclist", "landlord",
@@ -335,6 +337,20 @@ class _Reader:
                     or re.fullmatch(r"\d+|\d0s", self.word(i - 1)))):
                 if w[-1].upper() == self.sex:
                     patient[i] = "sex code"
+                continue
+            if w in PARTNER_SEXES and self.word(i - 1) in ("the", "a") and self.word(i - 2) in COPULA \
+                    and self.word(i + 1) == "of" and self.subject_is_patient(i - 2):
+                # "he is the husband of the woman in bed 2": the patient named by the partner noun, and the
+                # one named after "of" the partner
+                if PARTNER_SEXES[w] == self.sex:
+                    patient[i] = "role noun"
+                else:
+                    reasons[i] = "other person"
+                k = i + 2 if self.word(i + 2) in ("the", "a") else i + 1
+                while k < min(i + 5, len(self.t)) and self.word(k) not in PERSON_WORDS:
+                    k += 1
+                if self.word(k) in PERSON_WORDS:
+                    partner.add(k)
                 continue
             if w in PARTNERS:
                 partner.add(i)
