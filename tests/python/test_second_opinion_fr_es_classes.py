@@ -29,6 +29,13 @@ CASES = [
      "Un enfermero del turno, él mismo paciente hoy, se cortó.",
      "Una enfermera del turno, él mismo paciente hoy, se cortó.",
      "Un enfermero del turno, ella misma paciente hoy, se cortó."),
+    # Spanish: "no lo sabe" is neuter; "y la llevaron" is the patient's clitic
+    ("es", "No lo sabe; su vecino y la llevaron al box.", "No lo sabe; su vecino y lo llevaron al box.",
+     "No la sabe; su vecino y la llevaron al box.", "No la sabe; su vecino y lo llevaron al box."),
+    # Spanish: another patient ("la paciente del box 4") and an adjective with one form for both sexes
+    ("es", "Hermana de la paciente del box 4, ella es dependiente.",
+     "Hermano de la paciente del box 4, él es dependiente.",
+     "Hermana de la paciente del box 4, él es dependiente.", "Hermana de la paciente del box 4, ella es dependienta."),
     # Spanish: the titles "Dña." and "D."
     ("es", "Dña. ___ está mareada.", "D. ___ está mareado.", "Dña. ___ está mareado.", "D. ___ está mareada."),
 ]

@@ -363,13 +363,27 @@ class _Reader:
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
                 continue
+            if w == "lo" and self.word(i + 1) in NEUTER_LO_VERBS:
+                continue                            # "no lo sabe", "no lo recuerda": "lo" stands for a fact
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
                     and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))
-                         or (self.is_noun(i - 1) and self.is_person(i - 1))) \
+                         or (self.is_noun(i - 1) and self.is_person(i - 1))
+                         or (self.word(i - 1) in ("y", "no", "se", "ya") and self.word(i + 1).endswith(FINITE_ENDINGS))) \
                     and self.word(i + 1)[:1].isalpha() \
                     and self.word(i + 1) not in ADVERBS:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
+                continue
+            if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+                    "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
+                    i + 3) in ("cama", "habitación", "sala")):
+                reasons[i] = "other person"         # "la paciente del box 2": another patient
+                k = i - 1 if self.word(i - 1) in ("la", "el") else i
+                if self.word(k - 1) in ("de", "del") and self.clause_start(k - 3) and self.is_person(k - 2):
+                    # "Hija de la paciente del box 2, se desmayó": the relative opening the note is the patient
+                    reasons.pop(k - 2, None)
+                    if self.gender(k - 2) == self.sex:
+                        patient[k - 2] = "role noun"
                 continue
             if self.is_noun(i) and self.is_person(i):
                 referent = self.noun_referent(i)
@@ -412,6 +426,8 @@ class _Reader:
                 continue
             if self.is_adjective(i):
                 g = self.gender(i)
+                if w.endswith(("ente", "ante")):
+                    continue  # "dependiente", "constante": one form for both sexes
                 if g is None or (w.endswith(("os", "as")) and len(w) > 3):
                     continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
@@ -437,6 +453,11 @@ class _Reader:
                 k -= 1
             if not any(self.word(x) == "," for x in range(k + 1, m - 1)):
                 continue
+            opening = k + 1
+            if self.word(opening) in ("un", "una") and opening not in patient and (
+                    ending_gender(self.word(opening)) == self.sex or (self.word(opening) == "un" and self.sex == "M")):
+                patient[opening] = "determiner"     # "Una pediatra del hospital, ella misma ..."
+                reasons.pop(opening, None)
             for x in range(k + 1, m - 1):
                 w = self.word(x)
                 person = self.is_noun(x) and self.is_person(x)
@@ -455,6 +476,12 @@ class _Reader:
                         patient[x - 1] = "determiner"
 
 
+# verbs after which "lo" stands for a fact, not for a man
+NEUTER_LO_VERBS = {"sabe", "sabía", "sé", "sabemos", "saben", "recuerda", "recordaba", "recuerdo", "cree", "creía",
+                   "dice", "decía", "dijo", "niega", "negaba", "entiende", "entendía", "explica", "explicó", "comenta",
+                   "comentó", "refiere", "refirió", "confirma", "confirmó"}
+# endings of finite verbs in the third person or the first ("la trajeron", "lo tumbé", "la encontró")
+FINITE_ENDINGS = ("ron", "ó", "é", "aba", "aban", "ía", "ían", "amos", "imos", "an", "en")
 NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
            "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",

@@ -21,8 +21,9 @@ Two methods, each reported on its own (a copy's flags say which method found wha
   and "miss" are not. French: inverted pronouns are tokens of their own ("Est-elle"), and a fragment's opening
   adjective or participle of the patient's sex is the patient's when nothing else in its sentence could control
   it. Spanish: object clitics after another person's noun, "él mismo"/"ella misma" and the phrase they appose,
-  the titles "D."/"Dña.". A replacement of function words alone ("del" / "de la") is judged as a change; next
-  to a patient word, a function word may change only with the word after it (or as an elision after it).
+  the titles "D."/"Dña.", neuter "lo" ("no lo sabe"), "la paciente del box 2" as another patient, "-ente"/
+  "-ante" adjectives as epicene. A replacement of function words alone ("del" / "de la") is judged as a change;
+  a function word may change only with the patient's or partner's word after it (or a partner's word before).
 
   The reading looks at the original only, whatever its sex, so a flag never depends on the swap's direction.
 * ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original. It
@@ -138,10 +139,9 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
         if same or i in reading.partner:
             continue
         if j is not None and _elision_pair(original[i].lower, copy[j].lower) and (
-                i + 1 in patient_or_partner or i - 1 in reading.partner or (
-                    i - 1 in reading.patient and original[i].lower in ("de", "d'", "d’", "qu'", "que", "qu’"))):
-            # a function word that changes with the word after it; after the patient's word only an elision
-            # ("elle-même le point" must keep its "le")
+                i + 1 in patient_or_partner or i - 1 in reading.partner):
+            # a function word that changes with the word after it (not with the patient's word before it:
+            # "elle-même le point" must keep its "le")
             continue
         if not re.match(r"^[^\W_]", original[i].lower) and (j is None or not re.match(r"^[^\W_]", copy[j].lower)):
             if j is None or original[i].lower.strip() == copy[j].lower.strip():
