@@ -19,6 +19,11 @@ CASES = [
     # French: a participle opening a note's fragment agrees with the patient
     ("fr", "Passagère arrière, ceinturée, consciente.", "Passager arrière, ceinturé, conscient.",
      "Passager arrière, ceinturée, conscient.", "Passagère arrière, ceinturé, consciente."),
+    # French: a plural noun ("50 ans") does not control a singular participle
+    ("fr", "Patiente de 50 ans, toux depuis trois jours, amaigrie de 5 kg.",
+     "Patient de 50 ans, toux depuis trois jours, amaigri de 5 kg.",
+     "Patient de 50 ans, toux depuis trois jours, amaigrie de 5 kg.",
+     "Patiente de 50 ans, toux depuis trois jours, amaigri de 5 kg."),
     # French: "lui-même" after someone else's noun is that person's
     ("fr", "Son frère, lui-même pompier, l'a trouvée au sol.", "Son frère, lui-même pompier, l'a trouvé au sol.",
      "Son frère, elle-même pompier, l'a trouvé au sol.", "Son frère, elle-même pompier, l'a trouvée au sol."),

@@ -640,7 +640,7 @@ class _Reader:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
         segment ("Passager avant, ceinturé, ...", "Retrouvée par les pompiers, hypotherme, couchée au sol") is
         the patient's when its sentence has named the patient before it and holds no other noun of that sex
-        before it that it could agree with."""
+        and number before it that it could agree with ("50 ans" is no controller of "amaigri")."""
         articles = {"F": ("une", "la", "cette", "sa", "ma"), "M": ("un", "le", "ce", "cet", "son", "mon")}[self.sex]
         for i in range(len(self.t)):
             if i in patient or reasons.get(i) not in (None, "agrees with something else"):
@@ -666,7 +666,8 @@ class _Reader:
                 pass                            # the segment before is the patient's: "connu du service, alcoolisé"
             elif any(k not in patient and self.is_noun(k) and (self.gender(k, as_noun=True) == self.sex
                                                               or self.gender(k) == self.sex)
-                   for k in range(start + 1, j)) or any(
+                     and not (self.word(k).endswith(("s", "x")) and not self.word(i).endswith(("s", "x")))
+                     for k in range(start + 1, j)) or any(
                     k - 1 not in patient and self.word(k - 1) in articles for k in range(start + 2, j)):
                 continue
             patient[i] = "agreement"
