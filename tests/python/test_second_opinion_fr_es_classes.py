@@ -24,6 +24,11 @@ CASES = [
      "Patient de 50 ans, toux depuis trois jours, amaigri de 5 kg.",
      "Patient de 50 ans, toux depuis trois jours, amaigrie de 5 kg.",
      "Patiente de 50 ans, toux depuis trois jours, amaigri de 5 kg."),
+    # French: "une femme" apposed to "La victime" is the patient; apposed to the partner, the partner
+    ("fr", "La victime, une femme de 30 ans, est consciente.", "La victime, un homme de 30 ans, est conscient.",
+     "La victime, une femme de 30 ans, est conscient.", "La victime, un homme de 30 ans, est consciente."),
+    ("fr", "Elle vit avec sa compagne, une femme de 50 ans.", "Il vit avec son compagnon, un homme de 50 ans.",
+     "Elle vit avec sa compagne, un homme de 50 ans.", "Il vit avec son compagnon, une femme de 50 ans."),
     # French: "lui-même" after someone else's noun is that person's
     ("fr", "Son frère, lui-même pompier, l'a trouvée au sol.", "Son frère, lui-même pompier, l'a trouvé au sol.",
      "Son frère, elle-même pompier, l'a trouvé au sol.", "Son frère, elle-même pompier, l'a trouvée au sol."),

@@ -237,6 +237,13 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
+        if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
+            # apposed: "sa compagne, une femme de 60 ans" is the partner; "La victime, un homme de 40 ans" the
+            # patient (the victim the note is about)
+            if self.word(i - 3) in PARTNER_NOUNS:
+                return PARTNER
+            if self.word(i - 3) == "victime" and self.word(i - 4) in ("la", "une") and self.word(i - 5) != "autre":
+                return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
