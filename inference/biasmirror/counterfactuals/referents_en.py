@@ -32,6 +32,8 @@ KINSHIP = frozenset(person_nouns_en.sexes("parent", "kin")) - {"mom", "dad", "mu
 PARENT_ROLES = frozenset(person_nouns_en.sexes("parent"))
 PARTNERS = {"husband", "wife", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée",
             "ex-husband", "ex-wife", "ex-boyfriend", "ex-girlfriend", "husbands", "wives"}
+PARTNER_SEXES = {"husband": "M", "wife": "F", "boyfriend": "M", "girlfriend": "F", "fiance": "M", "fiancee": "F",
+                 "fiancé": "M", "fiancée": "F"}
 OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", "co-worker", "roommate", "boss",
                 "supervisor", "neighbor", "neighbour", "officer", "interpreter", "chaperone", "resident", "attending",
                 "tech", "technician", "provider", "caregiver", "housekeeper", "motorist", "cyclist", "landlord",
@@ -39,7 +41,7 @@ OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", 
                 "person", "passenger", "pedestrian", "stranger", "partner"} | KINSHIP | PARTNERS
 PATIENT_NAMES = {"pt", "patient", "she", "he", "___", "pt.", "this"}
 AGE_UNITS = {"yo", "y/o", "y.o.", "year", "years", "yr", "yrs", "year-old", "years-old", "month-old"}
-COPULA = {"is", "was", "'s", "as", "became", "becomes", "remains"}
+COPULA = {"is", "was", "'s", "as", "became", "becomes", "remains", "i'm", "i’m", "am"}
 ADJECTIVE_LIKE = {"retired", "former", "single", "part-time", "full-time", "young", "elderly", "old", "older",
                   "thin", "obese", "pleasant", "anxious", "homeless", "disheveled", "stay-at-home", "widowed",
                   "divorced", "married", "unemployed", "proud", "working", "new", "first-time", "great", "very",
@@ -54,6 +56,30 @@ NOT_MODIFIERS = {"a", "an", "the", "her", "his", "their", "my", "your", "our", "
 CHILD_WORDS = {"infant", "baby", "newborn", "neonate", "toddler", "child", "kid", "boy", "girl", "wk", "wks", "mo"}
 DECADE_PREPOSITIONS = {"in", "since", "by", "until", "into", "from"}
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
+# forms of address and nicknames that name whoever is called by them ("calls him 'Uncle'", "Sir ___")
+TITLES = {"sir": "M", "madam": "F", "uncle": "M", "auntie": "F", "aunty": "F", "grandpa": "M", "grandma": "F",
+          "granny": "F", "grandad": "M", "granddad": "M", "nana": "F"}
+QUOTES = {"'", '"', "‘", "’", "“", "”"}
+# nouns ending in "man" that name no sex
+NOT_MAN_COMPOUNDS = {"human", "german", "roman", "shaman", "ottoman", "talisman", "caiman", "cayman", "walkman",
+                     "hetman", "superhuman", "inhuman"}
+
+
+def base_form(w: str) -> str:
+    """A compound's gendered part: "ex-policewoman" -> "policewoman", "mother-of-four" -> "mother",
+    "co-chairman" -> "chairman"."""
+    w = re.sub(r"^(?:ex|co|step|foster|former|grand)-", "", w)
+    w = re.sub(r"-(?:of|to)-[a-z]+$", "", w)
+    return w
+
+
+def compound_sex(w: str) -> str | None:
+    """The sex named by a noun built on "-woman"/"-man" that no list knows ("handywoman", "sportsman")."""
+    if w.endswith(("woman", "women")) and len(w) > 5:
+        return "F"
+    if w.endswith("man") and len(w) > 4 and w not in NOT_MAN_COMPOUNDS and not w.endswith("woman"):
+        return "M"
+    return None
 
 
 def tokens(text: str) -> list[Token]:
@@ -108,6 +134,8 @@ class _Reader:
 
     def subject_is_patient(self, verb: int) -> bool:
         """Whether the subject before the copula at verb is the patient."""
+        if self.word(verb) in ("i'm", "i’m") or (self.word(verb) == "am" and self.word(verb - 1) == "i"):
+            return True                         # the patient quoted: "I'm a grandmother"
         k = verb - 1
         w = self.word(k)
         if w in ("she", "he", "pt", "patient", "___", "this", "who"):
@@ -116,6 +144,12 @@ class _Reader:
             return True
         if w in ("___",) or self.word(k - 1) in HONORIFICS:
             return True
+        k0 = k
+        while k0 > 0 and not self.clause_start(k0 - 1) and k - k0 < 8 and self.word(k0) not in COPULA:
+            k0 -= 1
+        if self.word(k0) == "the" and self.clause_start(k0 - 1) and any(
+                PERSON_WORDS.get(self.word(m)) == self.sex for m in (k0 + 1, k0 + 2)):
+            return True                         # "The gentleman in bay 2 is ...": the note's subject
         if w == "and":
             # a second predicate of the clause's subject: "she has four sisters and is the only daughter"
             while k >= 0 and not self.clause_start(k - 1):
@@ -187,10 +221,17 @@ class _Reader:
             return None
         if self.fronted(i):
             return "fronted"
+        the = next((k for k in range(i - 1, max(i - 4, -1), -1) if self.word(k) == "the"), None)
+        if the is not None and self.clause_start(the - 1) and all(
+                self.word(k).isalpha() and self.word(k) not in NOT_MODIFIERS for k in range(the + 1, i)) \
+                and PERSON_WORDS.get(self.word(i)) == self.sex and self.word(i + 1) not in ("of", "'s", "’s"):
+            return "subject"                    # "The elderly lady was found ...": the note's subject
         if self.word(first) == "the" or self.word(i - 1) == "the":
             the = first if self.word(first) == "the" else i - 1
             if self.word(the - 1) in COPULA and self.subject_is_patient(the - 1):
                 return "predicate"
+            if self.clause_start(the - 1) and self.word(i + 1) == "," and re.fullmatch(r"\d+", self.word(i + 2)):
+                return "age"                    # "The waitress, 24, burnt her hand"
             if self.clause_start(the - 1) and self.word(i + 1) in ("is", "was") and \
                     re.fullmatch(r"\d+", self.word(i + 2)) and self.word(i) in PERSON_WORDS:
                 return "subject"                # "the boy is 15": the note's subject, given an age
@@ -284,19 +325,56 @@ class _Reader:
                 patient[i] = "pronoun"
                 continue
             if w in HONORIFICS or tok.text in ("Mr.", "Ms.", "Mrs.", "Mr", "Ms", "Mrs"):
+                if tok.text.islower() and w in ("miss", "ms", "ms."):
+                    continue                    # "miss work", "118 ms"
                 if HONORIFICS.get(w) == self.sex:
                     patient[i] = "honorific"
                 continue
-            if re.fullmatch(r"\d+[fm]", w) or (w in ("f", "m") and tok.text in ("F", "M") and (
-                    self.word(i - 1) in AGE_UNITS or self.word(i - 1) in (":",) or re.fullmatch(r"\d+", self.word(i - 1)))):
+            glued = i > 0 and self.t[i - 1].start + len(self.t[i - 1].text) == tok.start and \
+                self.t[i - 1].text[-1:].isalnum()
+            if (re.fullmatch(r"\d+[fm]", w) and not glued) or (w in ("f", "m") and tok.text in ("F", "M") and (
+                    self.word(i - 1) in AGE_UNITS or self.word(i - 1) in (":",)
+                    or re.fullmatch(r"\d+|\d0s", self.word(i - 1)))):
                 if w[-1].upper() == self.sex:
                     patient[i] = "sex code"
+                continue
+            if w in PARTNER_SEXES and self.word(i - 1) in ("the", "a") and self.word(i - 2) in COPULA \
+                    and self.word(i + 1) == "of" and self.subject_is_patient(i - 2):
+                # "he is the husband of the woman in bed 2": the patient named by the partner noun, and the
+                # one named after "of" the partner
+                if PARTNER_SEXES[w] == self.sex:
+                    patient[i] = "role noun"
+                else:
+                    reasons[i] = "other person"
+                k = i + 2 if self.word(i + 2) in ("the", "a") else i + 1
+                while k < min(i + 5, len(self.t)) and self.word(k) not in PERSON_WORDS:
+                    k += 1
+                if self.word(k) in PERSON_WORDS:
+                    partner.add(k)
                 continue
             if w in PARTNERS:
                 partner.add(i)
                 continue
             if w in ("female", "male") and self.word(i + 1) in ("partner", "partners", "spouse"):
                 partner.add(i)                  # "her female partner": the partner's sex
+                continue
+            if w in TITLES and tok.text[:1].isupper() and self.word(i - 1) not in (
+                    "her", "his", "their", "my", "pt's", "patient's") and (
+                    self.word(i + 1) == "___" or self.word(i + 1) in QUOTES or self.word(i - 1) in QUOTES
+                    or self.t[min(i + 1, len(self.t) - 1)].text[:1].isupper()):
+                # a form of address or nickname: "calls him 'Uncle'", "Sir ___", "'Grandpa ___'"
+                if TITLES[w] == self.sex:
+                    patient[i] = "role noun"
+                else:
+                    reasons[i] = "other person"
+                continue
+            if w not in PERSON_WORDS and w not in ROLES and "-" in w:
+                w = base_form(w)                # "ex-policewoman", "mother-of-four"
+            if w not in PERSON_WORDS and w not in ROLES and compound_sex(w) and tok.text.isalpha():
+                if self.names_patient(i) is not None and compound_sex(w) == self.sex:
+                    patient[i] = "role noun"    # "a fit sportswoman", "the building's handyman"
+                else:
+                    reasons[i] = "other person"
                 continue
             if w in PERSON_WORDS and self.apposed_to_partner(i):
                 partner.add(i)                  # changes with the partner

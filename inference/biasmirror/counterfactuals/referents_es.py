@@ -16,7 +16,7 @@ from biasmirror.counterfactuals import person_nouns_es
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
 
-TOKEN = re.compile(r"(?:Sra|Sr|Dra|Dr)\.|_+|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+TOKEN = re.compile(r"(?:Sra|Sr|Dra|Dr|Dña|D)\.(?=\s)|_+|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
 
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 COORDINATION = {",", "y", "e", "pero", "o", "u", "ni"}
@@ -32,7 +32,8 @@ COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece"
            "sido", "estado", "continúa", "resulta", "muestra", "mostraba"}
 AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
 PATIENT_NOUNS = {"paciente": None, "pcte": None, "pte": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
-                 "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M"}
+                 "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M",
+                 "dña.": "F", "d.": "M", "doña": "F", "don": "M"}    # "Dña. ___", "D. ___": the patient's title
 PARTNER_NOUNS = {"esposo", "esposa", "marido", "novio", "novia", "pareja", "compañero", "compañera", "cónyuge"}
 # relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
 KINSHIP = person_nouns_es.kinship_forms() | {"vecina", "vecino", "amiga", "amigo"}
@@ -362,19 +363,43 @@ class _Reader:
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
                 continue
+            if w == "lo" and self.word(i + 1) in NEUTER_LO_VERBS:
+                continue                            # "no lo sabe", "no lo recuerda": "lo" stands for a fact
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))) \
+                    and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))
+                         or (self.is_noun(i - 1) and self.is_person(i - 1))
+                         or (self.word(i - 1) in ("y", "no", "se", "ya") and self.word(i + 1).endswith(FINITE_ENDINGS))) \
                     and self.word(i + 1)[:1].isalpha() \
                     and self.word(i + 1) not in ADVERBS:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
                 continue
+            if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+                    "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
+                    i + 3) in ("cama", "habitación", "sala")):
+                reasons[i] = "other person"         # "la paciente del box 2": another patient
+                k = i - 1 if self.word(i - 1) in ("la", "el") else i
+                if self.word(k - 1) in ("de", "del") and self.clause_start(k - 3) and self.is_person(k - 2):
+                    # "Hija de la paciente del box 2, se desmayó": the relative opening the note is the patient
+                    reasons.pop(k - 2, None)
+                    if self.gender(k - 2) == self.sex:
+                        patient[k - 2] = "role noun"
+                continue
             if self.is_noun(i) and self.is_person(i):
                 referent = self.noun_referent(i)
+                first = i - 1 if self.word(i - 1) in ("un", "una") else i
+                if referent != PARTNER and self.word(first - 1) == "con" and self.word(first - 2) in (
+                        "casado", "casada", "casados", "vive", "convive", "vivía"):
+                    referent = PARTNER              # "casada con una mujer": the partner
+                first = i - 1 if self.word(i - 1) in ("el", "la", "un", "una") else i
+                if referent not in (PATIENT, PARTNER) and self.word(first - 1) == "y" and any(
+                        patient.get(k) == "role noun" for k in range(max(first - 5, 0), first - 1)) \
+                        and self.word(first) in ("el", "la", "un", "una"):
+                    referent = PATIENT              # "Es el abuelo y el tutor legal del niño"
                 g = self.gender(i)
                 if referent == PARTNER:
                     partner.add(i)
-                    if self.word(i - 1) in DETERMINERS:
+                    if self.word(i - 1) in DETERMINERS or self.word(i - 1) in ("un", "una"):
                         partner.add(i - 1)
                 elif referent == PATIENT:
                     if g == self.sex:
@@ -387,6 +412,10 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if w in ("mismo", "misma") and self.word(i - 1) in ("él", "ella"):
+                if i - 1 in patient and self.gender(i) == self.sex:
+                    patient[i] = "agreement"        # "Ella misma se quitó la vía"
+                continue
             if w in ("mismo", "misma") and self.word(i - 1) == "sí":
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"  # "para sí misma": the patient's reflexive
@@ -397,6 +426,8 @@ class _Reader:
                 continue
             if self.is_adjective(i):
                 g = self.gender(i)
+                if w.endswith(("ente", "ante")):
+                    continue  # "dependiente", "constante": one form for both sexes
                 if g is None or (w.endswith(("os", "as")) and len(w) > 3):
                     continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
@@ -406,9 +437,51 @@ class _Reader:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
+        self._self_apposition(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
 
+    def _self_apposition(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """"El Dr. ___, cirujano él mismo, consulta ...", "Una pediatra del hospital, ella misma paciente, ...":
+        the patient's "él mismo"/"ella misma" in an apposition makes the sentence's opening noun phrase (a title,
+        a person noun and its article) the patient's."""
+        titles = {"dr.": "M", "dra.": "F"}
+        for m in range(1, len(self.t)):
+            if self.word(m) not in ("mismo", "misma") or m - 1 not in patient or self.word(m - 2) in ("que", "y"):
+                continue
+            k = m - 2
+            while k >= 0 and self.word(k) not in (".", ";", ":", "!", "?", "\n") and m - k < 12:
+                k -= 1
+            if not any(self.word(x) == "," for x in range(k + 1, m - 1)):
+                continue
+            opening = k + 1
+            if self.word(opening) in ("un", "una") and opening not in patient and (
+                    ending_gender(self.word(opening)) == self.sex or (self.word(opening) == "un" and self.sex == "M")):
+                patient[opening] = "determiner"     # "Una pediatra del hospital, ella misma ..."
+                reasons.pop(opening, None)
+            for x in range(k + 1, m - 1):
+                w = self.word(x)
+                person = self.is_noun(x) and self.is_person(x)
+                sex = titles.get(w) or (self.gender(x) if person else None)
+                if person and sex is None and self.word(x - 1) in ("un", "una") and x - 1 not in patient:
+                    if ending_gender(self.word(x - 1)) == self.sex or (self.word(x - 1) == "un" and self.sex == "M"):
+                        patient[x - 1] = "determiner"   # "Una pediatra del hospital, ella misma ..."
+                        reasons.pop(x - 1, None)
+                    continue
+                if sex is None or x in patient:
+                    continue
+                if sex == self.sex and reasons.get(x) in (None, "other person"):
+                    patient[x] = "role noun"
+                    reasons.pop(x, None)
+                    if self.word(x - 1) in ("el", "la", "un", "una") and x - 1 not in patient:
+                        patient[x - 1] = "determiner"
 
+
+# verbs after which "lo" stands for a fact, not for a man
+NEUTER_LO_VERBS = {"sabe", "sabía", "sé", "sabemos", "saben", "recuerda", "recordaba", "recuerdo", "cree", "creía",
+                   "dice", "decía", "dijo", "niega", "negaba", "entiende", "entendía", "explica", "explicó", "comenta",
+                   "comentó", "refiere", "refirió", "confirma", "confirmó"}
+# endings of finite verbs in the third person or the first ("la trajeron", "lo tumbé", "la encontró")
+FINITE_ENDINGS = ("ron", "ó", "é", "aba", "aban", "ía", "ían", "amos", "imos", "an", "en")
 NUMBERS = {"dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "veinte",
            "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa", "cien", "ambos", "ambas"}
 VERBS = {"vive", "camina", "pide", "tiene", "describe", "refiere", "presenta", "acude", "llega", "habla", "usa",

@@ -15,7 +15,9 @@ from biasmirror.counterfactuals.lefff import Lexicon, lexicon
 from biasmirror.counterfactuals.second_opinion_base import (PARTNER, PATIENT, Reading, Token,
                                                               indefinite_names_other)
 
-TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+TOKEN = re.compile(r"(?:M|Mme|Mlle|Dr|Pr)\.(?=\s)|(?:[lLdDjJnNsScCmMtT]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’]|[^\W\d_]+(?:-(?!(?:t-)?(?:il|elle|ils|elles|on)\b)[^\W\d_]+)*|\d+(?:[.,]\d+)?|\S")
+# an inverted pronoun is a token of its own: "Est-elle" -> "Est", "-", "elle"; "A-t-il" -> "A", "-", "t", "-",
+# "il" ("lui-même" stays one word)
 
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
 COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
@@ -235,6 +237,13 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
+        if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
+            # apposed: "sa compagne, une femme de 60 ans" is the partner; "La victime, un homme de 40 ans" the
+            # patient (the victim the note is about)
+            if self.word(i - 3) in PARTNER_NOUNS:
+                return PARTNER
+            if self.word(i - 3) == "victime" and self.word(i - 4) in ("la", "une") and self.word(i - 5) != "autre":
+                return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
@@ -580,6 +589,9 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lui-même", "elle-même"):
+                if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
+                    reasons[i] = "other person"     # "Son fils, lui-même urgentiste, ..."
+                    continue
                 if (w == "elle-même") == (self.sex == "F"):
                     patient[i] = "pronoun"
                 continue
@@ -628,7 +640,45 @@ class _Reader:
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
         self._lists(patient, reasons)
+        self._fragments(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
+        segment ("Passager avant, ceinturé, ...", "Retrouvée par les pompiers, hypotherme, couchée au sol") is
+        the patient's when its sentence has named the patient before it and holds no other noun of that sex
+        and number before it that it could agree with ("50 ans" is no controller of "amaigri")."""
+        articles = {"F": ("une", "la", "cette", "sa", "ma"), "M": ("un", "le", "ce", "cet", "son", "mon")}[self.sex]
+        for i in range(len(self.t)):
+            if i in patient or reasons.get(i) not in (None, "agrees with something else"):
+                continue
+            j = i - 1
+            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal"):
+                j -= 1
+            if self.word(j) != "," or self.gender(i) != self.sex or not self.is_adjective(i) \
+                    or self.word(i).endswith(("ant", "ante")):      # "criant": a present participle
+                continue
+            start = j
+            while start >= 0 and self.word(start) not in CLAUSE_ENDS:
+                start -= 1
+            if not any(start < k < j for k in patient):
+                continue
+            seg = j - 1
+            while seg > start and self.word(seg) != ",":
+                seg -= 1
+            head = seg + 1
+            while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
+                head += 1
+            if head in patient and self.word(seg) == ",":
+                pass                            # the segment before is the patient's: "connu du service, alcoolisé"
+            elif any(k not in patient and self.is_noun(k) and (self.gender(k, as_noun=True) == self.sex
+                                                              or self.gender(k) == self.sex)
+                     and not (self.word(k).endswith(("s", "x")) and not self.word(i).endswith(("s", "x")))
+                     for k in range(start + 1, j)) or any(
+                    k - 1 not in patient and self.word(k - 1) in articles for k in range(start + 2, j)):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
 
     def _lists(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """Every member of a list agrees as the patient's word that opens it ("Patiente agitée, désorientée, non

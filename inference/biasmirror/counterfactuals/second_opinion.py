@@ -14,6 +14,17 @@ Two methods, each reported on its own (a copy's flags say which method found wha
     ``other word`` (a word with no sex at all: a misspelt or reworded word). Partner nouns, and words agreeing
     with a partner, may change (the relationship keeps its configuration: docs/counterfactuals.md).
 
+  English (round 12): a definite noun that opens a clause ("The elderly lady was found ...") or a copula's
+  subject so named, a noun followed by an age ("The waitress, 24, ..."), the patient quoted ("I'm a widow"),
+  forms of address and nicknames ("calls him 'Uncle'", "Sir ___") and compound role nouns ("ex-policewoman",
+  "-man"/"-woman" nouns) are read as the patient's; codes glued to other letters ("E4V4M6"), lower-case "ms"
+  and "miss" are not. French: inverted pronouns are tokens of their own ("Est-elle"), and a fragment's opening
+  adjective or participle of the patient's sex is the patient's when nothing else in its sentence could control
+  it. Spanish: object clitics after another person's noun, "él mismo"/"ella misma" and the phrase they appose,
+  the titles "D."/"Dña.", neuter "lo" ("no lo sabe"), "la paciente del box 2" as another patient, "-ente"/
+  "-ante" adjectives as epicene. A replacement of function words alone ("del" / "de la") is judged as a change;
+  a function word may change only with the patient's or partner's word after it (or a partner's word before).
+
   The reading looks at the original only, whatever its sex, so a flag never depends on the swap's direction.
 * ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original. It
   reuses the swapper, so it catches only what the swapper does not undo (an over-swap it cannot reverse, a
@@ -80,7 +91,7 @@ def _tokenizer(language: str) -> Callable[[str], list[Token]]:
 def _elision_pair(a: str, b: str) -> bool:
     """French function words that change with the next word's gender or first letter (d'/de, l'/le/la)."""
     forms = {"de", "d'", "d’", "le", "la", "l'", "l’", "du", "au", "à", "ce", "cet", "cette", "un", "une", "qu'",
-             "que", "qu’", "lo", "el"}
+             "que", "qu’", "lo", "el", "del", "al", "a"}
     return a in forms and b in forms
 
 
@@ -102,6 +113,8 @@ def _pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, i
         if len(left) != len(right):
             left = [i for i in left if a[i] not in FUNCTION_WORDS]
             right = [j for j in right if b[j] not in FUNCTION_WORDS]
+            if not left and not right and i2 > i1 and j2 > j1:
+                left, right = [i1], [j1]    # only function words changed ("del" -> "de la"): judged as one
         for k in range(max(len(left), len(right))):
             out.append((left[k] if k < len(left) else None, right[k] if k < len(right) else None))
     return out
@@ -126,7 +139,9 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
         if same or i in reading.partner:
             continue
         if j is not None and _elision_pair(original[i].lower, copy[j].lower) and (
-                i + 1 in patient_or_partner or i - 1 in patient_or_partner):
+                i + 1 in patient_or_partner or i - 1 in reading.partner):
+            # a function word that changes with the word after it (not with the patient's word before it:
+            # "elle-même le point" must keep its "le")
             continue
         if not re.match(r"^[^\W_]", original[i].lower) and (j is None or not re.match(r"^[^\W_]", copy[j].lower)):
             if j is None or original[i].lower.strip() == copy[j].lower.strip():
