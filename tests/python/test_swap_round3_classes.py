@@ -9,6 +9,7 @@ import pytest
 from biasmirror.counterfactuals import lefff
 from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.counterfactuals.second_opinion import RESIDUAL, judge
+from swap_cases import other
 
 # (language, sex of a, a, b)
 CASES = [
@@ -64,10 +65,6 @@ CASES = [
     ("fr", "M", "Il est anxieux, pâle et agité.", "Elle est anxieuse, pâle et agitée."),
     ("fr", "F", "Grand-mère de 85 ans amenée par sa voisine.", "Grand-père de 85 ans amené par sa voisine."),
 ]
-
-
-def other(sex: str) -> str:
-    return "M" if sex == "F" else "F"
 
 
 @pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])

@@ -9,6 +9,7 @@ import pytest
 from biasmirror.counterfactuals import lefff
 from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.counterfactuals.second_opinion import RESIDUAL, judge
+from swap_cases import other
 
 # (language, sex of a, a, b)
 CASES = [
@@ -103,10 +104,6 @@ CASES = [
     ("fr", "F", "Plaie de l'arcade, suturée par l'interne, elle est consciente.",
      "Plaie de l'arcade, suturée par l'interne, il est conscient."),
 ]
-
-
-def other(sex: str) -> str:
-    return "M" if sex == "F" else "F"
 
 
 @pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])

@@ -10,6 +10,7 @@ import pytest
 from biasmirror.counterfactuals import person_nouns_en
 from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.counterfactuals.second_opinion import judge
+from swap_cases import other
 
 # (language, sex of a, a, b)
 CASES = [
@@ -70,10 +71,6 @@ KEPT = [
     ("en", "M", "Retired postman, daughter at bedside.", "Retired postwoman, daughter at bedside."),
     ("en", "M", "He was bitten by a stranger, a woman in her 30s.", "She was bitten by a stranger, a woman in her 30s."),
 ]
-
-
-def other(sex: str) -> str:
-    return "M" if sex == "F" else "F"
 
 
 @pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])

@@ -9,6 +9,7 @@ import pytest
 
 from biasmirror.counterfactuals import inflect_fr
 from biasmirror.counterfactuals.rules import swap_sex
+from swap_cases import other
 
 # (language, sex of a, a, b)
 CASES = [
@@ -50,10 +51,6 @@ CASES = [
     ("fr", "M", "Son ex-femme l'accompagne ; il est calme.", "Son ex-mari l'accompagne ; elle est calme."),
     ("es", "M", "Su exmujer lo acompaña.", "Su exmarido la acompaña."),
 ]
-
-
-def other(sex: str) -> str:
-    return "M" if sex == "F" else "F"
 
 
 @pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])

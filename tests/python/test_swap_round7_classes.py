@@ -10,6 +10,7 @@ import pytest
 from biasmirror.counterfactuals import (agreement_es, agreement_fr, person_nouns_es, person_nouns_fr, referents_es,
                                         referents_fr)
 from biasmirror.counterfactuals.rules import swap_sex
+from swap_cases import other
 
 # (language, sex of a, a, b)
 CASES = [
@@ -33,10 +34,6 @@ CASES = [
     # a role noun the lexicon did not hold
     ("es", "M", "Mensajero en bici, se cayó en una curva.", "Mensajera en bici, se cayó en una curva."),
 ]
-
-
-def other(sex: str) -> str:
-    return "M" if sex == "F" else "F"
 
 
 @pytest.mark.parametrize(("language", "sex", "a", "b"), CASES, ids=[c[2][:45] for c in CASES])
