@@ -67,6 +67,8 @@ _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
     "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+# relations that are not kinship but name the patient the same way opening a note ("Vecina del barrio")
+_NEIGHBOURS = {"vecino": "vecina", "vecina": "vecino", "amigo": "amiga", "amiga": "amigo"}
 _PARENT_KIN = person_nouns_es.kinship_forms("parent")
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
@@ -517,6 +519,17 @@ def _speaker_label(words: list[str], i: int) -> bool:
     return False
 
 
+def _relation_opening(words: list[str], i: int) -> bool:
+    """Whether the kinship noun at i, opening a sentence, says whose relative the patient is ("Madrina de la niña
+    del box 2", "Vecino del barrio", "Hija única"): a note names its subject first. A label ("Hija de la
+    paciente: ...") and a relative in a family history ("Hermano gemelo en seguimiento") are not the patient."""
+    nxt = words[i + 1: i + 3]
+    if nxt[:1] in (["único"], ["única"]):
+        return True
+    return nxt[:1] in (["de"], ["del"]) and len(nxt) == 2 and not nxt[1].isdigit() \
+        and nxt[1] not in _PATIENT_ABBREVIATED and not _speaker_label(words, i)
+
+
 def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Kinship nouns said of the patient: after the patient's copula ("Es tía de tres sobrinos"), coordinated
     with one ("... y madrina de su nieta"), or opening a clause before "que" ("Abuelo que cuidaba a sus
@@ -551,6 +564,12 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
                                 _match_case(token, role), "patient", "role noun"))
+            continue
+        if word in _NEIGHBOURS and prev in ("", ".", "\n", ";") and _relation_opening(words, i):
+            # "Vecino del barrio, conocido en urgencias": a neighbour opening the note is the patient
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, _person_gender(word),
+                                _match_case(token, _NEIGHBOURS[word]), "patient", "role noun"))
             continue
         if word not in _KIN and not (role and definite):
             continue
@@ -599,6 +618,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True  # "Madrina de los gemelos, ...": a parent noun opening the note is the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
             mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
+        elif prev in ("", ".", "\n", ";") and _relation_opening(words, i):
+            mine = True  # "Suegro de la enfermera de triaje, ...", "Hija única, ...": the patient named by the relation
         else:
             mine = False
         if mine:
