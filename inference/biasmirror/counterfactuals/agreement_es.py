@@ -209,8 +209,9 @@ def _hyphenated(word: str, inflect) -> str | None:
     if word.startswith("ex-"):
         rest = inflect(word[3:])  # "ex-alcohólico" -> "ex-alcohólica"
         return "ex-" + rest if rest else None
-    parts = [inflect(part) for part in word.split("-")]
-    return "-".join(parts) if all(parts) else None
+    # a part of one form for both sexes stays ("cantante-compositora" -> "cantante-compositor")
+    parts = [inflect(part) or (part if _is_epicene_role(part) else None) for part in word.split("-")]
+    return "-".join(parts) if all(parts) and parts != word.split("-") else None
 
 
 def _ex_role(word: str) -> str | None:
@@ -223,7 +224,8 @@ def _ex_role(word: str) -> str | None:
 def _is_role(word: str) -> bool:
     """A role noun of two forms, listed, under 'ex' or hyphenated ("jugadora-entrenadora")."""
     if "-" in word:
-        return all(_is_role(part) for part in word.split("-"))
+        parts = word.split("-")
+        return all(_is_role(part) or _is_epicene_role(part) for part in parts) and any(map(_is_role, parts))
     return bool(ROLE_NOUNS.get(word) or word in _ROLE_F or _ex_role(word))
 
 
@@ -269,8 +271,8 @@ def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
     if word.startswith("ex-"):
         return _gender(word[3:])  # "ex-alcohólica"
-    if "-" in word:  # "socia-fundadora": every part of one gender
-        genders = {_gender(part) for part in word.split("-")}
+    if "-" in word:  # "socia-fundadora": every part of one gender, a part of one form aside ("actriz-cantante")
+        genders = {_gender(part) for part in word.split("-") if not _is_epicene_role(part)}
         return genders.pop() if len(genders) == 1 and None not in genders else None
     if _ex_role(word) and word not in ROLE_NOUNS and word not in _ROLE_F:
         return _gender(word[2:])
@@ -310,7 +312,8 @@ _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "depo
 
 def _is_epicene_role(word: str) -> bool:
     """A role noun of one form for both sexes: listed, or any noun in -ista ("submarinista", "taxista")."""
-    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
+    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5) \
+        or (word in ROLE_NOUNS and ROLE_NOUNS[word] is None)
 
 
 # adjectives in -a of one form for both sexes ("paciente alerta pero confusa")
