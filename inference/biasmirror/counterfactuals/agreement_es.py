@@ -176,7 +176,14 @@ _KNOWN_ADJECTIVES = frozenset({
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
     # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
+    # round 14: "me he caído yo solito" (the diminutive of "solo", which is no adverb)
+    "solito",
 })
+# nationalities whose masculine ends in a stressed syllable ("Turista alemán de 24 años"): both forms listed
+_NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
+                  "portugués": "portuguesa", "irlandés": "irlandesa", "japonés": "japonesa", "holandés": "holandesa",
+                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa"}
+_NATIONALITIES_F = {f: m for m, f in _NATIONALITIES.items()}
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
 # nouns of a time after a clause-opening participle: "Ingresada el año pasado" is the patient's participle
@@ -237,6 +244,8 @@ def to_feminine(word: str) -> str | None:
         return "ex" + new if new else None
     if word in ROLE_NOUNS:
         return ROLE_NOUNS[word]
+    if word in _NATIONALITIES:
+        return _NATIONALITIES[word]
     if word.endswith("o"):
         return word[:-1] + "a"
     if word.endswith(("or",)) and word not in _NOUN_STOPLIST:
@@ -256,6 +265,8 @@ def to_masculine(word: str) -> str | None:
         return "ex" + new if new else None
     if word in _ROLE_F:
         return _ROLE_F[word]
+    if word in _NATIONALITIES_F:
+        return _NATIONALITIES_F[word]
     if word.endswith("ora"):
         return word[:-1]
     if word.endswith("ona"):
@@ -280,6 +291,8 @@ def _gender(word: str) -> str | None:
         return "M" if ROLE_NOUNS[word] else None
     if word in _ROLE_F:
         return "F"
+    if word in _NATIONALITIES or word in _NATIONALITIES_F:
+        return "M" if word in _NATIONALITIES else "F"
     if word in _NOUN_STOPLIST or len(word) < 3:
         return None
     masculine = to_masculine(word) if word.endswith("a") else word
