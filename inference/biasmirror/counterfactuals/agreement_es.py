@@ -1254,8 +1254,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _COORD or word in _ADVERBS:
             continue
         prev = words[i - 1] if i else ""
-        if (word == "cada" and i + 1 < len(words) and words[i + 1] == "vez") or (word == "vez" and prev == "cada"):
-            continue  # "cada vez más apagada"
+        if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
+            continue  # "cada vez más apagada", "¿Ha estado alguna vez ingresada?"
+        if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
+            continue  # "está tosiendo pero consciente y orientada": the progressive keeps the copula's run
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
         if word in _PARTNER_NOUNS and word != "pareja" and prev not in _DETERMINERS - {"su"}:
@@ -1284,8 +1286,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
-        if word in ("solo", "sola") and prev in ("él", "ella"):
-            gender = "M" if word == "solo" else "F"  # "ha entrado él solo": alone, after the patient's pronoun
+        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed)):
+            # "ha entrado él solo", "¿Ha venido solo o acompañado?": alone, after the patient's pronoun or verb
+            gender = "M" if word == "solo" else "F"
+        if word == "yo" and in_quote:
+            controller, licensed, reason = "patient", True, "predicative"  # «me he caído yo solito»: the speaker
+            continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
                 and words[i + 2] not in _TIME_NOUNS \
