@@ -1176,12 +1176,54 @@ def analyse(text: str) -> list[Agreeing]:
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = _nicknames(tokens, words, found)
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
     found = _relative_pronoun(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
+
+
+# verbs that give the patient a nickname: "la llaman «la Yaya»", "conocido como «el Rubio»"
+_NAMING_VERBS = frozenset({"llaman", "llamaban", "llama", "apodan", "apodaban", "apodado", "apodada", "dicen",
+                           "decían", "conoce", "conocen", "conocido", "conocida", "presenta", "presentó", "hace"})
+
+
+def _named_before(words: list[str], q: int) -> bool:
+    """Whether a naming verb comes before the quote at q in its clause, within 8 words ("Conocido en el mercado
+    como «...»"), and the clause is not a relative one about someone else ("su hijo, al que llaman «el Rubio»")."""
+    start = max(q - 9, -1)
+    named = False
+    for k in range(q - 1, start, -1):
+        if words[k] in _CLAUSE_BREAK - {","}:
+            start = k
+            break
+        named = named or words[k] in _NAMING_VERBS
+    span = words[start + 1: q]
+    relative = any(w in _OTHER_PERSONS and "que" in span[m:] for m, w in enumerate(span))
+    return named and not relative
+
+
+def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A nickname given to the patient, in quotes after a naming verb: an article and a capitalised word of two
+    forms ("«la Yaya»" -> "«el Yayo»", "«el Rubio»" -> "«la Rubia»"); both change with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(2, len(words) - 1):
+        article, name = tokens[i], tokens[i + 1]
+        if words[i - 1] not in _OPEN_QUOTES or words[i] not in ("el", "la") or name[1] in taken \
+                or not name[0][:1].isupper() or not _named_before(words, i - 1):
+            continue
+        gender = "F" if words[i] == "la" else "M"
+        new = to_masculine(words[i + 1]) if gender == "F" else to_feminine(words[i + 1])
+        if _gender(words[i + 1]) not in (gender, None) or not new:
+            continue
+        out.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                            _match_case(article[0], "el" if gender == "F" else "la"), "patient", "determiner"))
+        out.append(Agreeing(name[1], name[1] + len(name[0]), name[0], gender, _match_case(name[0], new), "patient",
+                            "noun"))
+    return found + out
 
 
 def _age_apposition(words: list[str], i: int) -> bool:
