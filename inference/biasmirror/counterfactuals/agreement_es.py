@@ -1176,7 +1176,7 @@ def analyse(text: str) -> list[Agreeing]:
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
-    found = _nicknames(tokens, words, found)
+    found = _same_sex_pair(tokens, words, _nicknames(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1188,6 +1188,60 @@ def analyse(text: str) -> list[Agreeing]:
 # verbs that give the patient a nickname: "la llaman «la Yaya»", "conocido como «el Rubio»"
 _NAMING_VERBS = frozenset({"llaman", "llamaban", "llama", "apodan", "apodaban", "apodado", "apodada", "dicen",
                            "decían", "conoce", "conocen", "conocido", "conocida", "presenta", "presentó", "hace"})
+
+
+_PAIR_WORDS = {("ambos",): "M", ("ambas",): "F", ("los", "dos"): "M", ("las", "dos"): "F"}
+_PARTNERS_BY_GENDER = {"F": frozenset({"mujer", "esposa", "novia", "prometida", "exmujer", "exesposa", "exnovia"}),
+                       "M": frozenset({"marido", "esposo", "novio", "prometido", "exmarido", "exesposo", "exnovio"})}
+
+
+def _plural_agreeing(word: str) -> tuple[str, str] | None:
+    """(gender, other form) of a plural adjective or participle ("nerviosas" -> ("F", "nerviosos")), else None."""
+    if not word.endswith("s") or len(word) < 5:
+        return None
+    singular = word[:-2] if word.endswith("ores") else word[:-1]
+    gender = _gender(singular)
+    new = (to_masculine(singular) if gender == "F" else to_feminine(singular)) if gender else None
+    if not new:
+        return None
+    return gender, new + ("es" if new.endswith("or") else "s")
+
+
+def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The patient and a partner of the same sex spoken of together ("acude con su mujer; las dos están muy
+    nerviosas"): the plural pronoun and its plural adjectives take the pair's new sex. With a partner of the other
+    sex the pair is masculine whatever the swap ("ambos"), and these words keep their form: the pair's gender is
+    only the patient's when it is also the partner's (swapped when it is the patient's original sex)."""
+    partners = {g for g, nouns in _PARTNERS_BY_GENDER.items()
+                if any(w in nouns and words[k - 1] in ("su", "sus") for k, w in enumerate(words) if k)}
+    if len(partners) != 1:
+        return found
+    pair_gender = partners.pop()
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(len(words)):
+        size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
+        if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
+            continue
+        nxt = words[i + size] if i + size < len(words) else "."
+        if not (nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le")
+                or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt)):
+            continue  # "ambas piernas", "los dos hijos": a pair of things or of other people
+        article, at = tokens[i]
+        out.append(Agreeing(at, at + len(article), article, pair_gender,
+                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
+                            "patient", "determiner"))
+        for k in range(i + size, min(i + size + 6, len(words))):
+            if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
+                break
+            agreeing = _plural_agreeing(words[k])
+            if agreeing and agreeing[0] == pair_gender:
+                token, start = tokens[k]
+                out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
+                                    "patient", "predicative"))
+            elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD or words[k] in ("están", "son")):
+                break
+    return found + out
 
 
 def _named_before(words: list[str], q: int) -> bool:
