@@ -139,7 +139,8 @@ ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 # "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
 _ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
-_PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
+_PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana", "chaval", "chavala",
+                                 "muchacho", "muchacha"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
                        "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
                        "ana", "eño", "eña", "ajo", "aja", "ullo", "ulla", "ino", "ina", "ío", "ía", "ado", "ada",
@@ -1176,7 +1177,7 @@ def analyse(text: str) -> list[Agreeing]:
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
-    found = _same_sex_pair(tokens, words, _nicknames(tokens, words, found))
+    found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1241,6 +1242,33 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
                                     "patient", "predicative"))
             elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD or words[k] in ("están", "son")):
                 break
+    return found + out
+
+
+# the article of an elder named by the staff: "el abuelo", "al abuelo", "a la abuela"
+_ELDER_ARTICLES = {("el",): ("M", "la"), ("al",): ("M", "a la"), ("la",): ("F", "el"), ("a", "la"): ("F", "al")}
+
+
+def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"el abuelo"/"la abuela" with the definite article is how a carer or the staff names an elderly patient, in
+    a clause of its own: after a comma, "que" or "y" ("Según la auxiliar, el abuelo se ha quedado sin habla",
+    "dice que al abuelo lo ve apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in _ELDER_NAMES or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+            continue
+        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
+        article = _ELDER_ARTICLES.get(tuple(words[i - size: i])) if i >= size else None
+        if article is None or article[0] != ("F" if word == "abuela" else "M") \
+                or words[i - size - 1: i - size] not in ([","], ["que"], ["y"], ["pero"]):
+            continue
+        gender, new = article
+        first, last = tokens[i - size], tokens[i - 1]
+        out.append(Agreeing(first[1], last[1] + len(last[0]), words[i - size] if size == 1 else "a la", gender,
+                            _match_case(first[0], new), "patient", "determiner"))
+        out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                            _match_case(tokens[i][0], _ELDER_NAMES[word]), "patient", "noun"))
     return found + out
 
 

@@ -60,7 +60,9 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     # owners and artists, and nouns of one form a note opens with ("Turista alemán", "La testigo del accidente")
     ("dueño", "dueña"), ("propietario", "propietaria"), ("compositor", "compositora"), ("cantante", None),
     ("gerente", None), ("turista", None), ("poeta", None), ("testigo", None), ("lactante", None),
-    ("taxista", None), ("sargento", None))
+    ("taxista", None), ("sargento", None),
+    # young people named by a colloquial noun ("El chaval no quiere hablar")
+    ("chaval", "chavala"), ("muchacho", "muchacha"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
