@@ -1178,6 +1178,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
+    found = _epicene_named(tokens, words, found)
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1269,6 +1270,38 @@ def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Ag
                             _match_case(first[0], new), "patient", "determiner"))
         out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                             _match_case(tokens[i][0], _ELDER_NAMES[word]), "patient", "noun"))
+    return found + out
+
+
+# nouns of one form for staff and bystanders who bring the patient, never the patient's own noun in a note
+_EPICENE_STAFF = _STAFF_HEADS | {"auxiliar", "fisioterapeuta", "policía", "agente", "vigilante", "guía", "socorrista",
+                                 "anestesista", "dentista", "intérprete", "técnico"}
+_SENTENCE_BREAKS = frozenset({".", ";", ":", "\n", "!", "?"})
+
+
+def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A noun of one form for both sexes takes the patient's sex from its article: opening a sentence that names
+    no patient otherwise ("La piloto del helicóptero se ha torcido el tobillo", "El sargento ___, de permiso")
+    or as the patient's definite predicate ("Es la conserje del colegio"). Staff keep theirs."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(1, len(words)):
+        article = tokens[i - 1]
+        if words[i - 1] not in ("el", "la") or article[1] in taken or not _is_epicene_role(words[i]) \
+                or words[i] in _EPICENE_STAFF:
+            continue
+        if i == 1 or (words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2]):
+            # opening the note, or naming again a noun said of the patient before ("..., taxista. El taxista ...")
+            end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
+            if any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)] \
+                    or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
+                           for w, v in zip(words[i + 1: end], words[i + 2: end])):
+                continue  # "El ciclista refiere que la paciente ...", "La estudiante la exploró": someone else
+        elif not (words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient"):
+            continue
+        gender = "F" if words[i - 1] == "la" else "M"
+        out.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                            _match_case(article[0], "el" if gender == "F" else "la"), "patient", "determiner"))
     return found + out
 
 
