@@ -1178,7 +1178,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
-    found = _epicene_named(tokens, words, found)
+    found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1302,6 +1302,30 @@ def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[
         gender = "F" if words[i - 1] == "la" else "M"
         out.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
                             _match_case(article[0], "el" if gender == "F" else "la"), "patient", "determiner"))
+    return found + out
+
+
+_NARRATOR_BEING = frozenset({"estoy", "estaba", "estuve", "quedé", "quedo", "sentía", "siento"})
+
+
+def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list[Agreeing]) -> list[Agreeing]:
+    """"Sola"/"solo" said of the one who writes the note ("estoy sola en el turno", "yo estaba sola"), outside
+    quoted speech, in a note that speaks of the patient in the third person: the writer keeps hers (the lexicon
+    would read the first person as the patient's)."""
+    third = any(a.reason == "object clitic" for a in found) or any(w in ("él", "ella") or w in _PATIENT_ABBREVIATED
+                                                                   for w in words)
+    out: list[Agreeing] = []
+    quoted = spoken = False
+    for i, word in enumerate(words):
+        if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
+            quoted = word in _OPEN_QUOTES and not (word == '"' and quoted)
+        spoken = (spoken or word == ":") and word not in _SENTENCE_BREAKS - {":"}
+        if not third or quoted or spoken or word not in ("solo", "sola") or not i:
+            continue
+        prev = words[i - 1]
+        if prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(i - 3, 0): i - 1]):
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word == "sola" else "M", token, "other", "kept"))
     return found + out
 
 
