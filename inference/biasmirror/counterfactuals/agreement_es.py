@@ -687,7 +687,7 @@ _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sart
 _PRESENT_CLITIC_VERBS = frozenset({"he", "hemos", "espera", "esperan", "llama", "llaman"})
 _NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
 # an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
-_ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
+_ENCLITIC = re.compile(r"^((?:v|[^\W\d_]{2,}?)(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")  # "verla" too
 
 
 def _past_verb(word: str) -> bool:
@@ -742,6 +742,23 @@ def _relative_of_relative(words: list[str], i: int) -> bool:
         and (words[i - 3] in _OTHER_PERSONS or words[i - 3] in _PARTNER_MENTIONS)
 
 
+# words in -o after "la"/"lo" that are no verb: nouns of either gender ("la mano", "la moto") and the neuter
+# "lo" of an adjective or quantity ("lo mismo", "lo justo")
+_NOT_FIRST_SINGULAR = frozenset({"mano", "radio", "foto", "moto", "libido", "polio", "dinamo", "mismo", "mío",
+                                 "suyo", "propio", "otro", "poco", "mucho", "justo", "cierto", "bueno", "malo",
+                                 "típico", "contrario", "único", "pronto", "largo", "alto", "bajo", "tanto",
+                                 "cuanto", "primero", "último", "nuevo", "raro", "antiguo", "normal", "habitual",
+                                 "ocurrido", "dicho", "hecho", "pactado", "indicado", "previsto", "esperado"})
+
+
+def _first_singular(word: str) -> bool:
+    """A present verb of the note's writer ('recibo', 'monitorizo', 'dejo'): its "la"/"lo" is the patient ("La
+    recibo en el box 2")."""
+    return len(word) > 3 and word.isalpha() and word.endswith("o") and _gender(word) is None \
+        and word not in _NOT_FIRST_SINGULAR and word not in ROLE_NOUNS and word not in _KIN \
+        and word not in _BODY_PARTS
+
+
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
     "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
@@ -785,7 +802,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
-                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _impersonal_se(prev, nxt) \
+                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _first_singular(nxt) \
+                or _impersonal_se(prev, nxt) \
                 or _before_inverted_subject(tokens, words, i) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
