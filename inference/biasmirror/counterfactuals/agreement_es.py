@@ -1197,6 +1197,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
+    found = _reporting_pronoun(tokens, words, found)
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1344,6 +1345,30 @@ def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list
         if prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(i - 3, 0): i - 1]):
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, "F" if word == "sola" else "M", token, "other", "kept"))
+    return found + out
+
+
+_REPORTING_VERBS = frozenset({"refiere", "cuenta", "dice", "explica", "comenta", "relata", "asegura", "afirma",
+                              "insiste", "confirma", "describe", "nota", "ve", "encuentra", "notó", "vio", "encontró"})
+
+
+def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"él"/"ella" as the subject of a report about the patient ("su yerno, que la cuida; él refiere que lleva días
+    sin comer", "él la describe como activa") is the relative of its gender named before, not the patient: kept
+    against the lexicon's pronoun. Without such a relative (a carer, the partner) it is left to the lexicon."""
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i + 2 >= len(words):
+            continue
+        k = i + 1 + (words[i + 1] in ("también", "no", "ya"))
+        reports = (words[k] in _CLITICS and words[k + 1: k + 2] != [] and words[k + 1] in _REPORTING_VERBS) \
+            or (words[k] in _REPORTING_VERBS and "que" in words[k + 1: k + 3])
+        gender = "F" if word == "ella" else "M"
+        relative = any((w in _KIN or w in _NEIGHBOURS) and _person_gender(w) == gender
+                       and words[m - 1] in ("su", "sus", "el", "la") for m, w in enumerate(words[:i]) if m)
+        if reports and relative:
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
     return found + out
 
 
