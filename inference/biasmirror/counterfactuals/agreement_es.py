@@ -178,7 +178,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
     # round 14: "me he caído yo solito" (the diminutive of "solo", which is no adverb)
-    "solito",
+    "solito", "seco",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista alemán de 24 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
@@ -297,7 +297,7 @@ def _gender(word: str) -> str | None:
     if word in _NOUN_STOPLIST or len(word) < 3:
         return None
     masculine = to_masculine(word) if word.endswith("a") else word
-    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo",
+    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo", "dizo",
                                                                                "ador", "edor", "idor", "ísimo",
                                                                                "ario"))):
         if word.endswith("a") or word.endswith("ora"):
@@ -635,6 +635,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True  # "Madrina de los gemelos, ...": a parent noun opening the note is the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
             mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
+        elif prev == "su" and i >= 2 and words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient":
+            mine = True  # "La trae su ahijado, ...; es su madrina": the patient's relation to the one just named
         elif prev in ("", ".", "\n", ";") and _relation_opening(words, i):
             mine = True  # "Suegro de la enfermera de triaje, ...", "Hija única, ...": the patient named by the relation
         else:
@@ -1069,11 +1071,22 @@ def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[
 _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
            "hijas": ("padre", "madre"), "nieto": ("abuelo", "abuela"), "nieta": ("abuelo", "abuela"),
            "nietos": ("abuelo", "abuela"), "nietas": ("abuelo", "abuela"), "sobrino": ("tío", "tía"),
-           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
+           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía"),
+           "nuera": ("suegro", "suegra"), "nueras": ("suegro", "suegra"), "yerno": ("suegro", "suegra"),
+           "yernos": ("suegro", "suegra"), "ahijado": ("padrino", "madrina"), "ahijada": ("padrino", "madrina"),
+           "bisnieto": ("bisabuelo", "bisabuela"), "bisnieta": ("bisabuelo", "bisabuela")}
 
 
 # "preocupado por su madre", "ayuda a su padre", "enfadado con su madre"
 _ELDER_PREPOSITIONS = ("por", "a", "con")
+
+
+def _opens_with_verb(words: list[str], k: int) -> bool:
+    """Whether the word at k opens its sentence, or follows only a clitic and its verb ("La trae su nieto"): the
+    relative named there is the sentence's subject."""
+    if k == 0 or words[k - 1] in (".", ";", "\n", "!", "?"):
+        return True
+    return k >= 2 and words[k - 2] in _CLITICS and (k == 2 or words[k - 3] in (".", ";", "\n", "!", "?"))
 
 
 def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1083,8 +1096,7 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") \
-                or (i >= 2 and words[i - 2] not in (".", ";", "\n", "!", "?")):
+        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") or not _opens_with_verb(words, i - 1):
             continue
         k = i + 1
         while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
