@@ -1209,7 +1209,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
-    found = _reporting_pronoun(tokens, words, found)
+    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1381,6 +1381,55 @@ def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: l
         if reports and relative:
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
+    return found + out
+
+
+_PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
+_OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
+
+
+def _placed(words: list[str], i: int) -> bool:
+    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 12", "el señor del box 7")."""
+    nxt = words[i + 1: i + 4]
+    return nxt[:1] == ["del"] and nxt[1:2] != [] and nxt[1] in _PLACES \
+        or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES
+
+
+def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """Another patient, placed by a bed or a box, in a complement ("Es nuera de la paciente del box 3", "El hijo
+    de la paciente de la cama 12 se ha cortado") or after the patient was placed elsewhere ("La paciente del box 6
+    ... porque el señor del box 7 grita"): kept, article and noun. A relative opening the sentence with its article
+    before such a complement is the patient ("El hijo ..." -> "La hija ..."), unless a patient is named after
+    it."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    placed_before = False
+    for i, word in enumerate(words):
+        if word not in _OTHER_PATIENT_NOUNS or not i or not _placed(words, i):
+            continue
+        d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
+        complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
+        if not (complement or placed_before):
+            placed_before = True  # the patient's own place: "La paciente del box 6 pide ..."
+            continue
+        d -= d >= 1 and words[d] in ("el", "la") and words[d - 1] in ("de", "a", "con", "por")
+        head = d - 1
+        if head >= 0 and (words[head] in _PARTNER_WORDS or words[head] == "mujer"):
+            continue  # "El marido de la señora del box 6": the patient's partner, the patient named by her place
+        for k in range(d, i + 1):
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
+        # ("La madre del niño de la cama 3 avisa de que la señora de al lado ...": she reports on the patient)
+        later = any(w in _PATIENT_ABBREVIATED | {"señor", "señora"} and words[m - 1] in ("el", "la", "un", "una")
+                    for m, w in enumerate(words[i + 1:], i + 1))
+        if not later and head >= 1 and words[head] in _KIN and words[head - 1] in ("el", "la") \
+                and tokens[head][1] not in taken \
+                and (head == 1 or words[head - 2] in _SENTENCE_BREAKS):
+            gender = _person_gender(words[head])
+            for k, new in ((head - 1, "la" if gender == "M" else "el"), (head, _KIN[words[head]])):
+                token, start = tokens[k]
+                out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, new), "patient",
+                                    "role noun"))
     return found + out
 
 
