@@ -196,6 +196,8 @@ _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
                         "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
 # the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
+# where a patient lies: "la paciente del box 2", "el señor de la cama 4"
+_PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
 _PARTNER_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida", "pareja"})
 _LATERALITY = {"derecho": "derecha", "derecha": "derecho", "izquierdo": "izquierda", "izquierda": "izquierdo"}
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
@@ -437,6 +439,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
+    if j >= 3 and words[j].isdigit() and words[j - 1] in _PLACES:
+        j -= 3 if words[j - 2] == "del" else 4  # "la paciente del box 2 está inquieta": the noun before its place
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
@@ -572,7 +576,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
             and _subject_kind(words, i - 2) == "patient"
         # a nickname in quotes, its article with it: "«la Abuela» para todo el personal", "Apodado «el Jefe»"
-        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES)
+        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES
+                                and not _about_relative(words, i - 2))
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
@@ -1384,7 +1389,6 @@ def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: l
     return found + out
 
 
-_PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
 _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
 
 
@@ -1436,16 +1440,22 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
 def _named_before(words: list[str], q: int) -> bool:
     """Whether a naming verb comes before the quote at q in its clause, within 8 words ("Conocido en el mercado
     como «...»"), and the clause is not a relative one about someone else ("su hijo, al que llaman «el Rubio»")."""
-    start = max(q - 9, -1)
     named = False
-    for k in range(q - 1, start, -1):
+    for k in range(q - 1, max(q - 9, -1), -1):
         if words[k] in _CLAUSE_BREAK - {","}:
-            start = k
             break
         named = named or words[k] in _NAMING_VERBS
+    return named and not _about_relative(words, q)
+
+
+def _about_relative(words: list[str], q: int) -> bool:
+    """Whether the words before q in its sentence are a relative clause about someone else ("su hija, a la que
+    llaman ...")."""
+    start = q - 1
+    while start >= 0 and words[start] not in _CLAUSE_BREAK - {","}:
+        start -= 1
     span = words[start + 1: q]
-    relative = any(w in _OTHER_PERSONS and "que" in span[m:] for m, w in enumerate(span))
-    return named and not relative
+    return any(w in _OTHER_PERSONS and "que" in span[m:] for m, w in enumerate(span))
 
 
 def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
