@@ -73,7 +73,7 @@ _PARENT_KIN = person_nouns_es.kinship_forms("parent")
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos", "he"})
-_SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
+_SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han", "solo",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe",
@@ -352,6 +352,12 @@ _BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "an
                          "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha", "piel", "cara"})
 
 
+# states of mind and behaviour a note gives the patient, never a limb or a wound
+_STATES_OF_MIND = frozenset({"nervioso", "colaborador", "tranquilo", "ansioso", "angustiado", "asustado", "preocupado",
+                             "orientado", "desorientado", "agitado", "inquieto", "lloroso", "contento", "enfadado",
+                             "somnoliento", "confuso", "agresivo", "asustadizo", "animado", "decaído", "apático"})
+
+
 def _body_part_list(words: list[str], i: int) -> bool:
     """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
     other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
@@ -363,6 +369,8 @@ def _body_part_list(words: list[str], i: int) -> bool:
         return False
     if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
         return False  # "Ojo rojo, portadora de lentillas": a role noun is the patient's, not the eye's
+    if i + 1 < len(words) and (to_masculine(words[i + 1]) or words[i + 1]) in _STATES_OF_MIND:
+        return False  # "quemadura superficial, nerviosa pero colaboradora": a state of mind is a person's
     for w in words[start + 1: i]:
         if w in ROLE_NOUNS or w in _ROLE_F:
             return False
@@ -1587,6 +1595,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "yo" and in_quote:
             controller, licensed, reason = "patient", True, "predicative"  # «me he caído yo solito»: the speaker
             continue
+        if gender is not None and not role and (prev in _SENTENCE_BREAKS or prev == "") and i + 1 < len(words) \
+                and word.endswith(("ado", "ada", "ido", "ida")) \
+                and (words[i + 1] in _STAFF_HEADS or words[i + 1] in _EPICENE_STAFF or words[i + 1] in _KIN
+                     or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
+            licensed, controller = False, None  # "Avisado cardiólogo de guardia": the staff's participle
+            continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
                 and words[i + 2] not in _TIME_NOUNS \
@@ -1629,6 +1643,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                   "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
                                   "patient", "determiner"))
+            continue
+        if word in ("el", "la") and prev in ("ser", "es", "era", "fue") and words[i + 1: i + 2] == [
+                "misma" if word == "la" else "mismo"] and _subject_kind(words, i - 1) == "patient":
+            # "no ha vuelto a ser la misma": the patient's predicate, article and pronoun
+            gender = "F" if word == "la" else "M"
+            for k, new in ((i, "el" if word == "la" else "la"), (i + 1, "mismo" if word == "la" else "misma")):
+                found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                                      _match_case(tokens[k][0], new), "patient", "determiner"))
+            skip_until = i + 1
             continue
         if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
                 and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
