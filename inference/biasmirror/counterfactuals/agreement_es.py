@@ -84,7 +84,7 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
 _PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
-                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
+                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "meses", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
 # the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
 _PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
@@ -1223,6 +1223,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
     found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
+    found = _retired_after_trade(tokens, words, found)
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1442,6 +1443,30 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
                 token, start = tokens[k]
                 out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, new), "patient",
                                     "role noun"))
+    return found + out
+
+
+_RETIRED = frozenset({"jubilado", "jubilada", "prejubilado", "prejubilada", "retirado", "retirada"})
+
+
+def _retired_after_trade(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Conductor de autobús urbano jubilado": retired after the patient's trade and its complement is the
+    patient's, like the trade."""
+    taken = {a.start for a in found}
+    at = {a.start: a for a in found if a.controller == "patient" and a.reason == "role noun"}
+    out: list[Agreeing] = []
+    for r, (_, start) in enumerate(tokens):
+        trade = at.get(start)
+        if trade is None or words[r + 1: r + 2] not in (["de"], ["del"]):
+            continue
+        for k in range(r + 2, min(r + 7, len(words))):
+            if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
+                break
+            if words[k] in _RETIRED and _gender(words[k]) == trade.gender and tokens[k][1] not in taken:
+                new = to_masculine(words[k]) if trade.gender == "F" else to_feminine(words[k])
+                out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], trade.gender,
+                                    _match_case(tokens[k][0], new or words[k]), "patient", "role noun"))
+                break
     return found + out
 
 
