@@ -1512,6 +1512,14 @@ def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agre
     return found + out
 
 
+def _degree_then_adjective(words: list[str], k: int) -> bool:
+    """Whether degree adverbs (at least one, not "no") start at k and an adjective of a gender follows them."""
+    j = k
+    while j < len(words) and words[j] in _ADVERBS and words[j] != "no":
+        j += 1
+    return j > k and j < len(words) and _gender(words[j]) is not None
+
+
 def _age_apposition(words: list[str], i: int) -> bool:
     """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
     followed by its apposed age: ", 63 años"."""
@@ -1534,6 +1542,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
     copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
+    clause_start = 0  # where the clause opens: a participle of the patient in it is coordinated after "y"
     for i, word in enumerate(words):
         if i <= skip_until:
             continue
@@ -1547,6 +1556,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = copula_of_patient = False
+            clause_start = tokens[i][1]
             continue
         if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
                 and words[i + 1] in _TIME_NOUNS:
@@ -1574,9 +1584,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
-        if word in ("y", "e") and copula_of_patient and not licensed and i + 2 < len(words) \
-                and words[i + 1] in _ADVERBS and words[i + 1] != "no" and _gender(words[i + 2]) is not None:
-            # "está en ayunas desde anoche y muy dolorido": a degree adverb after "y" goes back to the copula
+        if word in ("y", "e") and not licensed and _degree_then_adjective(words, i + 1) and (copula_of_patient or any(
+                a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)):
+            # "está en ayunas desde anoche y muy dolorido", "acompañada de su hija y bastante más aliviada": a
+            # degree adverb after "y" goes back to the patient's copula or participle
             controller, licensed, reason = "patient", True, "predicative"
             continue
         if word in _COORD or word in _ADVERBS:
@@ -1646,7 +1657,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         c = i - 1
         while c > 0 and words[c] in _ADVERBS:
             c -= 1
-        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","})
+        # the relative as the subject: opening the sentence, or after a clitic and its verb ("La trae su hermana")
+        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
