@@ -178,7 +178,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
     # round 14: "me he caído yo solito" (the diminutive of "solo", which is no adverb)
-    "solito", "seco",
+    "solito", "seco", "expuesto", "descompuesto", "repuesto",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista alemán de 24 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
@@ -1019,7 +1019,7 @@ def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
         j = i + 1
         while j < len(words) and words[j] in _DISCHARGE_FILLERS:
             j += 1
-        if j >= len(words) or tokens[j][1] in taken or not words[j].endswith(("ado", "ada", "ido", "ida")):
+        if j >= len(words) or tokens[j][1] in taken or _gender(words[j]) is None:
             continue
         gender = _gender(words[j])
         new = to_masculine(words[j]) if gender == "F" else to_feminine(words[j]) if gender == "M" else None
@@ -1520,6 +1520,12 @@ def _degree_then_adjective(words: list[str], k: int) -> bool:
     return j > k and j < len(words) and _gender(words[j]) is not None
 
 
+# verbs after an impersonal "se le" whose predicate is the patient's
+_MOVING_VERBS = frozenset({"trasladó", "trasladaron", "encontró", "encontraron", "halló", "vio", "vieron", "notó",
+                           "dejó", "dejaron", "llevó", "llevaron", "trajo", "trajeron", "sentó", "acostó", "tumbó",
+                           "traslada", "encuentra", "ve", "nota", "deja", "lleva", "sienta", "acuesta", "tumba"})
+
+
 def _age_apposition(words: list[str], i: int) -> bool:
     """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
     followed by its apposed age: ", 63 años"."""
@@ -1794,6 +1800,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("como", "de") and prev in ("trabaja", "trabajaba", "trabajó", "trabajando", "empleado", "empleada") \
                 and not _other_subject(words, i - 1):
             controller, licensed, reason = "patient", True, "role noun"
+            continue
+        if word == "le" and prev == "se" and words[i + 1: i + 2] != [] and words[i + 1] in _MOVING_VERBS:
+            # "se le trasladó sentado", "se le encontró consciente": the dative is the patient, and the predicate
+            controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
