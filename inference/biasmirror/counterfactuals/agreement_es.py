@@ -1512,6 +1512,12 @@ def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agre
     return found + out
 
 
+def _participle_of(words: list[str], k: int, found: list[Agreeing], clause_start: int) -> bool:
+    """Whether the word at k is an adjective of the gender of the patient's last word in the clause."""
+    mine = [a.gender for a in found if a.controller == "patient" and a.start >= clause_start]
+    return k < len(words) and bool(mine) and _gender(words[k]) == mine[-1] and words[k] not in ROLE_NOUNS
+
+
 def _degree_then_adjective(words: list[str], k: int) -> bool:
     """Whether degree adverbs (at least one, not "no") start at k and an adjective of a gender follows them."""
     j = k
@@ -1590,10 +1596,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
-        if word in ("y", "e") and not licensed and _degree_then_adjective(words, i + 1) and (copula_of_patient or any(
-                a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)):
-            # "está en ayunas desde anoche y muy dolorido", "acompañada de su hija y bastante más aliviada": a
-            # degree adverb after "y" goes back to the patient's copula or participle
+        if word in ("y", "e", "pero") and not licensed and i and _gender(words[i - 1]) is None \
+                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])) \
+                and (copula_of_patient or any(
+                a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
+                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
+            # "está en ayunas desde anoche y muy dolorido", "acompañada de su hija y bastante más aliviada", "está
+            # amnésica para el episodio pero orientada": after "y"/"pero" a degree adverb, or an adjective of the
+            # patient's gender, goes back to the patient's copula or participle across a complement (not after an
+            # adjective: "piel caliente y seca" are the skin's)
             controller, licensed, reason = "patient", True, "predicative"
             continue
         if word in _COORD or word in _ADVERBS:
