@@ -82,6 +82,24 @@ CASES = [
      "La sobrina de la paciente de la cama 4 se ha mareado; está pálida."),
     ("F", "La paciente del box 2 está inquieta porque el señor del box 3 tose sin parar.",
      "El paciente del box 2 está inquieto porque el señor del box 3 tose sin parar."),
+    # a state of mind after a wound's list is the patient's; a participle opening a sentence before a staff
+    # noun is the staff's
+    ("F", "Corte en el pulgar, limpio, angustiada pero colaboradora. Avisado traumatólogo de guardia.",
+     "Corte en el pulgar, limpio, angustiado pero colaborador. Avisado traumatólogo de guardia."),
+    # "ser la misma", "solo" before the copula
+    ("M", "Su mujer dice que desde el ictus no es el mismo y que solo está tranquilo en casa.",
+     "Su marido dice que desde el ictus no es la misma y que solo está tranquila en casa."),
+    # retired after the patient's trade and its complement; an age in months
+    ("F", "Profesora de instituto jubilada, consulta por mareo.",
+     "Profesor de instituto jubilado, consulta por mareo."),
+    ("M", "Lactante de 2 meses traído por fiebre.",
+     "Lactante de 2 meses traída por fiebre."),
+    # "se le trasladó sentado": the dative is the patient
+    ("F", "Según los bomberos, se le encontró consciente y se le trasladó tumbada en camilla.",
+     "Según los bomberos, se le encontró consciente y se le trasladó tumbado en camilla."),
+    # after "y"/"pero" across a complement, back to the patient's copula or participle; not after an adjective
+    ("M", "Está desorientado en el tiempo pero tranquilo; llega sudoroso, con fiebre y agitado. Piel fría y pálida.",
+     "Está desorientada en el tiempo pero tranquila; llega sudorosa, con fiebre y agitada. Piel fría y pálida."),
 ]
 
 
