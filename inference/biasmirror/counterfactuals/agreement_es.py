@@ -1223,7 +1223,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
     found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
-    found = _retired_after_trade(tokens, words, found)
+    found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
@@ -1411,9 +1411,10 @@ def _placed(words: list[str], i: int) -> bool:
 def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Another patient, placed by a bed or a box, in a complement ("Es nuera de la paciente del box 3", "El hijo
     de la paciente de la cama 12 se ha cortado") or after the patient was placed elsewhere ("La paciente del box 6
-    ... porque el señor del box 7 grita"): kept, article and noun. A relative opening the sentence with its article
-    before such a complement is the patient ("El hijo ..." -> "La hija ..."), unless a patient is named after
-    it."""
+    ... porque el señor del box 7 grita"): kept, article and noun, and a partner of theirs named with them when
+    the patient is named elsewhere ("El marido de la señora de la cama 5 lo vio"). A relative opening the sentence
+    with its article before such a complement is the patient ("El hijo ..." -> "La hija ..."), unless a patient is
+    named after it."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     placed_before = False
@@ -1427,14 +1428,17 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
             continue
         d -= d >= 1 and words[d] in ("el", "la") and words[d - 1] in ("de", "a", "con", "por")
         head = d - 1
-        if head >= 0 and (words[head] in _PARTNER_WORDS or words[head] == "mujer"):
-            continue  # "El marido de la señora del box 6": the patient's partner, the patient named by her place
+        # ("La madre del niño de la cama 3 avisa de que la señora de al lado ...": she reports on the patient)
+        later = any(w in _PATIENT_ABBREVIATED | {"señor", "señora"} and words[m - 1] in ("el", "la", "un", "una", "del", "al")
+                    for m, w in enumerate(words[i + 1:], i + 1))
+        partner = head >= 1 and (words[head] in _PARTNER_WORDS or words[head] == "mujer")
+        if partner and not (later or any(a.reason == "object clitic" and a.start > tokens[i][1] for a in found)):
+            continue  # "El marido de la señora del box 6 pregunta": the patient's partner, the patient by her place
+        if partner:
+            d = head - 1  # "El marido de la señora de la cama 5 lo vio": another patient's partner, kept too
         for k in range(d, i + 1):
             token, start = tokens[k]
             out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
-        # ("La madre del niño de la cama 3 avisa de que la señora de al lado ...": she reports on the patient)
-        later = any(w in _PATIENT_ABBREVIATED | {"señor", "señora"} and words[m - 1] in ("el", "la", "un", "una")
-                    for m, w in enumerate(words[i + 1:], i + 1))
         if not later and head >= 1 and words[head] in _KIN and words[head - 1] in ("el", "la") \
                 and tokens[head][1] not in taken \
                 and (head == 1 or words[head - 2] in _SENTENCE_BREAKS):
@@ -1468,6 +1472,34 @@ def _retired_after_trade(tokens: list[tuple[str, int]], words: list[str], found:
                                     _match_case(tokens[k][0], new or words[k]), "patient", "role noun"))
                 break
     return found + out
+
+
+def _wife_of(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"la mujer de/del ..." is a wife: the patient's partner before the patient ("la mujer del paciente está en
+    camino" -> "el marido de la paciente"), kept with its article before someone else ("la mujer del hermano")."""
+    kept = {a.start for a in found if a.reason == "kept"}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "mujer" or i == 0 or words[i - 1] not in ("la", "una", "su") or words[i + 1: i + 2] not in (
+                ["de"], ["del"]):
+            continue
+        k = i + 2 + (words[i + 2: i + 3] in (["la"], ["el"]))
+        if k >= len(words):
+            continue
+        token, start = tokens[i]
+        if (words[k] in _PATIENT_ABBREVIATED or words[k] in ("señor", "señora")) and tokens[k][1] not in kept:
+            out.append(Agreeing(start, start + len(token), token, "F", _match_case(token, "marido"), "partner",
+                                "partner noun"))
+        elif words[k] in _OTHER_PERSONS or tokens[k][1] in kept:
+            article = tokens[i - 1]
+            out.append(Agreeing(article[1], start + len(token), _tokens_text(tokens, i - 1, i), "F",
+                                _tokens_text(tokens, i - 1, i), "other", "kept"))
+    return found + out
+
+
+def _tokens_text(tokens: list[tuple[str, int]], a: int, b: int) -> str:
+    """The tokens a..b joined by one space (an article and its noun)."""
+    return " ".join(t for t, _ in tokens[a: b + 1])
 
 
 def _named_before(words: list[str], q: int) -> bool:
