@@ -100,6 +100,9 @@ CASES = [
     # after "y"/"pero" across a complement, back to the patient's copula or participle; not after an adjective
     ("M", "Está desorientado en el tiempo pero tranquilo; llega sudoroso, con fiebre y agitado. Piel fría y pálida.",
      "Está desorientada en el tiempo pero tranquila; llega sudorosa, con fiebre y agitada. Piel fría y pálida."),
+    # "la mujer del paciente" is the partner; "la mujer del vecino" someone else's
+    ("M", "Lo encuentran caído en el baño; la mujer del paciente viene de camino y la mujer del vecino lo ayudó.",
+     "La encuentran caída en el baño; el marido de la paciente viene de camino y la mujer del vecino la ayudó."),
 ]
 
 

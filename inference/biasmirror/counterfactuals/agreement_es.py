@@ -1488,6 +1488,8 @@ def _wife_of(tokens: list[tuple[str, int]], words: list[str], found: list[Agreei
             continue
         token, start = tokens[i]
         if (words[k] in _PATIENT_ABBREVIATED or words[k] in ("señor", "señora")) and tokens[k][1] not in kept:
+            # the lexicon's sex noun ("varón") is kept out; the partner's noun replaces it
+            out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
             out.append(Agreeing(start, start + len(token), token, "F", _match_case(token, "marido"), "partner",
                                 "partner noun"))
         elif words[k] in _OTHER_PERSONS or tokens[k][1] in kept:
