@@ -67,7 +67,7 @@ _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
     "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
-# relations that are not kinship but name the patient the same way opening a note ("Vecina del barrio")
+# relations that are not kinship but name the patient the same way opening a note ("Vecina de la planta baja")
 _NEIGHBOURS = {"vecino": "vecina", "vecina": "vecino", "amigo": "amiga", "amiga": "amigo"}
 _PARENT_KIN = person_nouns_es.kinship_forms("parent")
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
@@ -177,10 +177,10 @@ _KNOWN_ADJECTIVES = frozenset({
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
     # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
-    # round 14: "me he caído yo solito" (the diminutive of "solo", which is no adverb)
+    # round 14: "me he levantado yo solita" (the diminutive of "solo", which is no adverb)
     "solito", "seco", "expuesto", "descompuesto", "repuesto",
 })
-# nationalities whose masculine ends in a stressed syllable ("Turista alemán de 24 años"): both forms listed
+# nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
                   "portugués": "portuguesa", "irlandés": "irlandesa", "japonés": "japonesa", "holandés": "holandesa",
                   "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa"}
@@ -370,7 +370,7 @@ def _body_part_list(words: list[str], i: int) -> bool:
     if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
         return False  # "Ojo rojo, portadora de lentillas": a role noun is the patient's, not the eye's
     if i + 1 < len(words) and (to_masculine(words[i + 1]) or words[i + 1]) in _STATES_OF_MIND:
-        return False  # "quemadura superficial, nerviosa pero colaboradora": a state of mind is a person's
+        return False  # "corte limpio, angustiada pero colaboradora": a state of mind is a person's
     for w in words[start + 1: i]:
         if w in ROLE_NOUNS or w in _ROLE_F:
             return False
@@ -549,9 +549,9 @@ def _speaker_label(words: list[str], i: int) -> bool:
 
 
 def _relation_opening(words: list[str], i: int) -> bool:
-    """Whether the kinship noun at i, opening a sentence, says whose relative the patient is ("Madrina de la niña
-    del box 2", "Vecino del barrio", "Hija única"): a note names its subject first. A label ("Hija de la
-    paciente: ...") and a relative in a family history ("Hermano gemelo en seguimiento") are not the patient."""
+    """Whether the kinship noun at i, opening a sentence, says whose relative the patient is ("Tía de la chica
+    que ingresó ayer", "Vecina de la planta baja", "Hijo único"): a note names its subject first. A label ("Hija de la
+    paciente: ...") and a relative in a family history ("Hermana mayor en seguimiento") are not the patient."""
     nxt = words[i + 1: i + 3]
     if nxt[:1] in (["único"], ["única"]):
         return True
@@ -596,7 +596,7 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
                                 _match_case(token, role), "patient", "role noun"))
             continue
         if word in _NEIGHBOURS and prev in ("", ".", "\n", ";") and _relation_opening(words, i):
-            # "Vecino del barrio, conocido en urgencias": a neighbour opening the note is the patient
+            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, _person_gender(word),
                                 _match_case(token, _NEIGHBOURS[word]), "patient", "role noun"))
@@ -649,9 +649,9 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
             mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
         elif prev == "su" and i >= 2 and words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient":
-            mine = True  # "La trae su ahijado, ...; es su madrina": the patient's relation to the one just named
+            mine = True  # "Lo cuida su ahijada; es su padrino": the patient's relation to the one just named
         elif prev in ("", ".", "\n", ";") and _relation_opening(words, i):
-            mine = True  # "Suegro de la enfermera de triaje, ...", "Hija única, ...": the patient named by the relation
+            mine = True  # "Cuñado del conductor de la ambulancia, ...", "Hijo único, ...": the patient named by the relation
         else:
             mine = False
         if mine:
@@ -1232,7 +1232,7 @@ def analyse(text: str) -> list[Agreeing]:
     return _feminine_subject(words, found, tokens)
 
 
-# verbs that give the patient a nickname: "la llaman «la Yaya»", "conocido como «el Rubio»"
+# verbs that give the patient a nickname: "la conocen como «la Morena»", "lo apodan «el Flaco»"
 _NAMING_VERBS = frozenset({"llaman", "llamaban", "llama", "apodan", "apodaban", "apodado", "apodada", "dicen",
                            "decían", "conoce", "conocen", "conocido", "conocida", "presenta", "presentó", "hace"})
 
@@ -1297,8 +1297,8 @@ _ELDER_ARTICLES = {("el",): ("M", "la"), ("al",): ("M", "a la"), ("la",): ("F", 
 
 def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """"el abuelo"/"la abuela" with the definite article is how a carer or the staff names an elderly patient, in
-    a clause of its own: after a comma, "que" or "y" ("Según la auxiliar, el abuelo se ha quedado sin habla",
-    "dice que al abuelo lo ve apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's."""
+    a clause of its own: after a comma, "que" or "y" ("Según el cuidador, el abuelo no ha comido hoy",
+    "dice que al abuelo lo nota apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -1326,8 +1326,8 @@ _SENTENCE_BREAKS = frozenset({".", ";", ":", "\n", "!", "?"})
 
 def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A noun of one form for both sexes takes the patient's sex from its article: opening a sentence that names
-    no patient otherwise ("La piloto del helicóptero se ha torcido el tobillo", "El sargento ___, de permiso")
-    or as the patient's definite predicate ("Es la conserje del colegio"). Staff keep theirs."""
+    no patient otherwise ("La testigo del atraco se ha desmayado", "El sargento ___, de permiso")
+    or as the patient's definite predicate ("Es el gerente de la tienda"). Staff keep theirs."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i in range(1, len(words)):
@@ -1341,7 +1341,7 @@ def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[
             if any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)] \
                     or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
                            for w, v in zip(words[i + 1: end], words[i + 2: end])):
-                continue  # "El ciclista refiere que la paciente ...", "La estudiante la exploró": someone else
+                continue  # "El motorista cuenta que la paciente ...", "La residente la exploró": someone else
         elif not (words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient"):
             continue
         gender = "F" if words[i - 1] == "la" else "M"
@@ -1354,7 +1354,7 @@ _NARRATOR_BEING = frozenset({"estoy", "estaba", "estuve", "quedé", "quedo", "se
 
 
 def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list[Agreeing]) -> list[Agreeing]:
-    """"Sola"/"solo" said of the one who writes the note ("estoy sola en el turno", "yo estaba sola"), outside
+    """"Sola"/"solo" said of the one who writes the note ("yo estaba sola en la planta", "yo estaba sola en la planta"), outside
     quoted speech, in a note that speaks of the patient in the third person: the writer keeps hers (the lexicon
     would read the first person as the patient's)."""
     third = any(a.reason == "object clitic" for a in found) or any(w in ("él", "ella") or w in _PATIENT_ABBREVIATED
@@ -1379,8 +1379,8 @@ _REPORTING_VERBS = frozenset({"refiere", "cuenta", "dice", "explica", "comenta",
 
 
 def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """"él"/"ella" as the subject of a report about the patient ("su yerno, que la cuida; él refiere que lleva días
-    sin comer", "él la describe como activa") is the relative of its gender named before, not the patient: kept
+    """"él"/"ella" as the subject of a report about the patient ("su sobrino, que vive con ella; él cuenta que no
+    duerme", "él la describe como activa") is the relative of its gender named before, not the patient: kept
     against the lexicon's pronoun. Without such a relative (a carer, the partner) it is left to the lexicon."""
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -1402,17 +1402,17 @@ _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "ni
 
 
 def _placed(words: list[str], i: int) -> bool:
-    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 12", "el señor del box 7")."""
+    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 4", "el señor del box 3")."""
     nxt = words[i + 1: i + 4]
     return nxt[:1] == ["del"] and nxt[1:2] != [] and nxt[1] in _PLACES \
         or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES
 
 
 def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """Another patient, placed by a bed or a box, in a complement ("Es nuera de la paciente del box 3", "El hijo
-    de la paciente de la cama 12 se ha cortado") or after the patient was placed elsewhere ("La paciente del box 6
-    ... porque el señor del box 7 grita"): kept, article and noun, and a partner of theirs named with them when
-    the patient is named elsewhere ("El marido de la señora de la cama 5 lo vio"). A relative opening the sentence
+    """Another patient, placed by a bed or a box, in a complement ("Es cuñada del paciente del box 5", "El sobrino
+    de la paciente de la cama 4 se ha mareado") or after the patient was placed elsewhere ("La paciente del box 2
+    ... porque el señor del box 3 tose"): kept, article and noun, and a partner of theirs named with them when
+    the patient is named elsewhere ("El marido de la señora de la cama 8 la ayudó"). A relative opening the sentence
     with its article before such a complement is the patient ("El hijo ..." -> "La hija ..."), unless a patient is
     named after it."""
     taken = {a.start for a in found}
@@ -1424,18 +1424,18 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
         d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
         complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
         if not (complement or placed_before):
-            placed_before = True  # the patient's own place: "La paciente del box 6 pide ..."
+            placed_before = True  # the patient's own place: "La paciente del box 2 está inquieta ..."
             continue
         d -= d >= 1 and words[d] in ("el", "la") and words[d - 1] in ("de", "a", "con", "por")
         head = d - 1
-        # ("La madre del niño de la cama 3 avisa de que la señora de al lado ...": she reports on the patient)
+        # ("La tía del niño de la cama 2 avisa de que la señora de enfrente ...": she reports on the patient)
         later = any(w in _PATIENT_ABBREVIATED | {"señor", "señora"} and words[m - 1] in ("el", "la", "un", "una", "del", "al")
                     for m, w in enumerate(words[i + 1:], i + 1))
         partner = head >= 1 and (words[head] in _PARTNER_WORDS or words[head] == "mujer")
         if partner and not (later or any(a.reason == "object clitic" and a.start > tokens[i][1] for a in found)):
-            continue  # "El marido de la señora del box 6 pregunta": the patient's partner, the patient by her place
+            continue  # "El marido de la señora del box 4 espera fuera": the patient's partner, the patient by her place
         if partner:
-            d = head - 1  # "El marido de la señora de la cama 5 lo vio": another patient's partner, kept too
+            d = head - 1  # "El marido de la señora de la cama 8 la ayudó": another patient's partner, kept too
         for k in range(d, i + 1):
             token, start = tokens[k]
             out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
@@ -1454,7 +1454,7 @@ _RETIRED = frozenset({"jubilado", "jubilada", "prejubilado", "prejubilada", "ret
 
 
 def _retired_after_trade(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """"Conductor de autobús urbano jubilado": retired after the patient's trade and its complement is the
+    """"Profesora de instituto jubilada": retired after the patient's trade and its complement is the
     patient's, like the trade."""
     taken = {a.start for a in found}
     at = {a.start: a for a in found if a.controller == "patient" and a.reason == "role noun"}
@@ -1475,7 +1475,7 @@ def _retired_after_trade(tokens: list[tuple[str, int]], words: list[str], found:
 
 
 def _wife_of(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
-    """"la mujer de/del ..." is a wife: the patient's partner before the patient ("la mujer del paciente está en
+    """"la mujer de/del ..." is a wife: the patient's partner before the patient ("la mujer del paciente viene de
     camino" -> "el marido de la paciente"), kept with its article before someone else ("la mujer del hermano")."""
     kept = {a.start for a in found if a.reason == "kept"}
     out: list[Agreeing] = []
@@ -1505,8 +1505,8 @@ def _tokens_text(tokens: list[tuple[str, int]], a: int, b: int) -> str:
 
 
 def _named_before(words: list[str], q: int) -> bool:
-    """Whether a naming verb comes before the quote at q in its clause, within 8 words ("Conocido en el mercado
-    como «...»"), and the clause is not a relative one about someone else ("su hijo, al que llaman «el Rubio»")."""
+    """Whether a naming verb comes before the quote at q in its clause, within 8 words ("Conocida en el pueblo
+    como «...»"), and the clause is not a relative one about someone else ("su hija, a la que llaman «la Jefa»")."""
     named = False
     for k in range(q - 1, max(q - 9, -1), -1):
         if words[k] in _CLAUSE_BREAK - {","}:
@@ -1527,7 +1527,7 @@ def _about_relative(words: list[str], q: int) -> bool:
 
 def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A nickname given to the patient, in quotes after a naming verb: an article and a capitalised word of two
-    forms ("«la Yaya»" -> "«el Yayo»", "«el Rubio»" -> "«la Rubia»"); both change with the patient."""
+    forms ("«la Morena»" -> "«el Moreno»", "«el Flaco»" -> "«la Flaca»"); both change with the patient."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i in range(2, len(words) - 1):
@@ -1635,19 +1635,19 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and (copula_of_patient or any(
                 a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
                 and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
-            # "está en ayunas desde anoche y muy dolorido", "acompañada de su hija y bastante más aliviada", "está
-            # amnésica para el episodio pero orientada": after "y"/"pero" a degree adverb, or an adjective of the
+            # "está en ayunas desde anoche y muy dolorido", "llega sudorosa, con fiebre y agitada", "está
+            # desorientado en el tiempo pero tranquilo": after "y"/"pero" a degree adverb, or an adjective of the
             # patient's gender, goes back to the patient's copula or participle across a complement (not after an
-            # adjective: "piel caliente y seca" are the skin's)
+            # adjective: "piel fría y pálida" are the skin's)
             controller, licensed, reason = "patient", True, "predicative"
             continue
         if word in _COORD or word in _ADVERBS:
             continue
         prev = words[i - 1] if i else ""
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
-            continue  # "cada vez más apagada", "¿Ha estado alguna vez ingresada?"
+            continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
         if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
-            continue  # "está tosiendo pero consciente y orientada": the progressive keeps the copula's run
+            continue  # "está vomitando pero consciente y tranquila": the progressive keeps the copula's run
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
         if word in _PARTNER_NOUNS and word != "pareja" and prev not in _DETERMINERS - {"su"}:
@@ -1677,16 +1677,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed)):
-            # "ha entrado él solo", "¿Ha venido solo o acompañado?": alone, after the patient's pronoun or verb
+            # "ha entrado él solo", "Llegó solo o acompañado": alone, after the patient's pronoun or verb
             gender = "M" if word == "solo" else "F"
         if word == "yo" and in_quote:
-            controller, licensed, reason = "patient", True, "predicative"  # «me he caído yo solito»: the speaker
+            controller, licensed, reason = "patient", True, "predicative"  # «me he levantado yo solita»: the speaker
             continue
         if gender is not None and not role and (prev in _SENTENCE_BREAKS or prev == "") and i + 1 < len(words) \
                 and word.endswith(("ado", "ada", "ido", "ida")) \
                 and (words[i + 1] in _STAFF_HEADS or words[i + 1] in _EPICENE_STAFF or words[i + 1] in _KIN
                      or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
-            licensed, controller = False, None  # "Avisado cardiólogo de guardia": the staff's participle
+            licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
             continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
@@ -1708,7 +1708,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         c = i - 1
         while c > 0 and words[c] in _ADVERBS:
             c -= 1
-        # the relative as the subject: opening the sentence, or after a clitic and its verb ("La trae su hermana")
+        # the relative as the subject: opening the sentence, or after a clitic and its verb ("Lo trae su hermana")
         opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
@@ -1734,7 +1734,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in ("el", "la") and prev in ("ser", "es", "era", "fue") and words[i + 1: i + 2] == [
                 "misma" if word == "la" else "mismo"] and _subject_kind(words, i - 1) == "patient":
-            # "no ha vuelto a ser la misma": the patient's predicate, article and pronoun
+            # "desde el ictus no es el mismo": the patient's predicate, article and pronoun
             gender = "F" if word == "la" else "M"
             for k, new in ((i, "el" if word == "la" else "la"), (i + 1, "mismo" if word == "la" else "misma")):
                 found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
@@ -1847,7 +1847,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "role noun"
             continue
         if word == "le" and prev == "se" and words[i + 1: i + 2] != [] and words[i + 1] in _MOVING_VERBS:
-            # "se le trasladó sentado", "se le encontró consciente": the dative is the patient, and the predicate
+            # "se le trasladó tumbada", "se le encontró consciente": the dative is the patient, and the predicate
             controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \

@@ -57,11 +57,11 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("conserje", None), ("recepcionista", None), ("transportista", None),
     # a carrier, a user of a device or service, a sales agent
     ("portador", "portadora"), ("usuario", "usuaria"), ("comercial", None),
-    # owners and artists, and nouns of one form a note opens with ("Turista alemán", "La testigo del accidente")
+    # owners and artists, and nouns of one form a note opens with ("Turista inglés", "La testigo del atraco")
     ("dueño", "dueña"), ("propietario", "propietaria"), ("compositor", "compositora"), ("cantante", None),
     ("gerente", None), ("turista", None), ("poeta", None), ("testigo", None), ("lactante", None),
     ("taxista", None), ("sargento", None),
-    # young people named by a colloquial noun ("El chaval no quiere hablar")
+    # young people named by a colloquial noun ("El chaval se niega a comer")
     ("chaval", "chavala"), ("muchacho", "muchacha"))
 
 
