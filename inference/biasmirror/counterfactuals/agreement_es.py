@@ -763,7 +763,8 @@ _NOT_FIRST_SINGULAR = frozenset({"mano", "radio", "foto", "moto", "libido", "pol
                                  "suyo", "propio", "otro", "poco", "mucho", "justo", "cierto", "bueno", "malo",
                                  "típico", "contrario", "único", "pronto", "largo", "alto", "bajo", "tanto",
                                  "cuanto", "primero", "último", "nuevo", "raro", "antiguo", "normal", "habitual",
-                                 "ocurrido", "dicho", "hecho", "pactado", "indicado", "previsto", "esperado"})
+                                 "ocurrido", "dicho", "hecho", "pactado", "indicado", "previsto", "esperado",
+                                 "mínimo", "máximo", "óptimo", "correcto", "exacto", "recto"})
 
 
 def _first_singular(word: str) -> bool:
@@ -1291,14 +1292,19 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
     return found + out
 
 
+_CHILD_NOUNS = frozenset({"niño", "niña", "lactante", "bebé", "menor", "adolescente", "chico", "chica", "chaval",
+                          "chavala", "neonato"})
 # the article of an elder named by the staff: "el abuelo", "al abuelo", "a la abuela"
 _ELDER_ARTICLES = {("el",): ("M", "la"), ("al",): ("M", "a la"), ("la",): ("F", "el"), ("a", "la"): ("F", "al")}
 
 
 def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """"el abuelo"/"la abuela" with the definite article is how a carer or the staff names an elderly patient, in
-    a clause of its own: after a comma, "que" or "y" ("Según el cuidador, el abuelo no ha comido hoy",
-    "dice que al abuelo lo nota apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's."""
+    a clause of its own: after a comma or "que" ("Según el cuidador, el abuelo no ha comido hoy", "dice que al
+    abuelo lo nota apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's; in a child's note "el
+    abuelo" is the child's."""
+    if any(w in _CHILD_NOUNS for w in words):
+        return found
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
@@ -1307,7 +1313,7 @@ def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Ag
         size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
         article = _ELDER_ARTICLES.get(tuple(words[i - size: i])) if i >= size else None
         if article is None or article[0] != ("F" if word == "abuela" else "M") \
-                or words[i - size - 1: i - size] not in ([","], ["que"], ["y"], ["pero"]):
+                or words[i - size - 1: i - size] not in ([","], ["que"]):
             continue
         gender, new = article
         first, last = tokens[i - size], tokens[i - 1]
