@@ -39,6 +39,8 @@ CASES = [
      "Es la gerente de la tienda, se golpeó la cabeza con una estantería."),
     ("F", "La residente la exploró en el box: abdomen blando; ella está tranquila.",
      "La residente lo exploró en el box: abdomen blando; él está tranquilo."),
+    ("M", "El estudiante de enfermería lo acompaña al baño; está mareado.",
+     "El estudiante de enfermería la acompaña al baño; está mareada."),
     # a nickname in quotes after a naming verb changes with the patient; one given to a relative stays
     ("F", "En el pueblo la conocen como «la Morena»; hoy viene mareada.",
      "En el pueblo lo conocen como «el Moreno»; hoy viene mareado."),
@@ -94,6 +96,8 @@ CASES = [
      "Profesor de instituto jubilado, consulta por mareo."),
     ("M", "Lactante de 2 meses traído por fiebre.",
      "Lactante de 2 meses traída por fiebre."),
+    ("F", "Fumadora, tos de 3 meses productiva; está preocupada.",
+     "Fumador, tos de 3 meses productiva; está preocupado."),
     # "se le trasladó sentado": the dative is the patient
     ("F", "Según los bomberos, se le encontró consciente y se le trasladó tumbada en camilla.",
      "Según los bomberos, se le encontró consciente y se le trasladó tumbado en camilla."),
@@ -103,6 +107,8 @@ CASES = [
     # "la mujer del paciente" is the partner; "la mujer del vecino" someone else's
     ("M", "Lo encuentran caído en el baño; la mujer del paciente viene de camino y la mujer del vecino lo ayudó.",
      "La encuentran caída en el baño; el marido de la paciente viene de camino y la mujer del vecino la ayudó."),
+    ("F", "La mujer del celador la ha acompañado a rayos; está cansada.",
+     "La mujer del celador lo ha acompañado a rayos; está cansado."),
 ]
 
 

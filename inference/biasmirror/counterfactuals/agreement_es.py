@@ -84,7 +84,7 @@ _SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "tam
                            "pide", "pidió", "pedía", "prefiere", "prefería", "quiere", "quería", "desea", "deseaba",
                            "solicita", "solicitó", "exige", "exigió"})
 _PATIENT_WORDS = frozenset({"paciente", "pcte", "pte", "ella", "él", "mujer", "varón", "varon", "hombre", "señora", "señor",
-                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "meses", "joven", "que",
+                            "señorita", "sra", "sr", "srta", "doña", "don", "___", "_", "años", "joven", "que",
                             "anciano", "anciana", "niño", "niña", "chico", "chica", "adolescente", "misma", "mismo"})
 # the patient noun and its nurse-note abbreviations ("pcte", "pte"), one sex for both
 _PATIENT_ABBREVIATED = frozenset({"paciente", "pcte", "pte"})
@@ -1330,6 +1330,18 @@ _EPICENE_STAFF = _STAFF_HEADS | {"auxiliar", "fisioterapeuta", "policía", "agen
 _SENTENCE_BREAKS = frozenset({".", ";", ":", "\n", "!", "?"})
 
 
+def _clitic_in_clause(words: list[str], i: int) -> bool:
+    """Whether "lo"/"la" before a verb follows the noun at i in its clause ("El celador lo acompaña al baño")."""
+    for k in range(i + 1, len(words) - 1):
+        if words[k] in _CLAUSE_BREAK:
+            return False
+        nxt = words[k + 1]
+        if words[k] in _CLITICS and words[k - 1] not in _PREPOSITIONS and nxt.isalpha() and nxt.islower() \
+                and _gender(nxt) is None and nxt not in _BODY_PARTS and nxt not in _DETERMINERS:
+            return True
+    return False
+
+
 def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A noun of one form for both sexes takes the patient's sex from its article: opening a sentence that names
     no patient otherwise ("La testigo del atraco se ha desmayado", "El sargento ___, de permiso")
@@ -1346,7 +1358,7 @@ def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[
             end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
             if any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)] \
                     or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
-                           for w, v in zip(words[i + 1: end], words[i + 2: end])):
+                           for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i):
                 continue  # "El motorista cuenta que la paciente ...", "La residente la exploró": someone else
         elif not (words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient"):
             continue
@@ -1498,7 +1510,7 @@ def _wife_of(tokens: list[tuple[str, int]], words: list[str], found: list[Agreei
             out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
             out.append(Agreeing(start, start + len(token), token, "F", _match_case(token, "marido"), "partner",
                                 "partner noun"))
-        elif words[k] in _OTHER_PERSONS or tokens[k][1] in kept:
+        elif words[k] in _OTHER_PERSONS or words[k] in _STAFF_HEADS or _is_role(words[k]) or tokens[k][1] in kept:
             article = tokens[i - 1]
             out.append(Agreeing(article[1], start + len(token), _tokens_text(tokens, i - 1, i), "F",
                                 _tokens_text(tokens, i - 1, i), "other", "kept"))
@@ -1877,6 +1889,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word in _PARTNER_WORDS:
             controller, licensed, reason = ("partner", False, "")  # licensed by a copula after it
+            continue
+        if word == "meses" and words[0] in _CHILD_NOUNS and prev.isdigit():
+            controller, licensed, reason = "patient", True, "apposed"  # "Lactante de 3 meses traída": the baby's age
             continue
         if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
             continue
