@@ -39,6 +39,10 @@ CASES = [
      "Es la gerente de la tienda, se golpeó la cabeza con una estantería."),
     ("F", "La residente la exploró en el box: abdomen blando; ella está tranquila.",
      "La residente lo exploró en el box: abdomen blando; él está tranquilo."),
+    ("M", "El cantante llegó mareado tras el concierto; lo acompaña su representante.",
+     "La cantante llegó mareada tras el concierto; la acompaña su representante."),
+    ("F", "La taxista ha sido golpeada por un cliente; está asustada.",
+     "El taxista ha sido golpeado por un cliente; está asustado."),
     ("M", "El estudiante de enfermería lo acompaña al baño; está mareado.",
      "El estudiante de enfermería la acompaña al baño; está mareada."),
     # a nickname in quotes after a naming verb changes with the patient; one given to a relative stays

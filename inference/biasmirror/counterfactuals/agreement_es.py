@@ -452,6 +452,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
+    if j >= 1 and _epicene_patient(words, j):
+        return "patient"  # "La testigo del atraco está mareada": the patient named by a noun of one form
     if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
         return "patient"  # "no sabe cuánto tiempo estuvo tirada": the time asked about, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
@@ -1342,6 +1344,25 @@ def _clitic_in_clause(words: list[str], i: int) -> bool:
     return False
 
 
+def _opening(words: list[str], i: int) -> bool:
+    """Whether the noun at i, after its article, opens the note, or a sentence naming again a noun said of the
+    patient before ("..., taxista. El taxista ...")."""
+    return i == 1 or (i >= 2 and words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2])
+
+
+def _epicene_patient(words: list[str], i: int) -> bool:
+    """Whether the noun of one form at i, opening as `_opening` says with "el"/"la", is the patient: not staff, and
+    its sentence names no patient otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an
+    object ("La residente la exploró"), nor is it a label ("El guía: ...")."""
+    if words[i - 1] not in ("el", "la") or not _is_epicene_role(words[i]) or words[i] in _EPICENE_STAFF \
+            or not _opening(words, i):
+        return False
+    end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
+    return not (any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)]
+                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
+                       for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i))
+
+
 def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A noun of one form for both sexes takes the patient's sex from its article: opening a sentence that names
     no patient otherwise ("La testigo del atraco se ha desmayado", "El sargento ___, de permiso")
@@ -1353,13 +1374,9 @@ def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[
         if words[i - 1] not in ("el", "la") or article[1] in taken or not _is_epicene_role(words[i]) \
                 or words[i] in _EPICENE_STAFF:
             continue
-        if i == 1 or (words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2]):
-            # opening the note, or naming again a noun said of the patient before ("..., taxista. El taxista ...")
-            end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
-            if any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)] \
-                    or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
-                           for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i):
-                continue  # "El motorista cuenta que la paciente ...", "La residente la exploró": someone else
+        if _opening(words, i):
+            if not _epicene_patient(words, i):
+                continue
         elif not (words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient"):
             continue
         gender = "F" if words[i - 1] == "la" else "M"
@@ -1894,6 +1911,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "patient", True, "apposed"  # "Lactante de 3 meses traída": the baby's age
             continue
         if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
+            continue
+        if prev in ("el", "la") and _epicene_patient(words, i):
+            controller, licensed, reason = "patient", True, "apposed"  # "El taxista llegó mareado"
             continue
         if _is_epicene_role(word) and licensed and controller == "patient" and prev not in _DETERMINERS:
             continue  # "Policía local agredida": the patient's epicene role noun keeps the run going
