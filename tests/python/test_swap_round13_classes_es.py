@@ -72,6 +72,9 @@ CASES = [
     ("M", "Está vomitando pero consciente y tranquilo.",
      "Está vomitando pero consciente y tranquila."),
     # "la"/"lo" before a present verb of the writer, and "verla", is the patient
+    # after a finite verb "la" is an article: what follows agrees with its noun
+    ("M", "Nota la boca seca y está inquieto. Le pongo la medicación prescrita.",
+     "Nota la boca seca y está inquieta. Le pongo la medicación prescrita."),
     ("F", "La acompaño al baño y la acuesto de nuevo; vuelvo a verla a las 5.",
      "Lo acompaño al baño y lo acuesto de nuevo; vuelvo a verlo a las 5."),
     # "él"/"ella" reporting on the patient after a relative of its gender is the relative

@@ -1601,6 +1601,13 @@ _MOVING_VERBS = frozenset({"trasladó", "trasladaron", "encontró", "encontraron
                            "traslada", "encuentra", "ve", "nota", "deja", "lleva", "sienta", "acuesta", "tumba"})
 
 
+def _after_finite_verb(words: list[str], i: int) -> bool:
+    """Whether "la"/"lo" at i follows a finite verb, where a clitic cannot stand: it is an article ("nota la
+    lengua hinchada", "Le pongo la analgesia pautada")."""
+    prev = words[i - 1] if i else ""
+    return prev in _COPULAS or _first_singular(prev) and (i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("le", "me", "se"))
+
+
 def _age_apposition(words: list[str], i: int) -> bool:
     """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
     followed by its apposed age: ", 63 años"."""
@@ -1886,7 +1893,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
-                and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
+                and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS) \
+                and not _after_finite_verb(words, i):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
             if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
