@@ -116,6 +116,11 @@ CASES = [
      "La encuentran caída en el baño; el marido de la paciente viene de camino y la mujer del vecino la ayudó."),
     ("F", "La mujer del celador la ha acompañado a rayos; está cansada.",
      "La mujer del celador lo ha acompañado a rayos; está cansado."),
+    # an apposition to "la víctima" agrees with its own noun, the patient's; a decade noun swaps like one of age
+    ("F", "La víctima, una mujer de 50 años golpeada en la cabeza, fue atendida en la calle.",
+     "La víctima, un varón de 50 años golpeado en la cabeza, fue atendida en la calle."),
+    ("M", "La víctima, un octogenario, está atrapada en el coche.",
+     "La víctima, una octogenaria, está atrapada en el coche."),
 ]
 
 

@@ -140,7 +140,11 @@ _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 # "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
 _ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana", "chaval", "chavala",
-                                 "muchacho", "muchacha"})
+                                 "muchacho", "muchacha",
+                                 # a person by the decade of their age ("un septuagenario")
+                                 "cuadragenario", "cuadragenaria", "quincuagenario", "quincuagenaria",
+                                 "sexagenario", "sexagenaria", "septuagenario", "septuagenaria", "octogenario",
+                                 "octogenaria", "nonagenario", "nonagenaria", "centenario", "centenaria"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
                        "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
                        "ana", "eño", "eña", "ajo", "aja", "ullo", "ulla", "ino", "ina", "ío", "ía", "ado", "ada",
@@ -853,14 +857,19 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
     that noun, whichever the patient's sex."""
     kept: set[int] = set()
-    on = False
+    on = apposed = False
     for i, word in enumerate(words):
         if word in (".", ";", ":", "\n", "?", "!"):
-            on = False
+            on = apposed = False
         elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
                 i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
             on = True
-        elif on:
+        elif on and word == ",":
+            # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
+            # its own noun, the patient's
+            apposed = not apposed and words[i + 1: i + 2] in (["un"], ["una"]) and words[i + 2: i + 3] != [] \
+                and (words[i + 2] in _SEX_NOUN_SWAP or words[i + 2] in _PATIENT_NOUN_ROLES)
+        elif on and not apposed:
             kept.add(tokens[i][1])
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
 
