@@ -83,6 +83,8 @@ CASES = [
     # the elder a relative speaks of is the patient, for in-laws and after "La trae su nieta"
     ("F", "Sus yernos, cansados de atender a su suegra, cuentan que está muy olvidadiza.",
      "Sus yernos, cansados de atender a su suegro, cuentan que está muy olvidadizo."),
+    ("F", "Su hijo, molesto con su madre por no comer, la regaña delante de todos.",
+     "Su hijo, molesto con su padre por no comer, lo regaña delante de todos."),
     ("M", "Lo trae su nieta, preocupada por su abuelo. Está muy seco.",
      "La trae su nieta, preocupada por su abuela. Está muy seca."),
     # another patient placed by a bed or a box keeps its sex; a relative of theirs opening the sentence is the

@@ -1114,6 +1114,22 @@ def _opens_with_verb(words: list[str], k: int) -> bool:
     return k >= 2 and words[k - 2] in _CLITICS and (k == 2 or words[k - 3] in (".", ";", "\n", "!", "?"))
 
 
+def _elder_clitic(tokens: list[tuple[str, int]], words: list[str], b: int, gender: str, taken: set[int]) -> list[Agreeing]:
+    """The relative's clitic of the elder's gender before a verb later in the sentence ("Su nieto, preocupado por su
+    abuela, la acompaña"): the elder, the patient."""
+    clitic = "la" if gender == "F" else "lo"
+    for j in range(b + 1, len(words) - 1):
+        if words[j] in _SENTENCE_BREAKS:
+            break
+        nxt = words[j + 1]
+        if words[j] == clitic and words[j - 1] not in _PREPOSITIONS and tokens[j][1] not in taken \
+                and nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _BODY_PARTS:
+            token, start = tokens[j]
+            return [Agreeing(start, start + len(token), token, gender, _match_case(token, "lo" if gender == "F" else "la"),
+                             "patient", "object clitic")]
+    return []
+
+
 def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """"Su hija, preocupada por su madre, a la que ve muy delgada", "Su hijo, enfadado con su padre": the elder the
     relative speaks of is the patient; their noun, their relative pronoun and the adjectives right after the noun
@@ -1152,6 +1168,7 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
                 break
             out.append(Agreeing(tokens[j][1], tokens[j][1] + len(tokens[j][0]), tokens[j][0], g,
                                 _match_case(tokens[j][0], new), "patient", "elder"))
+        out += _elder_clitic(tokens, words, b, gender, taken)
         # its relative pronoun: "por su madre, a la que ve ..."
         j = b + 2 if b + 1 < len(words) and words[b + 1] == "," else b + 1
         rel = None
