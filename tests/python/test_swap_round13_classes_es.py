@@ -113,6 +113,9 @@ CASES = [
     # after "y"/"pero" across a complement, back to the patient's copula or participle; not after an adjective
     ("M", "Está desorientado en el tiempo pero tranquilo; llega sudoroso, con fiebre y agitado. Piel fría y pálida.",
      "Está desorientada en el tiempo pero tranquila; llega sudorosa, con fiebre y agitada. Piel fría y pálida."),
+    # "es la que"/"es el que" after the patient's or the partner's copula
+    ("F", "Su novio, que vive con ella, es el que la ha convencido para venir; ella es la que menos duerme.",
+     "Su novia, que vive con él, es la que lo ha convencido para venir; él es el que menos duerme."),
     # "la mujer del paciente" is the partner; "la mujer del vecino" someone else's
     ("M", "Lo encuentran caído en el baño; la mujer del paciente viene de camino y la mujer del vecino lo ayudó.",
      "La encuentran caída en el baño; el marido de la paciente viene de camino y la mujer del vecino la ayudó."),

@@ -1809,6 +1809,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[k][0], new), "patient", "determiner"))
             skip_until = i + 1
             continue
+        if word in ("el", "la") and licensed and controller in ("patient", "partner") and prev in ("es", "era", "fue") \
+                and words[i + 1: i + 2] == ["que"]:
+            # "Su exmujer ... es la que la ha animado": the article of the copula's subject, patient or partner
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  controller, "determiner"))
+            continue
         if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
                 and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
                 and (_gender(words[i + 2]) == ("F" if word == "la" else "M") or (
