@@ -21,6 +21,8 @@ CASES = [
      "Vecino de la planta baja, conocido por su asma; hoy llega fatigado."),
     ("M", "Hijo único, trabaja de panadero; acude por una lumbalgia.",
      "Hija única, trabaja de panadera; acude por una lumbalgia."),
+    ("M", "Amigo del paciente del box 2, consulta por un corte; es su cuidador habitual y está nervioso.",
+     "Amiga del paciente del box 2, consulta por un corte; es su cuidadora habitual y está nerviosa."),
     ("F", "Hermana mayor en seguimiento por cáncer de mama. Acude preocupada.",
      "Hermana mayor en seguimiento por cáncer de mama. Acude preocupado."),
     # a hyphenated role noun with a part of one form for both sexes swaps its other part; the same for nouns
@@ -59,6 +61,10 @@ CASES = [
     ("F", "Acude con su marido; ambos están preocupados. Dolor en ambas rodillas.",
      "Acude con su mujer; ambos están preocupados. Dolor en ambas rodillas."),
     # "el abuelo"/"la abuela" named by a carer after a comma or "que" is the patient; "su abuela" is a relative
+    ("F", "La cuidadora dice que la abuela está más confusa desde ayer.",
+     "La cuidadora dice que el abuelo está más confuso desde ayer."),
+    ("M", "Niño de 4 años con fiebre; la vecina cuenta que el abuelo le dio ibuprofeno.",
+     "Niña de 4 años con fiebre; la vecina cuenta que el abuelo le dio ibuprofeno."),
     ("M", "Según el cuidador, el abuelo no ha comido hoy; su nieta dice que al abuelo lo nota apagado.",
      "Según el cuidador, la abuela no ha comido hoy; su nieta dice que a la abuela la nota apagada."),
     # "sola"/"solo" of the note's writer, outside quotes, keeps its form; in quoted speech "yo" is the patient

@@ -456,6 +456,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
+    if j >= 1 and _elder_patient(words, j, 1):
+        return "patient"  # "La cuidadora dice que la abuela está confusa"
     if j >= 1 and _epicene_patient(words, j):
         return "patient"  # "La testigo del atraco está mareada": the patient named by a noun of one form
     if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
@@ -561,8 +563,11 @@ def _relation_opening(words: list[str], i: int) -> bool:
     nxt = words[i + 1: i + 3]
     if nxt[:1] in (["único"], ["única"]):
         return True
+    # "Amigo del paciente del box 2": another patient, placed, whose relative or friend is the patient
+    noun = i + 3 if nxt[1:2] in (["la"], ["el"]) else i + 2
+    placed = noun < len(words) and words[noun] in _PATIENT_ABBREVIATED and _placed(words, noun)
     return nxt[:1] in (["de"], ["del"]) and len(nxt) == 2 and not nxt[1].isdigit() \
-        and nxt[1] not in _PATIENT_ABBREVIATED and not _speaker_label(words, i)
+        and (nxt[1] not in _PATIENT_ABBREVIATED or placed) and not _speaker_label(words, i)
 
 
 def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -595,6 +600,13 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if role and word not in _KIN and prev == "su" and i >= 2 and words[i - 2] in ("es", "era", "fue") \
+                and _subject_kind(words, i - 2) == "patient" and tokens[i][1] not in taken:
+            # "Hijo único, ...; es su cuidador principal": the patient's role towards the one named
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, role), "patient", "role noun"))
+            continue
         if role and not definite and mine and prev in ("y", "e") and word not in _KIN:
             # "madre de tres hijos y cuidadora de su suegra": a role noun coordinated with the patient's kinship
             token, start = tokens[i]
@@ -1326,24 +1338,30 @@ _CHILD_NOUNS = frozenset({"niño", "niña", "lactante", "bebé", "menor", "adole
 _ELDER_ARTICLES = {("el",): ("M", "la"), ("al",): ("M", "a la"), ("la",): ("F", "el"), ("a", "la"): ("F", "al")}
 
 
+def _elder_patient(words: list[str], i: int, size: int) -> bool:
+    """Whether "abuelo"/"abuela" at i, after its article of ``size`` words ("el", "al", "a la"), names the patient
+    after a comma or "que", not before "de", in a note that is no child's."""
+    if words[i] not in _ELDER_NAMES or i < size + 1 or words[i + 1: i + 2] in (["de"], ["del"]):
+        return False
+    article = _ELDER_ARTICLES.get(tuple(words[i - size: i]))
+    return article is not None and article[0] == ("F" if words[i] == "abuela" else "M") \
+        and words[i - size - 1] in (",", "que") and not any(w in _CHILD_NOUNS for w in words)
+
+
 def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """"el abuelo"/"la abuela" with the definite article is how a carer or the staff names an elderly patient, in
     a clause of its own: after a comma or "que" ("Según el cuidador, el abuelo no ha comido hoy", "dice que al
     abuelo lo nota apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's; in a child's note "el
     abuelo" is the child's."""
-    if any(w in _CHILD_NOUNS for w in words):
-        return found
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word not in _ELDER_NAMES or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+        if tokens[i][1] in taken:
             continue
         size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
-        article = _ELDER_ARTICLES.get(tuple(words[i - size: i])) if i >= size else None
-        if article is None or article[0] != ("F" if word == "abuela" else "M") \
-                or words[i - size - 1: i - size] not in ([","], ["que"]):
+        if not _elder_patient(words, i, size):
             continue
-        gender, new = article
+        gender, new = _ELDER_ARTICLES[tuple(words[i - size: i])]
         first, last = tokens[i - size], tokens[i - 1]
         out.append(Agreeing(first[1], last[1] + len(last[0]), words[i - size] if size == 1 else "a la", gender,
                             _match_case(first[0], new), "patient", "determiner"))
