@@ -97,7 +97,7 @@ _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "
 _DETERMINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "este", "esta", "ese",
                           "esa", "mi", "tu", "lo", "al", "del", "cada", "otro", "otra"})
 _NOUN_STOPLIST = frozenset({
-    "caída", "herida", "salida", "comida", "vida", "bebida", "entrada", "llegada", "subida", "pérdida", "medida",
+    "estridor", "caída", "herida", "salida", "comida", "vida", "bebida", "entrada", "llegada", "subida", "pérdida", "medida",
     "mirada", "parada", "jornada", "llamada", "temporada", "patada", "mordida", "picadura", "partida", "recaída",
     "ida", "vuelta", "consulta", "clínica", "fábrica", "médica", "física", "música", "técnica", "práctica",
     "analítica", "crónica", "dolor", "mayor", "menor", "mejor", "peor", "anterior", "posterior", "superior",
