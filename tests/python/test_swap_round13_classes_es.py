@@ -97,6 +97,8 @@ CASES = [
     # patient
     ("M", "El sobrino de la paciente de la cama 4 se ha mareado; está pálido.",
      "La sobrina de la paciente de la cama 4 se ha mareado; está pálida."),
+    ("F", "Hermana del paciente ingresado en la UCI, se desmaya en la sala; está pálida.",
+     "Hermano del paciente ingresado en la UCI, se desmaya en la sala; está pálido."),
     ("F", "La paciente del box 2 está inquieta porque el señor del box 3 tose sin parar.",
      "El paciente del box 2 está inquieto porque el señor del box 3 tose sin parar."),
     # a state of mind after a wound's list is the patient's; a participle opening a sentence before a staff

@@ -202,6 +202,9 @@ _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez
 # the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
 # where a patient lies: "la paciente del box 2", "el señor de la cama 4"
 _PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
+# a patient placed by their admission: "del paciente ingresado en la UCI"
+_ADMITTED = frozenset({"ingresado", "ingresada", "hospitalizado", "hospitalizada", "operado", "operada",
+                       "intervenido", "intervenida"})
 _PARTNER_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida", "pareja"})
 _LATERALITY = {"derecho": "derecha", "derecha": "derecho", "izquierdo": "izquierda", "izquierda": "izquierdo"}
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
@@ -1481,10 +1484,11 @@ _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "ni
 
 
 def _placed(words: list[str], i: int) -> bool:
-    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 4", "el señor del box 3")."""
+    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 4", "el señor del box 3") or
+    by an admission ("el paciente ingresado en la UCI")."""
     nxt = words[i + 1: i + 4]
     return nxt[:1] == ["del"] and nxt[1:2] != [] and nxt[1] in _PLACES \
-        or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES
+        or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES or nxt[:1] != [] and nxt[0] in _ADMITTED
 
 
 def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1515,7 +1519,7 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
             continue  # "El marido de la señora del box 4 espera fuera": the patient's partner, the patient by her place
         if partner:
             d = head - 1  # "El marido de la señora de la cama 8 la ayudó": another patient's partner, kept too
-        for k in range(d, i + 1):
+        for k in range(d, i + 1 + (words[i + 1] in _ADMITTED)):
             token, start = tokens[k]
             out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
         if not later and head >= 1 and words[head] in _KIN and words[head - 1] in ("el", "la") \
