@@ -91,6 +91,8 @@ CASES = [
      "Sus yernos, cansados de atender a su suegro, cuentan que está muy olvidadizo."),
     ("F", "Su hijo, molesto con su madre por no comer, la regaña delante de todos.",
      "Su hijo, molesto con su padre por no comer, lo regaña delante de todos."),
+    ("F", "Su nieto, preocupado por su abuela desde que tomó la pastilla, la acompaña.",
+     "Su nieto, preocupado por su abuelo desde que tomó la pastilla, lo acompaña."),
     ("M", "Lo trae su nieta, preocupada por su abuelo. Está muy seco.",
      "La trae su nieta, preocupada por su abuela. Está muy seca."),
     # another patient placed by a bed or a box keeps its sex; a relative of theirs opening the sentence is the

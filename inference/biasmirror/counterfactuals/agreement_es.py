@@ -603,8 +603,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
-        if role and word not in _KIN and prev == "su" and i >= 2 and words[i - 2] in ("es", "era", "fue") \
-                and _subject_kind(words, i - 2) == "patient" and tokens[i][1] not in taken:
+        if role and word not in _KIN and prev == "su" and i >= 3 and words[i - 2] in ("es", "era", "fue") \
+                and words[i - 3] != "que" and _subject_kind(words, i - 2) == "patient" and tokens[i][1] not in taken:
             # "Hijo único, ...; es su cuidador principal": the patient's role towards the one named
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
@@ -669,7 +669,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True  # "Madrina de los gemelos, ...": a parent noun opening the note is the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
             mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
-        elif prev == "su" and i >= 2 and words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient":
+        elif prev == "su" and i >= 3 and words[i - 2] in ("es", "era", "fue") and words[i - 3] != "que" \
+                and _subject_kind(words, i - 2) == "patient":
             mine = True  # "Lo cuida su ahijada; es su padrino": the patient's relation to the one just named
         elif prev in ("", ".", "\n", ";") and _relation_opening(words, i):
             mine = True  # "Cuñado del conductor de la ambulancia, ...", "Hijo único, ...": the patient named by the relation
@@ -1129,6 +1130,9 @@ def _opens_with_verb(words: list[str], k: int) -> bool:
     return k >= 2 and words[k - 2] in _CLITICS and (k == 2 or words[k - 3] in (".", ";", "\n", "!", "?"))
 
 
+_CLITIC_OPENERS = frozenset({",", "que", "no", "ya", "y", "también", "siempre", "nunca", "se"})
+
+
 def _elder_clitic(tokens: list[tuple[str, int]], words: list[str], b: int, gender: str, taken: set[int]) -> list[Agreeing]:
     """The relative's clitic of the elder's gender before a verb later in the sentence ("Su nieto, preocupado por su
     abuela, la acompaña"): the elder, the patient."""
@@ -1137,8 +1141,10 @@ def _elder_clitic(tokens: list[tuple[str, int]], words: list[str], b: int, gende
         if words[j] in _SENTENCE_BREAKS:
             break
         nxt = words[j + 1]
-        if words[j] == clitic and words[j - 1] not in _PREPOSITIONS and tokens[j][1] not in taken \
-                and nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _BODY_PARTS:
+        # a clitic opens its verb's group: after a comma, "que", a negation or the relative's noun, never after a verb
+        if words[j] == clitic and (words[j - 1] in _CLITIC_OPENERS or words[j - 1] in _OTHER_PERSONS) \
+                and tokens[j][1] not in taken and nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS \
+                and nxt not in _BODY_PARTS:
             token, start = tokens[j]
             return [Agreeing(start, start + len(token), token, gender, _match_case(token, "lo" if gender == "F" else "la"),
                              "patient", "object clitic")]
