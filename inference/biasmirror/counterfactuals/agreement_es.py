@@ -67,11 +67,13 @@ _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
     "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
+# relations that are not kinship but name the patient the same way opening a note ("Vecina de la planta baja")
+_NEIGHBOURS = {"vecino": "vecina", "vecina": "vecino", "amigo": "amiga", "amiga": "amigo"}
 _PARENT_KIN = person_nouns_es.kinship_forms("parent")
 _COUNTS = frozenset({"un", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once",
                      "doce", "varios", "varias", "numerosos", "muchos"})
 _CLITIC_VERB_AUX = frozenset({"ha", "han", "había", "habían", "hemos", "he"})
-_SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han",
+_SUBJECT_SKIP = frozenset({"se", "no", "le", "les", "lo", "la", "me", "ya", "también", "ha", "había", "han", "solo",
                            "habían", "muy", "aún", "todavía", "siempre", "ahora", "nunca", "jamás", "haber", "refiere", "niega", "negaba",
                            "negó", "asegura", "reconoce", "admite", "confiesa", "dice", "afirma", "comenta",
                            "manifiesta", "suele", "parece", "puede", "debe",
@@ -95,7 +97,7 @@ _PREPOSITIONS = frozenset({"de", "del", "con", "por", "en", "a", "al", "para", "
 _DETERMINERS = frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "este", "esta", "ese",
                           "esa", "mi", "tu", "lo", "al", "del", "cada", "otro", "otra"})
 _NOUN_STOPLIST = frozenset({
-    "caída", "herida", "salida", "comida", "vida", "bebida", "entrada", "llegada", "subida", "pérdida", "medida",
+    "estridor", "caída", "herida", "salida", "comida", "vida", "bebida", "entrada", "llegada", "subida", "pérdida", "medida",
     "mirada", "parada", "jornada", "llamada", "temporada", "patada", "mordida", "picadura", "partida", "recaída",
     "ida", "vuelta", "consulta", "clínica", "fábrica", "médica", "física", "música", "técnica", "práctica",
     "analítica", "crónica", "dolor", "mayor", "menor", "mejor", "peor", "anterior", "posterior", "superior",
@@ -137,7 +139,12 @@ ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 # "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
 _ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
-_PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana"})
+_PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana", "chaval", "chavala",
+                                 "muchacho", "muchacha",
+                                 # a person by the decade of their age ("un septuagenario")
+                                 "cuadragenario", "cuadragenaria", "quincuagenario", "quincuagenaria",
+                                 "sexagenario", "sexagenaria", "septuagenario", "septuagenaria", "octogenario",
+                                 "octogenaria", "nonagenario", "nonagenaria", "centenario", "centenaria"})
 _ADJECTIVE_SUFFIXES = ("ado", "ada", "ido", "ida", "oso", "osa", "ico", "ica", "ivo", "iva", "ento", "enta",
                        "ador", "adora", "edor", "edora", "idor", "idora", "uto", "uta", "ísimo", "ísima", "ano",
                        "ana", "eño", "eña", "ajo", "aja", "ullo", "ulla", "ino", "ina", "ío", "ía", "ado", "ada",
@@ -174,7 +181,14 @@ _KNOWN_ADJECTIVES = frozenset({
     "peruano", "colombiano", "venezolano", "ecuatoriano", "boliviano", "cubano", "dominicano", "ruso", "chino",
     # round 12: a colour a relative sees the patient with ("la ha visto amarilla"), an age by decades
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
+    # round 14: "me he levantado yo solita" (the diminutive of "solo", which is no adverb)
+    "solito", "seco", "expuesto", "descompuesto", "repuesto",
 })
+# nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
+_NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
+                  "portugués": "portuguesa", "irlandés": "irlandesa", "japonés": "japonesa", "holandés": "holandesa",
+                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa"}
+_NATIONALITIES_F = {f: m for m, f in _NATIONALITIES.items()}
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
 # nouns of a time after a clause-opening participle: "Ingresada el año pasado" is the patient's participle
@@ -186,6 +200,11 @@ _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
                         "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
 # the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
+# where a patient lies: "la paciente del box 2", "el señor de la cama 4"
+_PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
+# a patient placed by their admission: "del paciente ingresado en la UCI"
+_ADMITTED = frozenset({"ingresado", "ingresada", "hospitalizado", "hospitalizada", "operado", "operada",
+                       "intervenido", "intervenida"})
 _PARTNER_NOUNS = frozenset({"marido", "esposo", "esposa", "novio", "novia", "prometido", "prometida", "pareja"})
 _LATERALITY = {"derecho": "derecha", "derecha": "derecho", "izquierdo": "izquierda", "izquierda": "izquierdo"}
 _EPICENE_ENDINGS = ("e", "l", "z", "ar", "ble", "ista", "ante", "ente", "il", "al", "ar", "s")
@@ -207,8 +226,9 @@ def _hyphenated(word: str, inflect) -> str | None:
     if word.startswith("ex-"):
         rest = inflect(word[3:])  # "ex-alcohólico" -> "ex-alcohólica"
         return "ex-" + rest if rest else None
-    parts = [inflect(part) for part in word.split("-")]
-    return "-".join(parts) if all(parts) else None
+    # a part of one form for both sexes stays ("cantante-compositora" -> "cantante-compositor")
+    parts = [inflect(part) or (part if _is_epicene_role(part) else None) for part in word.split("-")]
+    return "-".join(parts) if all(parts) and parts != word.split("-") else None
 
 
 def _ex_role(word: str) -> str | None:
@@ -221,7 +241,8 @@ def _ex_role(word: str) -> str | None:
 def _is_role(word: str) -> bool:
     """A role noun of two forms, listed, under 'ex' or hyphenated ("jugadora-entrenadora")."""
     if "-" in word:
-        return all(_is_role(part) for part in word.split("-"))
+        parts = word.split("-")
+        return all(_is_role(part) or _is_epicene_role(part) for part in parts) and any(map(_is_role, parts))
     return bool(ROLE_NOUNS.get(word) or word in _ROLE_F or _ex_role(word))
 
 
@@ -233,6 +254,8 @@ def to_feminine(word: str) -> str | None:
         return "ex" + new if new else None
     if word in ROLE_NOUNS:
         return ROLE_NOUNS[word]
+    if word in _NATIONALITIES:
+        return _NATIONALITIES[word]
     if word.endswith("o"):
         return word[:-1] + "a"
     if word.endswith(("or",)) and word not in _NOUN_STOPLIST:
@@ -252,6 +275,8 @@ def to_masculine(word: str) -> str | None:
         return "ex" + new if new else None
     if word in _ROLE_F:
         return _ROLE_F[word]
+    if word in _NATIONALITIES_F:
+        return _NATIONALITIES_F[word]
     if word.endswith("ora"):
         return word[:-1]
     if word.endswith("ona"):
@@ -267,8 +292,8 @@ def _gender(word: str) -> str | None:
     """'F'/'M' for a singular adjective, participle or role noun with a gender inflection, else None."""
     if word.startswith("ex-"):
         return _gender(word[3:])  # "ex-alcohólica"
-    if "-" in word:  # "socia-fundadora": every part of one gender
-        genders = {_gender(part) for part in word.split("-")}
+    if "-" in word:  # "socia-fundadora": every part of one gender, a part of one form aside ("actriz-cantante")
+        genders = {_gender(part) for part in word.split("-") if not _is_epicene_role(part)}
         return genders.pop() if len(genders) == 1 and None not in genders else None
     if _ex_role(word) and word not in ROLE_NOUNS and word not in _ROLE_F:
         return _gender(word[2:])
@@ -276,10 +301,12 @@ def _gender(word: str) -> str | None:
         return "M" if ROLE_NOUNS[word] else None
     if word in _ROLE_F:
         return "F"
+    if word in _NATIONALITIES or word in _NATIONALITIES_F:
+        return "M" if word in _NATIONALITIES else "F"
     if word in _NOUN_STOPLIST or len(word) < 3:
         return None
     masculine = to_masculine(word) if word.endswith("a") else word
-    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo",
+    if masculine in _KNOWN_ADJECTIVES or (masculine and masculine.endswith(("ado", "ido", "ído", "oso", "ico", "ivo", "dizo",
                                                                                "ador", "edor", "idor", "ísimo",
                                                                                "ario"))):
         if word.endswith("a") or word.endswith("ora"):
@@ -308,7 +335,8 @@ _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "depo
 
 def _is_epicene_role(word: str) -> bool:
     """A role noun of one form for both sexes: listed, or any noun in -ista ("submarinista", "taxista")."""
-    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5)
+    return word in _EPICENE_ROLES or (word.endswith("ista") and len(word) > 5) \
+        or (word in ROLE_NOUNS and ROLE_NOUNS[word] is None)
 
 
 # adjectives in -a of one form for both sexes ("paciente alerta pero confusa")
@@ -331,6 +359,12 @@ _BODY_PARTS = frozenset({"abdomen", "tobillo", "rodilla", "pierna", "brazo", "an
                          "quemadura", "fractura", "úlcera", "corte", "contusión", "brecha", "piel", "cara"})
 
 
+# states of mind and behaviour a note gives the patient, never a limb or a wound
+_STATES_OF_MIND = frozenset({"nervioso", "colaborador", "tranquilo", "ansioso", "angustiado", "asustado", "preocupado",
+                             "orientado", "desorientado", "agitado", "inquieto", "lloroso", "contento", "enfadado",
+                             "somnoliento", "confuso", "agresivo", "asustadizo", "animado", "decaído", "apático"})
+
+
 def _body_part_list(words: list[str], i: int) -> bool:
     """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
     other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
@@ -342,6 +376,8 @@ def _body_part_list(words: list[str], i: int) -> bool:
         return False
     if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
         return False  # "Ojo rojo, portadora de lentillas": a role noun is the patient's, not the eye's
+    if i + 1 < len(words) and (to_masculine(words[i + 1]) or words[i + 1]) in _STATES_OF_MIND:
+        return False  # "corte limpio, angustiada pero colaboradora": a state of mind is a person's
     for w in words[start + 1: i]:
         if w in ROLE_NOUNS or w in _ROLE_F:
             return False
@@ -418,9 +454,15 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
+    if j >= 3 and words[j].isdigit() and words[j - 1] in _PLACES:
+        j -= 3 if words[j - 2] == "del" else 4  # "la paciente del box 2 está inquieta": the noun before its place
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
+    if j >= 1 and _elder_patient(words, j, 1):
+        return "patient"  # "La cuidadora dice que la abuela está confusa"
+    if j >= 1 and _epicene_patient(words, j):
+        return "patient"  # "La testigo del atraco está mareada": the patient named by a noun of one form
     if j >= 1 and words[j] == "tiempo" and words[j - 1] in ("cuánto", "cuanto"):
         return "patient"  # "no sabe cuánto tiempo estuvo tirada": the time asked about, not the subject
     if j >= 1 and words[j] == "mayor" and words[j - 1] in _PATIENT_WORDS:
@@ -517,6 +559,20 @@ def _speaker_label(words: list[str], i: int) -> bool:
     return False
 
 
+def _relation_opening(words: list[str], i: int) -> bool:
+    """Whether the kinship noun at i, opening a sentence, says whose relative the patient is ("Tía de la chica
+    que ingresó ayer", "Vecina de la planta baja", "Hijo único"): a note names its subject first. A label ("Hija de la
+    paciente: ...") and a relative in a family history ("Hermana mayor en seguimiento") are not the patient."""
+    nxt = words[i + 1: i + 3]
+    if nxt[:1] in (["único"], ["única"]):
+        return True
+    # "Amigo del paciente del box 2": another patient, placed, whose relative or friend is the patient
+    noun = i + 3 if nxt[1:2] in (["la"], ["el"]) else i + 2
+    placed = noun < len(words) and words[noun] in _PATIENT_ABBREVIATED and _placed(words, noun)
+    return nxt[:1] in (["de"], ["del"]) and len(nxt) == 2 and not nxt[1].isdigit() \
+        and (nxt[1] not in _PATIENT_ABBREVIATED or placed) and not _speaker_label(words, i)
+
+
 def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Kinship nouns said of the patient: after the patient's copula ("Es tía de tres sobrinos"), coordinated
     with one ("... y madrina de su nieta"), or opening a clause before "que" ("Abuelo que cuidaba a sus
@@ -542,15 +598,29 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         definite = prev in ("el", "la") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
             and _subject_kind(words, i - 2) == "patient"
         # a nickname in quotes, its article with it: "«la Abuela» para todo el personal", "Apodado «el Jefe»"
-        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES)
+        definite = definite or (prev in ("el", "la") and i >= 2 and words[i - 2] in _OPEN_QUOTES
+                                and not _about_relative(words, i - 2))
         # "Es el hermano mayor y el tutor de ...": a definite predicate coordinated with the patient's
         definite = definite or (mine and prev in ("el", "la") and i >= 2 and words[i - 2] in ("y", "e"))
         role = ROLE_NOUNS.get(word) or _ROLE_F.get(word)
+        if role and word not in _KIN and prev == "su" and i >= 3 and words[i - 2] in ("es", "era", "fue") \
+                and words[i - 3] != "que" and _subject_kind(words, i - 2) == "patient" and tokens[i][1] not in taken:
+            # "Hijo único, ...; es su cuidador principal": the patient's role towards the one named
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
+                                _match_case(token, role), "patient", "role noun"))
+            continue
         if role and not definite and mine and prev in ("y", "e") and word not in _KIN:
             # "madre de tres hijos y cuidadora de su suegra": a role noun coordinated with the patient's kinship
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
                                 _match_case(token, role), "patient", "role noun"))
+            continue
+        if word in _NEIGHBOURS and prev in ("", ".", "\n", ";") and _relation_opening(words, i):
+            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, _person_gender(word),
+                                _match_case(token, _NEIGHBOURS[word]), "patient", "role noun"))
             continue
         if word not in _KIN and not (role and definite):
             continue
@@ -599,6 +669,11 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             mine = True  # "Madrina de los gemelos, ...": a parent noun opening the note is the patient's
         elif prev in ("", ".", "\n", ";") and nxt in ("soltera", "soltero"):
             mine = True  # "Madre soltera, trabaja de noche": a parent without a partner opening the note is the patient
+        elif prev == "su" and i >= 3 and words[i - 2] in ("es", "era", "fue") and words[i - 3] != "que" \
+                and _subject_kind(words, i - 2) == "patient":
+            mine = True  # "Lo cuida su ahijada; es su padrino": the patient's relation to the one just named
+        elif prev in ("", ".", "\n", ";") and _relation_opening(words, i):
+            mine = True  # "Cuñado del conductor de la ambulancia, ...", "Hijo único, ...": the patient named by the relation
         else:
             mine = False
         if mine:
@@ -649,7 +724,7 @@ _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sart
 _PRESENT_CLITIC_VERBS = frozenset({"he", "hemos", "espera", "esperan", "llama", "llaman"})
 _NOT_PAST_VERBS = frozenset({"bebé", "café", "sofá", "mamá", "papá", "menú", "así", "allí", "aquí", "ahí"})
 # an infinitive or a gerund with the clitic: "fui a buscarlo", "al acompañarla", "intentando calmarlo"
-_ENCLITIC = re.compile(r"^([^\W\d_]{2,}?(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")
+_ENCLITIC = re.compile(r"^((?:v|[^\W\d_]{2,}?)(?:ar|er|ir|ír|ándo|iéndo|yéndo))(lo|la)$")  # "verla" too
 
 
 def _past_verb(word: str) -> bool:
@@ -704,6 +779,24 @@ def _relative_of_relative(words: list[str], i: int) -> bool:
         and (words[i - 3] in _OTHER_PERSONS or words[i - 3] in _PARTNER_MENTIONS)
 
 
+# words in -o after "la"/"lo" that are no verb: nouns of either gender ("la mano", "la moto") and the neuter
+# "lo" of an adjective or quantity ("lo mismo", "lo justo")
+_NOT_FIRST_SINGULAR = frozenset({"mano", "radio", "foto", "moto", "libido", "polio", "dinamo", "mismo", "mío",
+                                 "suyo", "propio", "otro", "poco", "mucho", "justo", "cierto", "bueno", "malo",
+                                 "típico", "contrario", "único", "pronto", "largo", "alto", "bajo", "tanto",
+                                 "cuanto", "primero", "último", "nuevo", "raro", "antiguo", "normal", "habitual",
+                                 "ocurrido", "dicho", "hecho", "pactado", "indicado", "previsto", "esperado",
+                                 "mínimo", "máximo", "óptimo", "correcto", "exacto", "recto"})
+
+
+def _first_singular(word: str) -> bool:
+    """A present verb of the note's writer ('recibo', 'monitorizo', 'dejo'): its "la"/"lo" is the patient ("La
+    recibo en el box 2")."""
+    return len(word) > 3 and word.isalpha() and word.endswith("o") and _gender(word) is None \
+        and word not in _NOT_FIRST_SINGULAR and word not in ROLE_NOUNS and word not in _KIN \
+        and word not in _BODY_PARTS
+
+
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
     "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
@@ -747,7 +840,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             # may wait for someone else
             verb = _past_verb(nxt) or (nxt.endswith(("ía", "ían", "aba", "aban")) and len(nxt) > 3
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
-                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _impersonal_se(prev, nxt) \
+                or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _first_singular(nxt) \
+                or _impersonal_se(prev, nxt) \
                 or _before_inverted_subject(tokens, words, i) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
@@ -779,14 +873,19 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
     that noun, whichever the patient's sex."""
     kept: set[int] = set()
-    on = False
+    on = apposed = False
     for i, word in enumerate(words):
         if word in (".", ";", ":", "\n", "?", "!"):
-            on = False
+            on = apposed = False
         elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
                 i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
             on = True
-        elif on:
+        elif on and word == ",":
+            # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
+            # its own noun, the patient's
+            apposed = not apposed and words[i + 1: i + 2] in (["un"], ["una"]) and words[i + 2: i + 3] != [] \
+                and (words[i + 2] in _SEX_NOUN_SWAP or words[i + 2] in _PATIENT_NOUN_ROLES)
+        elif on and not apposed:
             kept.add(tokens[i][1])
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
 
@@ -948,7 +1047,7 @@ def _discharged(tokens: list[tuple[str, int]], words: list[str], found: list[Agr
         j = i + 1
         while j < len(words) and words[j] in _DISCHARGE_FILLERS:
             j += 1
-        if j >= len(words) or tokens[j][1] in taken or not words[j].endswith(("ado", "ada", "ido", "ida")):
+        if j >= len(words) or tokens[j][1] in taken or _gender(words[j]) is None:
             continue
         gender = _gender(words[j])
         new = to_masculine(words[j]) if gender == "F" else to_feminine(words[j]) if gender == "M" else None
@@ -1013,11 +1112,43 @@ def _partner_roles(tokens: list[tuple[str, int]], words: list[str], found: list[
 _ELDERS = {"hijo": ("padre", "madre"), "hija": ("padre", "madre"), "hijos": ("padre", "madre"),
            "hijas": ("padre", "madre"), "nieto": ("abuelo", "abuela"), "nieta": ("abuelo", "abuela"),
            "nietos": ("abuelo", "abuela"), "nietas": ("abuelo", "abuela"), "sobrino": ("tío", "tía"),
-           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía")}
+           "sobrina": ("tío", "tía"), "sobrinos": ("tío", "tía"), "sobrinas": ("tío", "tía"),
+           "nuera": ("suegro", "suegra"), "nueras": ("suegro", "suegra"), "yerno": ("suegro", "suegra"),
+           "yernos": ("suegro", "suegra"), "ahijado": ("padrino", "madrina"), "ahijada": ("padrino", "madrina"),
+           "bisnieto": ("bisabuelo", "bisabuela"), "bisnieta": ("bisabuelo", "bisabuela")}
 
 
 # "preocupado por su madre", "ayuda a su padre", "enfadado con su madre"
 _ELDER_PREPOSITIONS = ("por", "a", "con")
+
+
+def _opens_with_verb(words: list[str], k: int) -> bool:
+    """Whether the word at k opens its sentence, or follows only a clitic and its verb ("La trae su nieto"): the
+    relative named there is the sentence's subject."""
+    if k == 0 or words[k - 1] in (".", ";", "\n", "!", "?"):
+        return True
+    return k >= 2 and words[k - 2] in _CLITICS and (k == 2 or words[k - 3] in (".", ";", "\n", "!", "?"))
+
+
+_CLITIC_OPENERS = frozenset({",", "que", "no", "ya", "y", "también", "siempre", "nunca", "se"})
+
+
+def _elder_clitic(tokens: list[tuple[str, int]], words: list[str], b: int, gender: str, taken: set[int]) -> list[Agreeing]:
+    """The relative's clitic of the elder's gender before a verb later in the sentence ("Su nieto, preocupado por su
+    abuela, la acompaña"): the elder, the patient."""
+    clitic = "la" if gender == "F" else "lo"
+    for j in range(b + 1, len(words) - 1):
+        if words[j] in _SENTENCE_BREAKS:
+            break
+        nxt = words[j + 1]
+        # a clitic opens its verb's group: after a comma, "que", a negation or the relative's noun, never after a verb
+        if words[j] == clitic and (words[j - 1] in _CLITIC_OPENERS or words[j - 1] in _OTHER_PERSONS) \
+                and tokens[j][1] not in taken and nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS \
+                and nxt not in _BODY_PARTS:
+            token, start = tokens[j]
+            return [Agreeing(start, start + len(token), token, gender, _match_case(token, "lo" if gender == "F" else "la"),
+                             "patient", "object clitic")]
+    return []
 
 
 def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1027,8 +1158,7 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") \
-                or (i >= 2 and words[i - 2] not in (".", ";", "\n", "!", "?")):
+        if word not in _ELDERS or i == 0 or words[i - 1] not in ("su", "sus") or not _opens_with_verb(words, i - 1):
             continue
         k = i + 1
         while k + 2 < len(words) and words[k] not in (".", ";", "\n", "!", "?"):
@@ -1059,6 +1189,7 @@ def _elder_of_relative(tokens: list[tuple[str, int]], words: list[str], found: l
                 break
             out.append(Agreeing(tokens[j][1], tokens[j][1] + len(tokens[j][0]), tokens[j][0], g,
                                 _match_case(tokens[j][0], new), "patient", "elder"))
+        out += _elder_clitic(tokens, words, b, gender, taken)
         # its relative pronoun: "por su madre, a la que ve ..."
         j = b + 2 if b + 1 < len(words) and words[b + 1] == "," else b + 1
         rel = None
@@ -1139,12 +1270,396 @@ def analyse(text: str) -> list[Agreeing]:
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
+    found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
+    found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
+    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
+    found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
     found = _relative_pronoun(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
+
+
+# verbs that give the patient a nickname: "la conocen como «la Morena»", "lo apodan «el Flaco»"
+_NAMING_VERBS = frozenset({"llaman", "llamaban", "llama", "apodan", "apodaban", "apodado", "apodada", "dicen",
+                           "decían", "conoce", "conocen", "conocido", "conocida", "presenta", "presentó", "hace"})
+
+
+_PAIR_WORDS = {("ambos",): "M", ("ambas",): "F", ("los", "dos"): "M", ("las", "dos"): "F"}
+_PARTNERS_BY_GENDER = {"F": frozenset({"mujer", "esposa", "novia", "prometida", "exmujer", "exesposa", "exnovia"}),
+                       "M": frozenset({"marido", "esposo", "novio", "prometido", "exmarido", "exesposo", "exnovio"})}
+
+
+def _plural_agreeing(word: str) -> tuple[str, str] | None:
+    """(gender, other form) of a plural adjective or participle ("nerviosas" -> ("F", "nerviosos")), else None."""
+    if not word.endswith("s") or len(word) < 5:
+        return None
+    singular = word[:-2] if word.endswith("ores") else word[:-1]
+    gender = _gender(singular)
+    new = (to_masculine(singular) if gender == "F" else to_feminine(singular)) if gender else None
+    if not new:
+        return None
+    return gender, new + ("es" if new.endswith("or") else "s")
+
+
+def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The patient and a partner of the same sex spoken of together ("acude con su mujer; las dos están muy
+    nerviosas"): the plural pronoun and its plural adjectives take the pair's new sex. With a partner of the other
+    sex the pair is masculine whatever the swap ("ambos"), and these words keep their form: the pair's gender is
+    only the patient's when it is also the partner's (swapped when it is the patient's original sex)."""
+    partners = {g for g, nouns in _PARTNERS_BY_GENDER.items()
+                if any(w in nouns and words[k - 1] in ("su", "sus") for k, w in enumerate(words) if k)}
+    if len(partners) != 1:
+        return found
+    pair_gender = partners.pop()
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(len(words)):
+        size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
+        if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
+            continue
+        nxt = words[i + size] if i + size < len(words) else "."
+        if not (nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le")
+                or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt)):
+            continue  # "ambas piernas", "los dos hijos": a pair of things or of other people
+        article, at = tokens[i]
+        out.append(Agreeing(at, at + len(article), article, pair_gender,
+                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
+                            "patient", "determiner"))
+        for k in range(i + size, min(i + size + 6, len(words))):
+            if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
+                break
+            agreeing = _plural_agreeing(words[k])
+            if agreeing and agreeing[0] == pair_gender:
+                token, start = tokens[k]
+                out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
+                                    "patient", "predicative"))
+            elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD or words[k] in ("están", "son")):
+                break
+    return found + out
+
+
+_CHILD_NOUNS = frozenset({"niño", "niña", "lactante", "bebé", "menor", "adolescente", "chico", "chica", "chaval",
+                          "chavala", "neonato"})
+# the article of an elder named by the staff: "el abuelo", "al abuelo", "a la abuela"
+_ELDER_ARTICLES = {("el",): ("M", "la"), ("al",): ("M", "a la"), ("la",): ("F", "el"), ("a", "la"): ("F", "al")}
+
+
+def _elder_patient(words: list[str], i: int, size: int) -> bool:
+    """Whether "abuelo"/"abuela" at i, after its article of ``size`` words ("el", "al", "a la"), names the patient
+    after a comma or "que", not before "de", in a note that is no child's."""
+    if words[i] not in _ELDER_NAMES or i < size + 1 or words[i + 1: i + 2] in (["de"], ["del"]):
+        return False
+    article = _ELDER_ARTICLES.get(tuple(words[i - size: i]))
+    return article is not None and article[0] == ("F" if words[i] == "abuela" else "M") \
+        and words[i - size - 1] in (",", "que") and not any(w in _CHILD_NOUNS for w in words)
+
+
+def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"el abuelo"/"la abuela" with the definite article is how a carer or the staff names an elderly patient, in
+    a clause of its own: after a comma or "que" ("Según el cuidador, el abuelo no ha comido hoy", "dice que al
+    abuelo lo nota apagado"). A relative is "su abuela"; "el abuelo de ..." is someone's; in a child's note "el
+    abuelo" is the child's."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if tokens[i][1] in taken:
+            continue
+        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
+        if not _elder_patient(words, i, size):
+            continue
+        gender, new = _ELDER_ARTICLES[tuple(words[i - size: i])]
+        first, last = tokens[i - size], tokens[i - 1]
+        out.append(Agreeing(first[1], last[1] + len(last[0]), words[i - size] if size == 1 else "a la", gender,
+                            _match_case(first[0], new), "patient", "determiner"))
+        out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                            _match_case(tokens[i][0], _ELDER_NAMES[word]), "patient", "noun"))
+    return found + out
+
+
+# nouns of one form for staff and bystanders who bring the patient, never the patient's own noun in a note
+_EPICENE_STAFF = _STAFF_HEADS | {"auxiliar", "fisioterapeuta", "policía", "agente", "vigilante", "guía", "socorrista",
+                                 "anestesista", "dentista", "intérprete", "técnico"}
+_SENTENCE_BREAKS = frozenset({".", ";", ":", "\n", "!", "?"})
+
+
+def _clitic_in_clause(words: list[str], i: int) -> bool:
+    """Whether "lo"/"la" before a verb follows the noun at i in its clause ("El celador lo acompaña al baño")."""
+    for k in range(i + 1, len(words) - 1):
+        if words[k] in _CLAUSE_BREAK:
+            return False
+        nxt = words[k + 1]
+        if words[k] in _CLITICS and words[k - 1] not in _PREPOSITIONS and nxt.isalpha() and nxt.islower() \
+                and _gender(nxt) is None and nxt not in _BODY_PARTS and nxt not in _DETERMINERS:
+            return True
+    return False
+
+
+def _opening(words: list[str], i: int) -> bool:
+    """Whether the noun at i, after its article, opens the note, or a sentence naming again a noun said of the
+    patient before ("..., taxista. El taxista ...")."""
+    return i == 1 or (i >= 2 and words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2])
+
+
+def _epicene_patient(words: list[str], i: int) -> bool:
+    """Whether the noun of one form at i, opening as `_opening` says with "el"/"la", is the patient: not staff, and
+    its sentence names no patient otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an
+    object ("La residente la exploró"), nor is it a label ("El guía: ...")."""
+    if words[i - 1] not in ("el", "la") or not _is_epicene_role(words[i]) or words[i] in _EPICENE_STAFF \
+            or not _opening(words, i):
+        return False
+    end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
+    return not (any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)]
+                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
+                       for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i))
+
+
+def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A noun of one form for both sexes takes the patient's sex from its article: opening a sentence that names
+    no patient otherwise ("La testigo del atraco se ha desmayado", "El sargento ___, de permiso")
+    or as the patient's definite predicate ("Es el gerente de la tienda"). Staff keep theirs."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(1, len(words)):
+        article = tokens[i - 1]
+        if words[i - 1] not in ("el", "la") or article[1] in taken or not _is_epicene_role(words[i]) \
+                or words[i] in _EPICENE_STAFF:
+            continue
+        if _opening(words, i):
+            if not _epicene_patient(words, i):
+                continue
+        elif not (words[i - 2] in ("es", "era", "fue") and _subject_kind(words, i - 2) == "patient"):
+            continue
+        gender = "F" if words[i - 1] == "la" else "M"
+        out.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                            _match_case(article[0], "el" if gender == "F" else "la"), "patient", "determiner"))
+    return found + out
+
+
+_NARRATOR_BEING = frozenset({"estoy", "estaba", "estuve", "quedé", "quedo", "sentía", "siento"})
+
+
+def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list[Agreeing]) -> list[Agreeing]:
+    """"Sola"/"solo" said of the one who writes the note ("yo estaba sola en la planta", "yo estaba sola en la planta"), outside
+    quoted speech, in a note that speaks of the patient in the third person: the writer keeps hers (the lexicon
+    would read the first person as the patient's)."""
+    third = any(a.reason == "object clitic" for a in found) or any(w in ("él", "ella") or w in _PATIENT_ABBREVIATED
+                                                                   for w in words)
+    out: list[Agreeing] = []
+    quoted = spoken = False
+    for i, word in enumerate(words):
+        if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
+            quoted = word in _OPEN_QUOTES and not (word == '"' and quoted)
+        spoken = (spoken or word == ":") and word not in _SENTENCE_BREAKS - {":"}
+        if not third or quoted or spoken or word not in ("solo", "sola") or not i:
+            continue
+        prev = words[i - 1]
+        if prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(i - 3, 0): i - 1]):
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, "F" if word == "sola" else "M", token, "other", "kept"))
+    return found + out
+
+
+_REPORTING_VERBS = frozenset({"refiere", "cuenta", "dice", "explica", "comenta", "relata", "asegura", "afirma",
+                              "insiste", "confirma", "describe", "nota", "ve", "encuentra", "notó", "vio", "encontró"})
+
+
+def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"él"/"ella" as the subject of a report about the patient ("su sobrino, que vive con ella; él cuenta que no
+    duerme", "él la describe como activa") is the relative of its gender named before, not the patient: kept
+    against the lexicon's pronoun. Without such a relative (a carer, the partner) it is left to the lexicon."""
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i + 2 >= len(words):
+            continue
+        k = i + 1 + (words[i + 1] in ("también", "no", "ya"))
+        reports = (words[k] in _CLITICS and words[k + 1: k + 2] != [] and words[k + 1] in _REPORTING_VERBS) \
+            or (words[k] in _REPORTING_VERBS and "que" in words[k + 1: k + 3])
+        gender = "F" if word == "ella" else "M"
+        relative = any((w in _KIN or w in _NEIGHBOURS) and _person_gender(w) == gender
+                       and words[m - 1] in ("su", "sus", "el", "la") for m, w in enumerate(words[:i]) if m)
+        if reports and relative:
+            token, start = tokens[i]
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
+    return found + out
+
+
+_OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
+
+
+def _placed(words: list[str], i: int) -> bool:
+    """Whether the person noun at i is placed by a bed or a box ("la paciente de la cama 4", "el señor del box 3") or
+    by an admission ("el paciente ingresado en la UCI")."""
+    nxt = words[i + 1: i + 4]
+    return nxt[:1] == ["del"] and nxt[1:2] != [] and nxt[1] in _PLACES \
+        or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES or nxt[:1] != [] and nxt[0] in _ADMITTED
+
+
+def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """Another patient, placed by a bed or a box, in a complement ("Es cuñada del paciente del box 5", "El sobrino
+    de la paciente de la cama 4 se ha mareado") or after the patient was placed elsewhere ("La paciente del box 2
+    ... porque el señor del box 3 tose"): kept, article and noun, and a partner of theirs named with them when
+    the patient is named elsewhere ("El marido de la señora de la cama 8 la ayudó"). A relative opening the sentence
+    with its article before such a complement is the patient ("El hijo ..." -> "La hija ..."), unless a patient is
+    named after it."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    placed_before = False
+    for i, word in enumerate(words):
+        if word not in _OTHER_PATIENT_NOUNS or not i or not _placed(words, i):
+            continue
+        d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
+        complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
+        if not (complement or placed_before):
+            placed_before = True  # the patient's own place: "La paciente del box 2 está inquieta ..."
+            continue
+        d -= d >= 1 and words[d] in ("el", "la") and words[d - 1] in ("de", "a", "con", "por")
+        head = d - 1
+        # ("La tía del niño de la cama 2 avisa de que la señora de enfrente ...": she reports on the patient)
+        later = any(w in _PATIENT_ABBREVIATED | {"señor", "señora"} and words[m - 1] in ("el", "la", "un", "una", "del", "al")
+                    for m, w in enumerate(words[i + 1:], i + 1))
+        partner = head >= 1 and (words[head] in _PARTNER_WORDS or words[head] == "mujer")
+        if partner and not (later or any(a.reason == "object clitic" and a.start > tokens[i][1] for a in found)):
+            continue  # "El marido de la señora del box 4 espera fuera": the patient's partner, the patient by her place
+        if partner:
+            d = head - 1  # "El marido de la señora de la cama 8 la ayudó": another patient's partner, kept too
+        for k in range(d, i + 1 + (words[i + 1] in _ADMITTED)):
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
+        if not later and head >= 1 and words[head] in _KIN and words[head - 1] in ("el", "la") \
+                and tokens[head][1] not in taken \
+                and (head == 1 or words[head - 2] in _SENTENCE_BREAKS):
+            gender = _person_gender(words[head])
+            for k, new in ((head - 1, "la" if gender == "M" else "el"), (head, _KIN[words[head]])):
+                token, start = tokens[k]
+                out.append(Agreeing(start, start + len(token), token, gender, _match_case(token, new), "patient",
+                                    "role noun"))
+    return found + out
+
+
+_RETIRED = frozenset({"jubilado", "jubilada", "prejubilado", "prejubilada", "retirado", "retirada"})
+
+
+def _retired_after_trade(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"Profesora de instituto jubilada": retired after the patient's trade and its complement is the
+    patient's, like the trade."""
+    taken = {a.start for a in found}
+    at = {a.start: a for a in found if a.controller == "patient" and a.reason == "role noun"}
+    out: list[Agreeing] = []
+    for r, (_, start) in enumerate(tokens):
+        trade = at.get(start)
+        if trade is None or words[r + 1: r + 2] not in (["de"], ["del"]):
+            continue
+        for k in range(r + 2, min(r + 7, len(words))):
+            if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
+                break
+            if words[k] in _RETIRED and _gender(words[k]) == trade.gender and tokens[k][1] not in taken:
+                new = to_masculine(words[k]) if trade.gender == "F" else to_feminine(words[k])
+                out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], trade.gender,
+                                    _match_case(tokens[k][0], new or words[k]), "patient", "role noun"))
+                break
+    return found + out
+
+
+def _wife_of(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"la mujer de/del ..." is a wife: the patient's partner before the patient ("la mujer del paciente viene de
+    camino" -> "el marido de la paciente"), kept with its article before someone else ("la mujer del hermano")."""
+    kept = {a.start for a in found if a.reason == "kept"}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word != "mujer" or i == 0 or words[i - 1] not in ("la", "una", "su") or words[i + 1: i + 2] not in (
+                ["de"], ["del"]):
+            continue
+        k = i + 2 + (words[i + 2: i + 3] in (["la"], ["el"]))
+        if k >= len(words):
+            continue
+        token, start = tokens[i]
+        if (words[k] in _PATIENT_ABBREVIATED or words[k] in ("señor", "señora")) and tokens[k][1] not in kept:
+            # the lexicon's sex noun ("varón") is kept out; the partner's noun replaces it
+            out.append(Agreeing(start, start + len(token), token, "F", token, "other", "kept"))
+            out.append(Agreeing(start, start + len(token), token, "F", _match_case(token, "marido"), "partner",
+                                "partner noun"))
+        elif words[k] in _OTHER_PERSONS or words[k] in _STAFF_HEADS or _is_role(words[k]) or tokens[k][1] in kept:
+            article = tokens[i - 1]
+            out.append(Agreeing(article[1], start + len(token), _tokens_text(tokens, i - 1, i), "F",
+                                _tokens_text(tokens, i - 1, i), "other", "kept"))
+    return found + out
+
+
+def _tokens_text(tokens: list[tuple[str, int]], a: int, b: int) -> str:
+    """The tokens a..b joined by one space (an article and its noun)."""
+    return " ".join(t for t, _ in tokens[a: b + 1])
+
+
+def _named_before(words: list[str], q: int) -> bool:
+    """Whether a naming verb comes before the quote at q in its clause, within 8 words ("Conocida en el pueblo
+    como «...»"), and the clause is not a relative one about someone else ("su hija, a la que llaman «la Jefa»")."""
+    named = False
+    for k in range(q - 1, max(q - 9, -1), -1):
+        if words[k] in _CLAUSE_BREAK - {","}:
+            break
+        named = named or words[k] in _NAMING_VERBS
+    return named and not _about_relative(words, q)
+
+
+def _about_relative(words: list[str], q: int) -> bool:
+    """Whether the words before q in its sentence are a relative clause about someone else ("su hija, a la que
+    llaman ...")."""
+    start = q - 1
+    while start >= 0 and words[start] not in _CLAUSE_BREAK - {","}:
+        start -= 1
+    span = words[start + 1: q]
+    return any(w in _OTHER_PERSONS and "que" in span[m:] for m, w in enumerate(span))
+
+
+def _nicknames(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A nickname given to the patient, in quotes after a naming verb: an article and a capitalised word of two
+    forms ("«la Morena»" -> "«el Moreno»", "«el Flaco»" -> "«la Flaca»"); both change with the patient."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(2, len(words) - 1):
+        article, name = tokens[i], tokens[i + 1]
+        if words[i - 1] not in _OPEN_QUOTES or words[i] not in ("el", "la") or name[1] in taken \
+                or not name[0][:1].isupper() or not _named_before(words, i - 1):
+            continue
+        gender = "F" if words[i] == "la" else "M"
+        new = to_masculine(words[i + 1]) if gender == "F" else to_feminine(words[i + 1])
+        if _gender(words[i + 1]) not in (gender, None) or not new:
+            continue
+        out.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                            _match_case(article[0], "el" if gender == "F" else "la"), "patient", "determiner"))
+        out.append(Agreeing(name[1], name[1] + len(name[0]), name[0], gender, _match_case(name[0], new), "patient",
+                            "noun"))
+    return found + out
+
+
+def _participle_of(words: list[str], k: int, found: list[Agreeing], clause_start: int) -> bool:
+    """Whether the word at k is an adjective of the gender of the patient's last word in the clause."""
+    mine = [a.gender for a in found if a.controller == "patient" and a.start >= clause_start]
+    return k < len(words) and bool(mine) and _gender(words[k]) == mine[-1] and words[k] not in ROLE_NOUNS
+
+
+def _degree_then_adjective(words: list[str], k: int) -> bool:
+    """Whether degree adverbs (at least one, not "no") start at k and an adjective of a gender follows them."""
+    j = k
+    while j < len(words) and words[j] in _ADVERBS and words[j] != "no":
+        j += 1
+    return j > k and j < len(words) and _gender(words[j]) is not None
+
+
+# verbs after an impersonal "se le" whose predicate is the patient's
+_MOVING_VERBS = frozenset({"trasladó", "trasladaron", "encontró", "encontraron", "halló", "vio", "vieron", "notó",
+                           "dejó", "dejaron", "llevó", "llevaron", "trajo", "trajeron", "sentó", "acostó", "tumbó",
+                           "traslada", "encuentra", "ve", "nota", "deja", "lleva", "sienta", "acuesta", "tumba"})
+
+
+def _after_finite_verb(words: list[str], i: int) -> bool:
+    """Whether "la"/"lo" at i follows a finite verb, where a clitic cannot stand: it is an article ("nota la
+    lengua hinchada", "Le pongo la analgesia pautada")."""
+    prev = words[i - 1] if i else ""
+    return prev in _COPULAS or _first_singular(prev) and (i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("le", "me", "se"))
 
 
 def _age_apposition(words: list[str], i: int) -> bool:
@@ -1169,6 +1684,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
     copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
+    clause_start = 0  # where the clause opens: a participle of the patient in it is coordinated after "y"
     for i, word in enumerate(words):
         if i <= skip_until:
             continue
@@ -1182,6 +1698,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = copula_of_patient = False
+            clause_start = tokens[i][1]
             continue
         if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
                 and words[i + 1] in _TIME_NOUNS:
@@ -1209,16 +1726,24 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
             continue
-        if word in ("y", "e") and copula_of_patient and not licensed and i + 2 < len(words) \
-                and words[i + 1] in _ADVERBS and words[i + 1] != "no" and _gender(words[i + 2]) is not None:
-            # "está en ayunas desde anoche y muy dolorido": a degree adverb after "y" goes back to the copula
+        if word in ("y", "e", "pero") and not licensed and i and _gender(words[i - 1]) is None \
+                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])) \
+                and (copula_of_patient or any(
+                a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
+                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
+            # "está en ayunas desde anoche y muy dolorido", "llega sudorosa, con fiebre y agitada", "está
+            # desorientado en el tiempo pero tranquilo": after "y"/"pero" a degree adverb, or an adjective of the
+            # patient's gender, goes back to the patient's copula or participle across a complement (not after an
+            # adjective: "piel fría y pálida" are the skin's)
             controller, licensed, reason = "patient", True, "predicative"
             continue
         if word in _COORD or word in _ADVERBS:
             continue
         prev = words[i - 1] if i else ""
-        if (word == "cada" and i + 1 < len(words) and words[i + 1] == "vez") or (word == "vez" and prev == "cada"):
-            continue  # "cada vez más apagada"
+        if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
+            continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
+        if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
+            continue  # "está vomitando pero consciente y tranquila": the progressive keeps the copula's run
         if word == "medio" and prev not in _DETERMINERS and i + 1 < len(words) and _gender(words[i + 1]) is not None:
             continue  # "medio ciega": a degree adverb
         if word in _PARTNER_NOUNS and word != "pareja" and prev not in _DETERMINERS - {"su"}:
@@ -1247,8 +1772,18 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
-        if word in ("solo", "sola") and prev in ("él", "ella"):
-            gender = "M" if word == "solo" else "F"  # "ha entrado él solo": alone, after the patient's pronoun
+        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed)):
+            # "ha entrado él solo", "Llegó solo o acompañado": alone, after the patient's pronoun or verb
+            gender = "M" if word == "solo" else "F"
+        if word == "yo" and in_quote:
+            controller, licensed, reason = "patient", True, "predicative"  # «me he levantado yo solita»: the speaker
+            continue
+        if gender is not None and not role and (prev in _SENTENCE_BREAKS or prev == "") and i + 1 < len(words) \
+                and word.endswith(("ado", "ada", "ido", "ida")) \
+                and (words[i + 1] in _STAFF_HEADS or words[i + 1] in _EPICENE_STAFF or words[i + 1] in _KIN
+                     or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
+            licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
+            continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
                 and words[i + 2] not in _TIME_NOUNS \
@@ -1269,7 +1804,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         c = i - 1
         while c > 0 and words[c] in _ADVERBS:
             c -= 1
-        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","})
+        # the relative as the subject: opening the sentence, or after a clitic and its verb ("Lo trae su hermana")
+        opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
@@ -1291,6 +1827,22 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                   "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
                                   "patient", "determiner"))
+            continue
+        if word in ("el", "la") and prev in ("ser", "es", "era", "fue") and words[i + 1: i + 2] == [
+                "misma" if word == "la" else "mismo"] and _subject_kind(words, i - 1) == "patient":
+            # "desde el ictus no es el mismo": the patient's predicate, article and pronoun
+            gender = "F" if word == "la" else "M"
+            for k, new in ((i, "el" if word == "la" else "la"), (i + 1, "mismo" if word == "la" else "misma")):
+                found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                                      _match_case(tokens[k][0], new), "patient", "determiner"))
+            skip_until = i + 1
+            continue
+        if word in ("el", "la") and licensed and controller in ("patient", "partner") and prev in ("es", "era", "fue") \
+                and words[i + 1: i + 2] == ["que"]:
+            # "Su exmujer ... es la que la ha animado": the article of the copula's subject, patient or partner
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
+                                  "F" if word == "la" else "M", _match_case(tokens[i][0], "el" if word == "la" else "la"),
+                                  controller, "determiner"))
             continue
         if word in ("el", "la") and licensed and controller == "patient" and prev in ("es", "era", "fue") \
                 and i + 2 < len(words) and words[i + 1] in ("más", "menos") \
@@ -1397,8 +1949,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and not _other_subject(words, i - 1):
             controller, licensed, reason = "patient", True, "role noun"
             continue
+        if word == "le" and prev == "se" and words[i + 1: i + 2] != [] and words[i + 1] in _MOVING_VERBS:
+            # "se le trasladó tumbada", "se le encontró consciente": the dative is the patient, and the predicate
+            controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
+            continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
-                and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS):
+                and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS) \
+                and not _after_finite_verb(words, i):
             # "lo encuentran desorientado", "la ha visto confusa": the clitic is the patient
             nxt = words[i + 1]
             if nxt in _CLITIC_VERB_AUX or nxt in _FIRST_PERSON_JUDGING or (
@@ -1419,7 +1976,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _PARTNER_WORDS:
             controller, licensed, reason = ("partner", False, "")  # licensed by a copula after it
             continue
+        if word == "meses" and words[0] in _CHILD_NOUNS and prev.isdigit():
+            controller, licensed, reason = "patient", True, "apposed"  # "Lactante de 3 meses traída": the baby's age
+            continue
         if word in ("de",) and i + 1 < len(words) and words[i + 1] in ("profesión",):
+            continue
+        if prev in ("el", "la") and _epicene_patient(words, i):
+            controller, licensed, reason = "patient", True, "apposed"  # "El taxista llegó mareado"
             continue
         if _is_epicene_role(word) and licensed and controller == "patient" and prev not in _DETERMINERS:
             continue  # "Policía local agredida": the patient's epicene role noun keeps the run going

@@ -56,7 +56,13 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("biólogo", "bióloga"), ("geólogo", "geóloga"), ("arqueólogo", "arqueóloga"), ("vigilante", None),
     ("conserje", None), ("recepcionista", None), ("transportista", None),
     # a carrier, a user of a device or service, a sales agent
-    ("portador", "portadora"), ("usuario", "usuaria"), ("comercial", None))
+    ("portador", "portadora"), ("usuario", "usuaria"), ("comercial", None),
+    # owners and artists, and nouns of one form a note opens with ("Turista inglés", "La testigo del atraco")
+    ("dueño", "dueña"), ("propietario", "propietaria"), ("compositor", "compositora"), ("cantante", None),
+    ("gerente", None), ("turista", None), ("poeta", None), ("testigo", None), ("lactante", None),
+    ("taxista", None), ("sargento", None),
+    # young people named by a colloquial noun ("El chaval se niega a comer")
+    ("chaval", "chavala"), ("muchacho", "muchacha"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
@@ -82,7 +88,8 @@ KINSHIP_NOUNS: tuple[tuple[str, str, KinKind], ...] = (
     ("tío", "tía", "parent"), ("padrino", "madrina", "parent"),
     ("hijo", "hija", "kin"), ("hermano", "hermana", "kin"), ("nieto", "nieta", "kin"), ("sobrino", "sobrina", "kin"),
     ("primo", "prima", "kin"), ("yerno", "nuera", "kin"), ("suegro", "suegra", "kin"), ("cuñado", "cuñada", "kin"),
-    ("hermanastro", "hermanastra", "kin"), ("padrastro", "madrastra", "kin"), ("hijastro", "hijastra", "kin"),)
+    ("hermanastro", "hermanastra", "kin"), ("padrastro", "madrastra", "kin"), ("hijastro", "hijastra", "kin"),
+    ("consuegro", "consuegra", "kin"), ("ahijado", "ahijada", "kin"), ("bisnieto", "bisnieta", "kin"))
 
 
 def kinship_pairs(*kinds: KinKind) -> dict[str, str]:
