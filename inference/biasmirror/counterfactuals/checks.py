@@ -4,6 +4,7 @@ fails them) and the diagnostics (which store them for audit.counterfactual_quali
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 from biasmirror.counterfactuals.base import OTHER_SEX
 from biasmirror.counterfactuals.clinical_content import changed_parts, clinical_content
@@ -14,24 +15,27 @@ MAX_LENGTH_FACTOR = 1.4
 MIN_LENGTH_CHECKED = 40
 
 
-def wrong_sex_terms(text: str | None, counterfactual_sex: str, language: str) -> int | None:
+def wrong_sex_terms(text: str | None, counterfactual_sex: str, language: str, original: str | None = None,
+                    placebo: bool = False) -> int | None:
     """Lexicon words of `text` (pronouns, nouns, honorifics, codes) that signal the sex the copy must NOT have
     (the original sex for a swap, the other sex for a placebo copy); None when the language has no lexicon.
     Partner nouns are not counted (the swap keeps the relationship's configuration: see docs/counterfactuals.md)
     and, where the morphology-aware analysis runs, neither are agreeing words: :func:`wrong_sex_agreement`
-    counts those."""
+    counts those. With the `original`, a word the copy keeps from it counts only when it is the patient's
+    (:func:`residual_words_many`)."""
     if language not in supported_languages():
         return None
-    from biasmirror.counterfactuals.rules import residual_spans, uses_morphology
-
-    return len(residual_spans(text, OTHER_SEX[counterfactual_sex], language, partners=False,
-                              agreement=not uses_morphology(language)))
+    words = residual_words(text, OTHER_SEX[counterfactual_sex], language, original, placebo)
+    return sum(w.reason == "lexicon term" for w in words)
 
 
-def wrong_sex_agreement(text: str | None, counterfactual_sex: str, language: str) -> list[str]:
+def wrong_sex_agreement(text: str | None, counterfactual_sex: str, language: str, original: str | None = None,
+                        placebo: bool = False) -> list[str]:
     """Reasons of the words of `text` that agree with the patient and still carry the sex the copy must not
-    have ('predicative', 'apposed', 'role noun', ...); empty when none or the language has no analysis."""
-    return [w.reason for w in residual_words(text, OTHER_SEX[counterfactual_sex], language) if w.reason != "lexicon term"]
+    have ('predicative', 'apposed', 'role noun', ...); empty when none or the language has no analysis. With
+    the `original`, as :func:`wrong_sex_terms`."""
+    return [w.reason for w in residual_words(text, OTHER_SEX[counterfactual_sex], language, original, placebo)
+            if w.reason != "lexicon term"]
 
 
 def reason_summary(reasons: list[str]) -> str | None:
@@ -51,17 +55,19 @@ class FieldProblem:
 
 
 def field_problems(field: str, original: str | None, copy: str | None, counterfactual_sex: str,
-                   language: str) -> list[str]:
-    """Why `copy` is not a valid counterfactual of `original` (empty when it is). Messages never quote text."""
+                   language: str, placebo: bool = False) -> list[str]:
+    """Why `copy` is not a valid counterfactual of `original` (empty when it is; ``placebo``: a same-sex copy).
+    Messages never quote text."""
     if not original:
         return [] if not copy else [f"{field} must be null: the record has none"]
     if not isinstance(copy, str) or not copy.strip():
         return [f"{field} is missing or empty"]
     problems = []
-    wrong = wrong_sex_terms(copy, counterfactual_sex, language)
+    words = residual_words(copy, OTHER_SEX[counterfactual_sex], language, original, placebo)
+    wrong = sum(w.reason == "lexicon term" for w in words)
     if wrong:
         problems.append(f"{wrong} word(s) in {field} still refer to a patient of sex {OTHER_SEX[counterfactual_sex]}")
-    agreeing = wrong_sex_agreement(copy, counterfactual_sex, language)
+    agreeing = [w.reason for w in words if w.reason != "lexicon term"]
     if agreeing:
         problems.append(f"{len(agreeing)} word(s) in {field} still agree with a patient of sex "
                         f"{OTHER_SEX[counterfactual_sex]} ({reason_summary(agreeing)})")
@@ -83,7 +89,9 @@ class ResidualWord:
     reason: str
 
 
-def residual_words_many(texts: list[str | None], original_sexes: list[str], language: str) -> list[list[ResidualWord]]:
+def residual_words_many(texts: Sequence[str | None], original_sexes: Sequence[str], language: str,
+                        originals: Sequence[str | None] | None = None,
+                        placebo: bool | Sequence[bool] = False) -> list[list[ResidualWord]]:
     """Per copy, the words that still signal the patient's original sex, with the reason:
 
     * 'lexicon term': a pronoun, noun, honorific or code of the rule lexicon (residual_terms), partner nouns
@@ -92,7 +100,11 @@ def residual_words_many(texts: list[str | None], original_sexes: list[str], lang
       a word that agrees with the patient and still carries the original sex ("il est gênée"), found by the
       morphology-aware analysis (agreement.py), which replaces the lexicon's agreement word lists.
 
-    Empty lists for a language without a lexicon."""
+    ``original_sexes``: per copy, the sex the copy must not signal (the original's sex for a swap, the other sex
+    for a ``placebo`` copy, the same-sex rewrite; one flag for all or one per copy). With the ``originals``
+    (per copy, the text it was made from), a word that the copy keeps unchanged from its original is listed
+    only when it is about the patient (:func:`about_the_patient`): another person's pronoun of the patient's
+    original sex, which a correct copy keeps, is not a residual. Empty lists for a language without a lexicon."""
     from biasmirror.counterfactuals.agreement import residual_agreement_many
     from biasmirror.counterfactuals.rules import residual_spans, uses_morphology
 
@@ -107,9 +119,67 @@ def residual_words_many(texts: list[str | None], original_sexes: list[str], lang
         seen = {w.start for w in words}
         words += [ResidualWord(r.start, r.text.lower(), r.reason) for r in extra if r.start not in seen]
         out.append(sorted(words, key=lambda w: w.start))
+    if originals is not None:
+        if len(originals) != len(texts):
+            raise ValueError(f"{len(texts)} copies but {len(originals)} originals")
+        placebos = [placebo] * len(texts) if isinstance(placebo, bool) else list(placebo)
+        out = about_the_patient(originals, texts, out, original_sexes, placebos, language)
     return out
 
 
-def residual_words(text: str | None, original_sex: str, language: str) -> list[ResidualWord]:
-    """:func:`residual_words_many` of one copy."""
-    return residual_words_many([text], [original_sex], language)[0]
+def residual_words(text: str | None, original_sex: str, language: str, original: str | None = None,
+                   placebo: bool = False) -> list[ResidualWord]:
+    """:func:`residual_words_many` of one copy (with its original when given)."""
+    return residual_words_many([text], [original_sex], language, None if original is None else [original],
+                               placebo)[0]
+
+
+def about_the_patient(originals: Sequence[str | None], copies: Sequence[str | None],
+                      found: Sequence[list[ResidualWord]], original_sexes: Sequence[str], placebos: Sequence[bool],
+                      language: str) -> list[list[ResidualWord]]:
+    """The residual words of each copy that are about the patient, judged against the original.
+
+    The copy is aligned with its original token by token (second_opinion's tokens and pairing). A word the
+    copy changed, or added, into the sex it must not have is always a residual: the rewrite wrote it. A word
+    the copy keeps as it stands in the original is a residual only when the second opinion's reading of the
+    original (referents_<language>.py, written apart from the swapper) says it refers to the patient; a
+    relative's, a clinician's or another person's word of that sex is theirs and stays. In a placebo copy
+    (same sex as the original) a kept word is never a residual: the original is the reference. Without a
+    reading for the language (French without the Lefff), the words are returned as they are. The reading runs
+    only on the originals of copies that have a word to judge."""
+    from biasmirror.counterfactuals.second_opinion import _pairs, _reader, _tokenizer, languages
+
+    out = [list(words) for words in found]
+    if language not in languages():
+        return out
+    read, tokenize = _reader(language), _tokenizer(language)
+    for k, (original, copy, words) in enumerate(zip(originals, copies, found)):
+        if not words or not original or not copy:
+            continue
+        if placebos[k]:
+            toks, patient = tokenize(original), None
+        else:
+            toks, reading = read(original, original_sexes[k])
+            patient = reading.patient
+        copy_toks = tokenize(copy)
+        paired = {j: i for i, j in _pairs(toks, copy_toks) if i is not None and j is not None}
+        kept = []
+        for word in words:
+            j = _token_at(copy_toks, word.start)
+            i = paired.get(j) if j is not None else None
+            unchanged = i is not None and j is not None and toks[i].lower == copy_toks[j].lower
+            if unchanged and (patient is None or i not in patient):
+                continue
+            kept.append(word)
+        out[k] = kept
+    return out
+
+
+def _token_at(toks: Sequence[Any], start: int) -> int | None:
+    """The index of the token that holds the character at ``start``; None when no token does."""
+    for j, tok in enumerate(toks):
+        if tok.start <= start < tok.start + len(tok.text):
+            return j
+        if tok.start > start:
+            break
+    return None
