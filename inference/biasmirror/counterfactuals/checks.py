@@ -3,6 +3,7 @@ fails them) and the diagnostics (which store them for audit.counterfactual_quali
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -156,23 +157,84 @@ def about_the_patient(originals: Sequence[str | None], copies: Sequence[str | No
     for k, (original, copy, words) in enumerate(zip(originals, copies, found)):
         if not words or not original or not copy:
             continue
-        if placebos[k]:
-            toks, patient = tokenize(original), None
-        else:
-            toks, reading = read(original, original_sexes[k])
-            patient = reading.patient
+        toks, reading = (tokenize(original), None) if placebos[k] else read(original, original_sexes[k])
         copy_toks = tokenize(copy)
         paired = {j: i for i, j in _pairs(toks, copy_toks) if i is not None and j is not None}
         kept = []
         for word in words:
             j = _token_at(copy_toks, word.start)
             i = paired.get(j) if j is not None else None
-            unchanged = i is not None and j is not None and toks[i].lower == copy_toks[j].lower
-            if unchanged and (patient is None or i not in patient):
-                continue
-            kept.append(word)
+            if i is None or j is None or toks[i].lower != copy_toks[j].lower:
+                kept.append(word)   # changed or added by the copy: the rewrite wrote it
+            elif reading is not None and not _someone_elses(original, toks, i, reading, original_sexes[k], language):
+                kept.append(word)   # kept, and nothing says it is not the patient's
         out[k] = kept
     return out
+
+
+def _someone_elses(original: str, toks: Sequence[Any], i: int, reading: Any, sex: str, language: str) -> bool:
+    """Whether the reading of the original gives token i to someone or something other than the patient: another
+    person's or a partner's word, a word agreeing with something else, or a subject pronoun with another person
+    before it in its sentence that it may refer to (:func:`_other_person_before`)."""
+    if i in reading.reasons or i in reading.partner:
+        return True
+    return (reading.patient.get(i) == "pronoun" and toks[i].lower in SUBJECT_PRONOUNS.get(language, ())
+            and _other_person_before(original, toks, i, reading, sex, language))
+
+
+SENTENCE_ENDS = {".", "!", "?"}
+SUBJECT_PRONOUNS = {"en": {"he", "she"}, "fr": {"il", "elle"}, "es": {"él", "ella"}}
+# staff named by a title or an abbreviation, of either sex, that the readings' noun lists do not hold
+STAFF_TITLES = {"en": {"dr", "dr.", "pcp", "rn"}, "fr": {"dr", "dr.", "pr", "pr.", "ide", "idel", "ide.", "médecin"},
+                "es": {"dr", "dr.", "dra", "dra."}}
+
+
+@functools.lru_cache(maxsize=None)
+def _person_nouns(language: str) -> tuple[dict[str, str], frozenset[str]]:
+    """(person noun -> the sex it names, person nouns of either sex) of a language, partners left out: the
+    second opinion's own lists (referents_<language>.py and the shared person_nouns_<language>.py)."""
+    if language == "en":
+        from biasmirror.counterfactuals import referents_en as r
+
+        sexed = {w: sex for w, sex in (r.ROLES | r.PERSON_WORDS).items() if w not in r.PARTNERS}
+        either = frozenset(w for w in r.OTHER_PEOPLE if w not in sexed and w not in r.PARTNERS)
+    elif language == "fr":
+        from biasmirror.counterfactuals import person_nouns_fr as n
+        from biasmirror.counterfactuals import referents_fr as r
+
+        kin = n.kinship_pairs()
+        sexed = n.sexes() | {f: "F" for f in kin} | {m: "M" for m in kin.values()} | {
+            "voisine": "F", "voisin": "M", "amie": "F", "ami": "M"}
+        sexed = {w: sex for w, sex in sexed.items() if w not in r.PARTNER_NOUNS}
+        either = frozenset(r.EPICENE_PERSONS) - {"adulte", "enfant", "membre", "toxicomane", "alcoolique", "tabagique"}
+    else:
+        from biasmirror.counterfactuals import person_nouns_es as n
+        from biasmirror.counterfactuals import referents_es as r
+
+        kin = n.kinship_pairs()
+        sexed = n.sexes() | {f: "F" for f in kin} | {m: "M" for m in kin.values()} | {
+            "vecina": "F", "vecino": "M", "amiga": "F", "amigo": "M"}
+        sexed = {w: sex for w, sex in sexed.items() if w not in r.PARTNER_NOUNS}
+        either = frozenset(r.EPICENE_PERSONS | r.STAFF) - {"paciente", "pcte", "pte"} - set(sexed)
+    return sexed, either | STAFF_TITLES.get(language, set())
+
+
+def _other_person_before(text: str, toks: Sequence[Any], i: int, reading: Any, sex: str, language: str) -> bool:
+    """Whether, in the sentence of the original before token i (a pronoun the reading gives the patient), another
+    person is named who could be what the pronoun refers to: a person noun of the pronoun's sex or of either sex
+    (a relative, a clinician, a neighbour) that the reading does not give to the patient or a partner. Such a
+    pronoun is ambiguous ("His son found him on the floor and he called 911": the son's "he"), and the check
+    leaves it to the copy's own reading rather than flag a copy that keeps it."""
+    sexed, either = _person_nouns(language)
+    for m in range(i - 1, -1, -1):
+        word = toks[m].lower
+        if word in SENTENCE_ENDS or "\n" in text[toks[m].start + len(toks[m].text): toks[m + 1].start]:
+            return False
+        if m in reading.patient or m in reading.partner:
+            continue
+        if sexed.get(word) == sex or word in either:
+            return True
+    return False
 
 
 def _token_at(toks: Sequence[Any], start: int) -> int | None:
