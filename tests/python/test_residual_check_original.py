@@ -1,6 +1,7 @@
 """The pipeline's residual check judged against the original (checks.residual_words_many with ``originals``): a
-word of the original sex that the copy keeps as it stands in the original is a residual only when the second
-opinion's reading of the original says it is the patient's; a word the copy changed into that sex always is.
+word of the original sex that the copy keeps as it stands in the original is not a residual when the second
+opinion's reading of the original gives it to someone or something else, or when it is a subject pronoun with
+another person of its sex named before it in its sentence; a word the copy changed into that sex always is.
 Every copy here is written by hand (never made by the swapper), in both directions of the swap."""
 
 from __future__ import annotations
@@ -58,6 +59,26 @@ KEPT = [
 ]
 
 
+# a relative's or a clinician's subject pronoun of the patient's sex, which the reading gives to the patient, but
+# after that person in the same sentence: ambiguous, so a copy that keeps it is not flagged
+KEPT += [
+    ("en", "M", "His son found him on the floor and he called 911.",
+     "Her son found her on the floor and he called 911.", "he"),
+    ("en", "F", "Her daughter found her on the floor and she called 911.",
+     "His daughter found him on the floor and she called 911.", "she"),
+    ("en", "M", "Dr. ___ from his nursing home called ahead; he reports a fall.",
+     "Dr. ___ from her nursing home called ahead; he reports a fall.", "he"),
+    ("fr", "M", "Appel de son fils : il est passé le voir et l'a trouvé au sol.",
+     "Appel de son fils : il est passé la voir et l'a trouvée au sol.", "il"),
+    ("fr", "F", "Appel de sa fille : elle est passée la voir et l'a trouvée au sol.",
+     "Appel de sa fille : elle est passée le voir et l'a trouvé au sol.", "elle"),
+    ("fr", "F", "L'IDE libérale a appelé la régulation : elle signale une chute.",
+     "L'IDE libérale a appelé la régulation : elle signale une chute.", "elle"),
+    ("fr", "M", "Examen par l'interne de garde : il ne retrouve pas de signe de gravité.",
+     "Examen par l'interne de garde : il ne retrouve pas de signe de gravité.", "il"),
+]
+
+
 @pytest.mark.parametrize("language,sex,original,copy,word", KEPT)
 def test_another_persons_word_kept_from_the_original_is_not_a_residual(language, sex, original, copy, word) -> None:
     # the word is found when the copy is read alone, and left out once the original shows it is not the patient's
@@ -79,6 +100,21 @@ LEFT = [
      "Elle a un frère suivi en cardiologie, opéré le mois dernier. Elle est fatigué.", "fatigué"),
     ("fr", "F", "Elle a une fille suivie en oncologie, hospitalisée depuis lundi. Elle est inquiète.",
      "Il a une fille suivie en oncologie, hospitalisée depuis lundi. Il est inquiète.", "inquiète"),
+]
+
+
+# only a subject pronoun is excused by another person before it, and only by a person of its sex (or of either)
+LEFT += [
+    ("en", "M", "His son found him on the floor and he called 911.",
+     "Her son found him on the floor and he called 911.", "him"),
+    ("en", "F", "Her daughter found her on the floor and she called 911.",
+     "His daughter found her on the floor and she called 911.", "her"),
+    ("en", "M", "His daughter says he fell at home.", "Her daughter says he fell at home.", "he"),
+    ("en", "F", "Her son says she fell at home.", "His son says she fell at home.", "she"),
+    ("fr", "M", "Appel de sa fille : il est tombé dans la nuit.", "Appel de sa fille : il est tombée dans la nuit.",
+     "il"),
+    ("fr", "F", "Appel de son fils : elle est tombée dans la nuit.", "Appel de son fils : elle est tombé dans la nuit.",
+     "elle"),
 ]
 
 
