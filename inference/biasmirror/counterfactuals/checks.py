@@ -179,7 +179,21 @@ def _someone_elses(original: str, toks: Sequence[Any], i: int, reading: Any, sex
     if i in reading.reasons or i in reading.partner:
         return True
     return (reading.patient.get(i) == "pronoun" and toks[i].lower in SUBJECT_PRONOUNS.get(language, ())
+            and (i == 0 or toks[i - 1].lower not in _prepositions(language))   # "avec elle", "con él": not a subject
             and _other_person_before(original, toks, i, reading, sex, language))
+
+
+@functools.lru_cache(maxsize=None)
+def _prepositions(language: str) -> frozenset[str]:
+    """The prepositions of the second opinion's reading (French, Spanish), before which "elle", "él" and "ella"
+    are not subjects."""
+    if language == "fr":
+        from biasmirror.counterfactuals.referents_fr import PREPOSITIONS
+    elif language == "es":
+        from biasmirror.counterfactuals.referents_es import PREPOSITIONS
+    else:
+        return frozenset()
+    return frozenset(PREPOSITIONS)
 
 
 SENTENCE_ENDS = {".", "!", "?"}
