@@ -202,3 +202,16 @@ def test_the_rule_generator_judges_its_copies_against_the_originals(monkeypatch:
     monkeypatch.setattr(rule_rewriter, "swap_many", swap_many)
     items = [RewriteInput(r[2], None, r[1], "en") for r in KEPT if r[0] == "en"]
     assert [r.status for r in RuleRewriter().rewrite_batch(items)] == ["ok"] * len(items)
+
+
+@pytest.mark.parametrize("sex,original,copy", [
+    ("F", "She came with her husband, who says he found her on the floor.",
+     "He came with his wife, who says she found him on the floor."),
+    ("M", "He came with his wife, who says she found him on the floor.",
+     "She came with her husband, who says he found her on the floor."),
+])
+def test_a_partners_word_changed_with_the_patient_is_not_a_residual(sex: str, original: str, copy: str) -> None:
+    # the partner follows the patient (the relationship keeps its configuration), so the partner's pronoun changes
+    # into the original sex in a correct copy; the reading gives it to the partner
+    assert unjudged(copy, sex, "en") != []
+    assert flagged(original, copy, sex, "en") == []

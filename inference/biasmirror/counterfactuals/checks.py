@@ -165,7 +165,9 @@ def about_the_patient(originals: Sequence[str | None], copies: Sequence[str | No
             j = _token_at(copy_toks, word.start)
             i = paired.get(j) if j is not None else None
             if i is None or j is None or toks[i].lower != copy_toks[j].lower:
-                kept.append(word)   # changed or added by the copy: the rewrite wrote it
+                if reading is None or i not in reading.partner:
+                    kept.append(word)   # changed or added by the copy: the rewrite wrote it (a partner's word
+                                        # follows the patient: "his wife ... she" -> "her husband ... he")
             elif reading is not None and not _someone_elses(original, toks, i, reading, original_sexes[k], language):
                 kept.append(word)   # kept, and nothing says it is not the patient's
         out[k] = kept
