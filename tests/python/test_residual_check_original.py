@@ -126,10 +126,10 @@ def test_the_patients_word_left_in_the_original_sex_is_a_residual(language, sex,
 
 # (language, original sex, original, copy that changed another person's word into the original sex, that word)
 CHANGED = [
-    ("en", "M", "He lives with his niece and her husband. He fell at home.",
-     "She lives with her niece and his husband. She fell at home.", "his"),
-    ("en", "F", "She lives with her nephew and his wife. She fell at home.",
-     "He lives with his nephew and her wife. He fell at home.", "her"),
+    ("en", "M", "He lives with his daughter, who says she is worried.",
+     "She lives with her daughter, who says he is worried.", "he"),
+    ("en", "F", "She lives with her son, who says he is worried.",
+     "He lives with his son, who says she is worried.", "she"),
     ("fr", "M", "Il a une sœur suivie en cardiologie, opérée le mois dernier. Il est fatigué.",
      "Elle a une sœur suivie en cardiologie, opéré le mois dernier. Elle est fatiguée.", "opéré"),
     ("fr", "F", "Elle a un fils suivi en oncologie, hospitalisé depuis lundi. Elle est inquiète.",
@@ -147,7 +147,7 @@ def test_many_copies_at_once_and_without_originals() -> None:
     rows = KEPT[:2] + LEFT[:2] + CHANGED[:2]
     copies, sexes, originals = [r[3] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
     found = residual_words_many(copies, sexes, "en", originals=originals)
-    assert [[w.text for w in words] for words in found] == [[], [], ["he"], ["she"], ["his"], ["her"]]
+    assert [[w.text for w in words] for words in found] == [[], [], ["he"], ["she"], ["he"], ["she"]]
     # without the originals the check reads the copies alone, as before
     assert [[w.text for w in words] for words in residual_words_many(copies, sexes, "en")] == [
         unjudged(c, s, "en") for c, s in zip(copies, sexes)]
