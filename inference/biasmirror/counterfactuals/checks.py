@@ -141,13 +141,14 @@ def about_the_patient(originals: Sequence[str | None], copies: Sequence[str | No
     """The residual words of each copy that are about the patient, judged against the original.
 
     The copy is aligned with its original token by token (second_opinion's tokens and pairing). A word the
-    copy changed, or added, into the sex it must not have is always a residual: the rewrite wrote it. A word
-    the copy keeps as it stands in the original is a residual only when the second opinion's reading of the
-    original (referents_<language>.py, written apart from the swapper) says it refers to the patient; a
-    relative's, a clinician's or another person's word of that sex is theirs and stays. In a placebo copy
-    (same sex as the original) a kept word is never a residual: the original is the reference. Without a
-    reading for the language (French without the Lefff), the words are returned as they are. The reading runs
-    only on the originals of copies that have a word to judge."""
+    copy changed, or added, into the sex it must not have is a residual (the rewrite wrote it), unless the
+    second opinion's reading of the original gives it to a partner (the partner follows the patient). A word
+    the copy keeps as it stands in the original is a residual unless that reading (referents_<language>.py,
+    written apart from the swapper) gives it to someone or something else, or it is a subject pronoun with
+    another person named before it in its sentence (:func:`_someone_elses`). In a placebo copy (same sex as the
+    original) a kept word is never a residual: the original is the reference. Without a reading for the
+    language (French without the Lefff), the words are returned as they are. The reading runs only on the
+    originals of copies that have a word to judge."""
     from biasmirror.counterfactuals.second_opinion import _pairs, _reader, _tokenizer, languages
 
     out = [list(words) for words in found]
