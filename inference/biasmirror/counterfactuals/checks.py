@@ -179,7 +179,7 @@ def _someone_elses(original: str, toks: Sequence[Any], i: int, reading: Any, sex
     """Whether the reading of the original gives token i to someone or something other than the patient: another
     person's or a partner's word, a word agreeing with something else, or a subject pronoun with another person
     before it in its sentence that it may refer to (:func:`_other_person_before`)."""
-    if i in reading.reasons or i in reading.partner:
+    if reading.reasons.get(i) in EXCUSING_REASONS or i in reading.partner:
         return True
     return (reading.patient.get(i) == "pronoun" and toks[i].lower in SUBJECT_PRONOUNS.get(language, ())
             and (i == 0 or toks[i - 1].lower not in _prepositions(language))   # "avec elle", "con él": not a subject
@@ -200,6 +200,8 @@ def _prepositions(language: str) -> frozenset[str]:
 
 
 SENTENCE_ENDS = {".", "!", "?"}
+# the reading's reasons that give a kept word to someone or something other than the patient
+EXCUSING_REASONS = {"other person", "agrees with something else"}
 SUBJECT_PRONOUNS = {"en": {"he", "she"}, "fr": {"il", "elle"}, "es": {"él", "ella"}}
 # staff named by a title or an abbreviation, of either sex, that the readings' noun lists do not hold
 STAFF_TITLES = {"en": {"dr", "dr.", "pcp", "rn"}, "fr": {"dr", "dr.", "pr", "pr.", "ide", "idel", "ide.", "médecin"},
