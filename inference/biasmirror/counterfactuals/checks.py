@@ -102,10 +102,11 @@ def residual_words_many(texts: Sequence[str | None], original_sexes: Sequence[st
       morphology-aware analysis (agreement.py), which replaces the lexicon's agreement word lists.
 
     ``original_sexes``: per copy, the sex the copy must not signal (the original's sex for a swap, the other sex
-    for a ``placebo`` copy, the same-sex rewrite; one flag for all or one per copy). With the ``originals``
-    (per copy, the text it was made from), a word that the copy keeps unchanged from its original is listed
-    only when it is about the patient (:func:`about_the_patient`): another person's pronoun of the patient's
-    original sex, which a correct copy keeps, is not a residual. Empty lists for a language without a lexicon."""
+    for a ``placebo`` copy, the same-sex rewrite; ``placebo`` is one flag for all copies or one per copy). With
+    the ``originals`` (per copy, the text it was made from), each word is judged against the original
+    (:func:`about_the_patient`): a word the copy keeps from it is left out when the original shows it is someone
+    else's (another person's pronoun of the patient's original sex, which a correct copy keeps). Empty lists for
+    a language without a lexicon."""
     from biasmirror.counterfactuals.agreement import residual_agreement_many
     from biasmirror.counterfactuals.rules import residual_spans, uses_morphology
 
