@@ -6,7 +6,7 @@ The synthetic notes are drawn once and rendered in the patient's sex ("[[masculi
 same draws rendered in the other sex are the exact counterfactual of each record: a swap is correct when it
 equals that rendering (triage note and history both). benchmarks/swap_demo_notes.py measures the generator's
 copies against it in French and English, by template family. The residual-agreement share is the share of copies in which the check
-(checks.residual_words_many) still finds a word of the original sex; it is what `biasmirror counterfactuals`
+(checks.residual_words_many, given the originals) still finds a word of the original sex; it is what `biasmirror counterfactuals`
 stores in inference.counterfactual_checks and audit.counterfactual_quality reports.
 
 Run: .venv/bin/python benchmarks/swap_bordeaux.py [--visits 2000] [--json FILE]
@@ -66,11 +66,14 @@ def run(records, morphology: bool) -> dict[str, float | int]:
     exact = sum(n.text == r[2][0] and h.text == r[2][1] for n, h, r in zip(notes, histories, records))
     joined = [f"{n.text}\n{h.text}" for n, h in zip(notes, histories)]
     check_started = time.perf_counter()
-    residual = residual_words_many(joined, sexes, "fr")
+    texts = [f"{r[1][0]}\n{r[1][1]}" for r in records]
+    # judged against the originals, as the pipeline judges them (a word kept from the original counts only when
+    # the second opinion's reading says it is the patient's)
+    residual = residual_words_many(joined, sexes, "fr", originals=texts)
     check_seconds = time.perf_counter() - check_started
     gold = [f"{r[2][0]}\n{r[2][1]}" for r in records]
-    gold_residual = residual_words_many(gold, sexes, "fr")
-    originals = residual_words_many([f"{r[1][0]}\n{r[1][1]}" for r in records], sexes, "fr")
+    gold_residual = residual_words_many(gold, sexes, "fr", originals=texts)
+    originals = residual_words_many(texts, sexes, "fr", originals=texts)
     return {"records": len(records), "distinct_sentences": distinct, "seconds": seconds,
             "records_per_second": len(records) / seconds, "cpu_seconds": cpu,
             "records_per_cpu_second": len(records) / cpu,

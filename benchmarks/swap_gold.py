@@ -10,7 +10,9 @@ from the same gold pairs, so that their labels come from the hand-written swaps 
 * one copy per changed word with that one word left in its original form (a partial edit, as a careless
   rewriter makes: "Il est gênée").
 
-A flagged word counts as a true positive when it is a labelled residual word (matched by position).
+A flagged word counts as a true positive when it is a labelled residual word (matched by position). The check
+is given each copy's original, as the pipeline gives it (a word the copy keeps from the original counts only when
+the second opinion's reading says it is the patient's).
 Precision and recall are over words; copy-level figures are printed too.
 
 Two sets per language: the gold set (the development set, >= 150 sentences, that the swapper was tuned on)
@@ -107,6 +109,7 @@ class Labelled:
     copy: str
     original_sex: str
     residual_starts: frozenset[int]
+    original: str | None = None     # the text the copy was made from: the check judges the copy against it
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
@@ -124,7 +127,7 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
         a, b = _tokens(original), _tokens(gold)
         matcher = difflib.SequenceMatcher(a=[t for t, _ in a], b=[t for t, _ in b], autojunk=False)
         blocks = [op for op in matcher.get_opcodes() if op[0] != "equal"]
-        out.append(Labelled(gold, row["sex"], frozenset()))
+        out.append(Labelled(gold, row["sex"], frozenset(), original))
         # the unswapped original and one copy per changed block left in its original form
         residual_blocks = []
         for _tag, i1, i2, j1, j2 in blocks:
@@ -135,7 +138,7 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
         if not blocks:
             continue
         labels = frozenset(a[k][1] for i1, i2, _, _, partner in residual_blocks if not partner for k in range(i1, i2))
-        out.append(Labelled(original, row["sex"], labels))
+        out.append(Labelled(original, row["sex"], labels, original))
         if len(blocks) > 1:
             for i1, i2, j1, j2, partner in residual_blocks:
                 if partner or i2 == i1:
@@ -146,7 +149,7 @@ def labelled_copies(language: str, split: str = "gold") -> list[Labelled]:
                 original_piece = original[a[i1][1]: a[i2 - 1][1] + len(a[i2 - 1][0])]
                 copy = gold[:start_copy] + original_piece + gold[end_copy:]
                 shift = start_copy - a[i1][1]
-                out.append(Labelled(copy, row["sex"], frozenset(a[k][1] + shift for k in range(i1, i2))))
+                out.append(Labelled(copy, row["sex"], frozenset(a[k][1] + shift for k in range(i1, i2)), original))
     return out
 
 
@@ -154,7 +157,9 @@ def check_precision_recall(language: str, split: str = "gold") -> dict[str, floa
     from biasmirror.counterfactuals.checks import residual_words_many
 
     items = labelled_copies(language, split)
-    flagged = residual_words_many([i.copy for i in items], [i.original_sex for i in items], language)
+    # judged against the originals, as the pipeline judges its copies
+    flagged = residual_words_many([i.copy for i in items], [i.original_sex for i in items], language,
+                                  originals=[i.original for i in items])
     tp = fp = fn = 0
     copy_tp = copy_fp = copy_fn = copy_tn = 0
     for item, found in zip(items, flagged):
@@ -177,11 +182,12 @@ def check_precision_recall(language: str, split: str = "gold") -> dict[str, floa
 
 
 def _residual_check(originals: list[str], copies: list[str], original_sexes: list[str], language: str) -> list[bool]:
-    """The check of issue 13 (checks.residual_words_many): a copy is flagged when a word still signals the
-    original sex."""
+    """The check of issue 13 (checks.residual_words_many) as the pipeline runs it, given the originals: a copy is
+    flagged when a word still signals the original sex and was either changed by the copy or, kept from the
+    original, is the patient's by the second opinion's reading."""
     from biasmirror.counterfactuals.checks import residual_words_many
 
-    return [bool(found) for found in residual_words_many(copies, original_sexes, language)]
+    return [bool(found) for found in residual_words_many(copies, original_sexes, language, originals=originals)]
 
 
 def _second_opinion(methods: tuple[str, ...]):

@@ -17,9 +17,11 @@ import pandas as pd
 import pytest
 from sklearn.metrics.pairwise import cosine_similarity
 
-from biasmirror.counterfactuals.base import OTHER_SEX
+from biasmirror.counterfactuals.base import OTHER_SEX, PLACEBO_SUFFIX
+from biasmirror.counterfactuals.checks import wrong_sex_terms
+from biasmirror.counterfactuals.diagnostics import joined_text as joined
 from biasmirror.counterfactuals.generate import LlmSpec, generate_counterfactuals, llm_generator_name
-from biasmirror.counterfactuals.rules import residual_terms, swap_sex
+from biasmirror.counterfactuals.rules import swap_sex
 from biasmirror.counterfactuals.llm_rewriter import CANNOT_SWAP_REASON
 from biasmirror.paths import project_dir
 from biasmirror.synth.mimic import write_mimic
@@ -262,9 +264,12 @@ def test_quality_mart_against_independent_computations(cohort: Workspace) -> Non
         assert row.n_copies == len(group) and row.n_flagged == int((group.status == "flagged").sum())
         assert row.mean_length_ratio == pytest.approx(ratio.mean())
         assert row.min_length_ratio == pytest.approx(ratio.min()) and row.max_length_ratio == pytest.approx(ratio.max())
-        # the stored count leaves out partner nouns (a partner's sex never flags a copy)
-        wrong = [len(residual_terms("\n".join(t for t in (h, m) if t), OTHER_SEX[sex], partners=False))
-                 for h, m, sex in zip(ok.hpi, ok.pmh, ok.counterfactual_sex)]
+        # the stored count leaves out partner nouns (a partner's sex never flags a copy) and the words the copy
+        # keeps from its original that are not the patient's (checks.residual_words_many)
+        placebo = generator.endswith(PLACEBO_SUFFIX)
+        wrong = [wrong_sex_terms(joined(h, m), sex, language, original=joined(oh, om), placebo=placebo)
+                 for h, m, oh, om, sex, language in zip(ok.hpi, ok.pmh, ok.o_hpi, ok.o_pmh, ok.counterfactual_sex,
+                                                        ok.language)]
         assert row.residual_share == pytest.approx(np.mean([w > 0 for w in wrong]))
         assert row.mean_wrong_sex_terms == pytest.approx(np.mean(wrong))
         if generator != "planted":  # rewrites that pass the checks never touch numbers, drugs or negations

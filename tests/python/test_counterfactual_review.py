@@ -61,11 +61,15 @@ def test_quality_mart_reports_the_agreement_check_of_the_french_copies(bordeaux:
     quality = bordeaux.query("select * from audit.counterfactual_quality where dataset = 'bordeaux'")
     assert list(quality.generator) == ["rules"] and list(quality.language) == ["fr"]
     row = quality.iloc[0]
-    copies = bordeaux.query("select record_id, original_sex, hpi, pmh, status from inference.counterfactuals "
-                            "where dataset = 'bordeaux' order by record_id")
-    # every copy is checked, flagged ones included; the stored shares are what the check gives on the copies
+    copies = bordeaux.query("select c.record_id, c.original_sex, c.hpi, c.pmh, c.status, t.hpi as o_hpi, "
+                            "t.pmh as o_pmh from inference.counterfactuals c join audit.triage_cohort t "
+                            "on t.dataset = c.dataset and t.record_id = c.record_id "
+                            "where c.dataset = 'bordeaux' order by c.record_id")
+    # every copy is checked, flagged ones included; the stored shares are what the check gives on the copies,
+    # judged against their originals
     texts = ["\n".join(t for t in (h, p) if t) for h, p in zip(copies.hpi, copies.pmh)]
-    residual = residual_words_many(texts, list(copies.original_sex), "fr")
+    originals = ["\n".join(t for t in (h, p) if t) for h, p in zip(copies.o_hpi, copies.o_pmh)]
+    residual = residual_words_many(texts, list(copies.original_sex), "fr", originals=originals)
     agreeing = [sum(w.reason != "lexicon term" for w in words) for words in residual]
     assert row.n_agreement_checked == len(copies)
     assert row.residual_agreement_share == pytest.approx(np.mean([a > 0 for a in agreeing]))

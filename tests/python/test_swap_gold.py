@@ -64,6 +64,8 @@ def test_labelled_copies_come_from_the_gold_pairs() -> None:
     # the correct swap is clean; the original is a copy with every changed word left (partner nouns excepted)
     clean = by_copy["Il est inquiet et se dit essoufflé à l'effort."]
     assert clean.original_sex == "F" and not clean.residual_starts
+    # each copy carries its original: the check judges a copy against it, as the pipeline does
+    assert clean.original == "Elle est inquiète et se dit essoufflée à l'effort."
     full = by_copy["Elle est inquiète et se dit essoufflée à l'effort."]
     assert {full.copy[s:].split()[0] for s in full.residual_starts} == {"Elle", "inquiète", "essoufflée"}
     partial = by_copy["Il est inquiète et se dit essoufflé à l'effort."]

@@ -60,7 +60,7 @@ def swap_command(
     for batch in _batches(sys.stdin, sys.stdin.isatty()):
         swapped = [r.text for r in swap_many(batch, target, language)]
         if check:
-            residual = residual_words_many(swapped, [original] * len(swapped), language)
+            residual = residual_words_many(swapped, [original] * len(swapped), language, originals=batch)
             lines = [f"{text}\t{verdict(words)}" for text, words in zip(swapped, residual)]
         else:
             lines = [text or "" for text in swapped]

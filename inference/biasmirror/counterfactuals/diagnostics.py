@@ -3,7 +3,8 @@ audit.counterfactual_quality aggregates them in SQL (with the length ratio, comp
 
 - inference.counterfactual_checks: words of the wrong sex left in the copy (the rule lexicon's residual terms,
   partner nouns excepted), words that still agree with the wrong sex (the morphology-aware check, with the
-  count per reason; no word is stored), the second opinion (second_opinion.py: patient words it reads as left in
+  count per reason; no word is stored), both judged against the original as the rule generator judges them
+  (checks.residual_words_many: a word kept from the original counts only when it is the patient's), the second opinion (second_opinion.py: patient words it reads as left in
   the original sex, content changes with their reasons, and whether the swap back differs from the original;
   never for placebo copies) and the clinical-content signatures (numbers with units, drug names, negation cues) of original and copy;
 - inference.counterfactual_similarity: cosine similarity of sentence embeddings of original and copy, per
@@ -83,7 +84,9 @@ def records_checks(items: list[tuple[str | None, str | None, str | None, str | N
     for language, index in by_language.items():
         if language not in supported_languages():
             continue
-        found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language)
+        found = residual_words_many([copies[i] for i in index], [OTHER_SEX[items[i][4]] for i in index], language,
+                                    originals=[joined_text(items[i][0], items[i][1]) for i in index],
+                                    placebo=[placebos[i] for i in index])
         for i, words in zip(index, found):
             residual[i] = words
         swaps = [i for i in index if not placebos[i]]

@@ -220,7 +220,7 @@ def validate(answer: Answer, item: RewriteInput, placebo: bool) -> list[str]:
     target = target_sex(item.original_sex, placebo)
     problems = [] if answer.sex == target else [f'sex must be "{target}"']
     for name in FIELDS:
-        problems += field_problems(name, getattr(item, name), getattr(answer, name), target, item.language)
+        problems += field_problems(name, getattr(item, name), getattr(answer, name), target, item.language, placebo)
     return problems
 
 

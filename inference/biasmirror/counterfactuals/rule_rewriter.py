@@ -1,10 +1,13 @@
 """The rule-based generator: the lexicon swapper of rules.py as a counterfactual generator.
 
 A swap is flagged when words of the original sex survive it: lexicon terms (rules.residual_terms, partner nouns
-excepted) or words that still agree with the original sex (checks.residual_words_many). The placebo copy is the
+excepted) or words that still agree with the original sex (checks.residual_words_many), judged against the
+original: a word the copy keeps as the original has it counts only when the second opinion's reading says it is
+the patient's (a relative's pronoun of the patient's sex stays), a word the copy changed into that sex always
+counts. The placebo copy is the
 same-sex rewrite through the same generator: swapped to the other sex and back, so that it carries whatever
 the swapper does not restore exactly ("Mrs." -> "Mr." -> "Ms.", an ambiguous "her" read the other way); it is
-flagged when words of the other sex are left in it.
+flagged when words of the other sex are in it that the original does not have there.
 """
 
 from __future__ import annotations
@@ -63,7 +66,11 @@ class RuleRewriter:
                     counts[i] += r.replacements
         sexes = [target_sex(item.original_sex, self.placebo) for item in items]
         wrong_sexes = [OTHER_SEX[sex] for sex in sexes]
-        residual = {field: residual_words_many(texts[field], wrong_sexes, language) for field in ("hpi", "pmh")}
+        # a word kept from the original counts only when it is the patient's (another person's pronoun stays)
+        residual = {field: residual_words_many(texts[field], wrong_sexes, language,
+                                               originals=[getattr(item, field) for item in items],
+                                               placebo=self.placebo)
+                    for field in ("hpi", "pmh")}
         whose = "the other sex" if self.placebo else "the original sex"
         out = []
         for i in range(len(items)):
