@@ -68,7 +68,8 @@ _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]t
 _LICENSORS = [
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
+    # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
+    re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b(?:pt|patient|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
