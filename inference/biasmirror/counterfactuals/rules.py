@@ -797,7 +797,8 @@ class _Lexicon:
     def _compile_next(self, elements: list[Any], where: str) -> re.Pattern[str] | None:
         if not elements:
             return None
-        sep = r"(?:" + _HSPACE + r"+\n?|\n)" + _HSPACE + r"*"
+        # (words may be hyphenated into one epithet: "mother-of-two", "dad-of-three")
+        sep = r"(?:-|(?:" + _HSPACE + r"+\n?|\n)" + _HSPACE + r"*)"
         parts = []
         for element in elements:
             alternatives = [element] if isinstance(element, str) else list(element)
