@@ -1,0 +1,123 @@
+"""English subject pronouns of the patient's sex that name someone else (issue 22, round 14).
+
+When a note names another person of the patient's sex (a daughter, a neighbour, the nurse, the GP), a "she" in a
+woman's note may be that person. Two rules over the swapper's hits decide it, both from the structure of the
+clause rather than from word lists of situations:
+
+* binding: a subject pronoun and a plain object pronoun of the same clause never name the same person (that would
+  be "herself"). When the object is the patient ("he visits her daily", "she brought her straight back", "she last
+  saw her at baseline", "he increased her dose and asked her to return"), the subject is the other person, kept;
+* continuity: a clause whose subject is another person acting on the patient ("Her daughter found her on the
+  floor") goes on with that person as the subject of the next clause when it says what that person did for the
+  patient or said ("... and she called 911", "...; he reports that she fell").
+
+``rules.swap_sex`` drops the returned spans from its hits. Pronouns of the other sex are left to
+agreement_en.other_persons_words (the partner's pronouns change with the partner and must stay swapped there).
+"""
+
+from __future__ import annotations
+
+import re
+
+from biasmirror.counterfactuals.agreement_en import _PERSON_SEX, _PERSON_WORD
+
+__all__ = ["other_subjects"]
+
+# members of staff and other people of either sex who may act on the patient; with the relatives of the patient's
+# sex they are the "someone else" a subject pronoun may name
+_STAFF = re.compile(r"\b(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|doctor|physician|pcp|gp|nurse|rn|hca|paramedic|medic|"
+                    r"surgeon|consultant|registrar|attending|resident|officer|carer|caregiver|neighbou?r|friend|"
+                    r"roommate|flatmate|colleague|coworker|co-worker|landlord|landlady|bystander|passer-by|"
+                    r"warden|teacher|coach|manager|boss|pharmacist|therapist|aide|tech)s?\b", re.IGNORECASE)
+_SUBJECT = {"F": "she", "M": "he"}
+_OBJECT = {"F": "her", "M": "him"}
+# where the subject's clause ends: punctuation, a new subject, a subordinating word, an infinitive's own subject
+_CLAUSE_END = re.compile(r"[.,;:!?\n()]|\b(?:she|he|they|we|i|you|who|whom|which|that|if|because|when|whenever|while|"
+                         r"whilst|after|before|until|since|although|though|but|so|unless|whether|as|says|said|"
+                         r"states|stated|reports|reported)\b", re.IGNORECASE)
+_ADVERB = r"(?:(?:last|then|also|just|later|first|finally|usually|regularly|often|still|never|always|even|now|" \
+          r"already|\w+ly)\s+)?"
+# the subject pronoun of a finite verb (not an auxiliary or a copula: "she was seen", "she has been")
+_SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}(?!(?:is|was|are|were|be|been|being|has|had|have|does|did|do|"
+                           r"will|would|can|could|may|might|must|shall|should|seems|seemed|appears|appeared|"
+                           r"looks|looked|feels|felt|remains|remained|became|becomes)\b)[a-z]+\b", re.IGNORECASE)
+# what the person who acted on the patient does next, or says: "... and she called 911", "; he reports that ..."
+_HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed|started|began|gave|administered|drove|"
+                             r"brought|took|performed|stayed|alerted|contacted|carried|lifted|helped|put|placed|"
+                             r"waited|tried|followed|reports|reported|says|said|states|stated|notes|noted|"
+                             r"explains|explained|adds|added|tells|told)\b", re.IGNORECASE)
+# from the subject pronoun to its object: the subject's verb, or a second verb after "and" (with its object)
+_VERB = rf"\s+{_ADVERB}(?!\w+ing\b)[a-z]+"
+_OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
+_CLAUSE_OPENING = re.compile(r"(?:\A|[.;!?\n]\s*|,\s*|\s(?:and|then)\s+)\Z", re.IGNORECASE)
+_PREVIOUS_CLAUSE = re.compile(r"[.;:!?\n]")
+
+
+def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of swapped subject pronouns of the patient's sex that name another person of that sex (or of staff)
+    named before them: kept."""
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = [(a, b) for a, b, new in hits if text[a:b].lower() == _OBJECT[original_sex]
+               and new.lower() == _OBJECT["M" if original_sex == "F" else "F"]]
+    out = []
+    for m in _SUBJECT_VERB.finditer(text):
+        span = (m.start(1), m.end(1))
+        if m.group(1).lower() != _SUBJECT[original_sex] or span not in swapped:
+            continue
+        if not _someone_else_before(text, m.start(), swapped, original_sex):
+            continue
+        if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
+                                                                        original_sex):
+            out.append(span)
+    return out
+
+
+def _someone_else_before(text: str, end: int, swapped: list[tuple[int, int]], sex: str) -> bool:
+    """A person of ``sex`` who is not swapped, or a member of staff, is named before ``end``."""
+    if _STAFF.search(text, 0, end):
+        return True
+    return any(_PERSON_SEX[p.group().lower()] == sex and not any(a < p.end() and p.start() < b for a, b in swapped)
+               for p in _PERSON_WORD.finditer(text, 0, end))
+
+
+def _binds_object(text: str, start: int, objects: list[tuple[int, int]]) -> bool:
+    """An object pronoun that is the patient is the object of the subject's own verb, or of a verb coordinated
+    with it by "and", before any clause break ("he increased her dose and asked her to return"; not "a man he
+    met assaulted her", nor "she asked the nurse to help her")."""
+    stop = _CLAUSE_END.search(text, start)
+    limit = stop.start() if stop else len(text)
+    return any(start < a < limit and _OWN_VERB_OBJECT.fullmatch(text, start, a) for a, _ in objects)
+
+
+def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int, int]],
+                       swapped: list[tuple[int, int]], sex: str) -> bool:
+    """The pronoun opens a clause that says what the previous clause's subject, another person, did or said; that
+    clause has the patient as its object, or the pronoun says something ("; she reports that she fell")."""
+    if not _CLAUSE_OPENING.search(text, max(0, start - 8), start):
+        return False
+    verb = _HELP_OR_SPEECH.match(text, end)
+    if verb is None:
+        return False
+    previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, max(0, start - 1))] or [0])
+    subject = _clause_subject(text, previous)
+    if subject is None or any(a < subject.end() and subject.start() < b for a, b in swapped):
+        return False
+    if subject.re is _PERSON_WORD and _PERSON_SEX[subject.group().lower()] != sex:
+        return False
+    acted_on = any(subject.end() < a < start for a, _ in objects)
+    return acted_on or verb.group().strip().lower().endswith(("says", "said", "states", "stated", "reports",
+                                                              "reported", "notes", "noted", "tells", "told"))
+
+
+_SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z",
+                           re.IGNORECASE)
+
+
+def _clause_subject(text: str, start: int) -> re.Match[str] | None:
+    """The person or member of staff heading the clause that starts at ``start`` ("Her daughter", "The triage
+    nurse", "Dr. ___ from ..."), after at most a possessive and two modifiers."""
+    window = text[start:start + 60]
+    for found in (_STAFF.search(window), _PERSON_WORD.search(window)):
+        if found and _SUBJECT_LEAD.match(window[:found.start()]):
+            return _STAFF.match(text, start + found.start()) or _PERSON_WORD.match(text, start + found.start())
+    return None
