@@ -29,7 +29,7 @@ _STAFF = re.compile(r"\b(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|doctor|physician|pcp|
                     r"surgeon|consultant|registrar|attending|resident|officer|carer|caregiver|neighbou?r|friend|"
                     r"roommate|flatmate|colleague|coworker|co-worker|landlord|landlady|bystander|passer-by|"
                     r"warden|teacher|coach|manager|boss|pharmacist|therapist|aide|tech)s?\b", re.IGNORECASE)
-_SUBJECT = {"F": "she", "M": "he"}
+_PARTNER = re.compile(r"\b(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner|spouse|ex)\b", re.IGNORECASE)
 _OBJECT = {"F": "her", "M": "him"}
 # where the subject's clause ends: punctuation, a new subject, a subordinating word, an infinitive's own subject
 _CLAUSE_END = re.compile(r"[.,;:!?\n()]|\b(?:she|he|they|we|i|you|who|whom|which|that|if|because|when|whenever|while|"
@@ -50,24 +50,29 @@ _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed
 _VERB = rf"\s+{_ADVERB}(?!\w+ing\b)[a-z]+"
 _OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
 _CLAUSE_OPENING = re.compile(r"(?:\A|[.;!?\n]\s*|,\s*|\s(?:and|then)\s+)\Z", re.IGNORECASE)
-_PREVIOUS_CLAUSE = re.compile(r"[.;:!?\n]")
+# (not the period of a title: "Dr. ___ called ahead")
+_PREVIOUS_CLAUSE = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.;:!?\n]", re.IGNORECASE)
 
 
 def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
-    """Spans of swapped subject pronouns of the patient's sex that name another person of that sex (or of staff)
-    named before them: kept."""
+    """Spans of swapped subject pronouns that name another person named before them (a person of the pronoun's
+    sex who is not swapped, or a member of staff): kept. A pronoun of the other sex is left to the swap when the
+    note names a partner before it (the partner's pronouns change with the partner)."""
     swapped = [(a, b) for a, b, _ in hits]
     objects = [(a, b) for a, b, new in hits if text[a:b].lower() == _OBJECT[original_sex]
                and new.lower() == _OBJECT["M" if original_sex == "F" else "F"]]
     out = []
     for m in _SUBJECT_VERB.finditer(text):
         span = (m.start(1), m.end(1))
-        if m.group(1).lower() != _SUBJECT[original_sex] or span not in swapped:
+        if span not in swapped:
             continue
-        if not _someone_else_before(text, m.start(), swapped, original_sex):
+        sex = "F" if m.group(1).lower() == "she" else "M"
+        if sex != original_sex and _PARTNER.search(text, 0, m.start()):
+            continue
+        if not _someone_else_before(text, m.start(), swapped, sex):
             continue
         if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
-                                                                        original_sex):
+                                                                        sex):
             out.append(span)
     return out
 
@@ -93,19 +98,23 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
                        swapped: list[tuple[int, int]], sex: str) -> bool:
     """The pronoun opens a clause that says what the previous clause's subject, another person, did or said; that
     clause has the patient as its object, or the pronoun says something ("; she reports that she fell")."""
-    if not _CLAUSE_OPENING.search(text, max(0, start - 8), start):
+    opening = _CLAUSE_OPENING.search(text, max(0, start - 8), start)
+    if opening is None:
         return False
     verb = _HELP_OR_SPEECH.match(text, end)
     if verb is None:
         return False
-    previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, max(0, start - 1))] or [0])
+    previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, opening.start())] or [0])
     subject = _clause_subject(text, previous)
     if subject is None or any(a < subject.end() and subject.start() < b for a, b in swapped):
         return False
     if subject.re is _PERSON_WORD and _PERSON_SEX[subject.group().lower()] != sex:
         return False
+    # a deed needs the patient as the previous clause's object ("found her ... and she called 911"); speech needs
+    # the other person as the only one in focus ("Dr. ___ called ahead; she reports that ..."): after "drove her
+    # in; she says ..." the patient is as likely to be the speaker
     acted_on = any(subject.end() < a < start for a, _ in objects)
-    return acted_on or verb.group().strip().lower().endswith(("says", "said", "states", "stated", "reports",
+    return acted_on != verb.group().strip().lower().endswith(("says", "said", "states", "stated", "reports",
                                                               "reported", "notes", "noted", "tells", "told"))
 
 
