@@ -275,8 +275,13 @@ _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # "The lady in bed 12 ...", "The elderly gentleman was found ...": a sex word heading a sentence or a clause
 # after a semicolon is the note's subject, the patient named again by a noun after the first mention
-_HEAD_THE_SEX = re.compile(r"(?:\A|[.;\n]\s*)the\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z",
-                           re.IGNORECASE)
+# (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
+# the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
+_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
+                           r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp)\s+"
+                           r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
+                           r"\b(?:see|seeing|review|reviewing|assess|assessing|refer|referring)\s+this)"
+                           r"\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
