@@ -130,9 +130,12 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("mum", "dad", "mums", "dads", "parent"),
     ("mommy", "daddy", "mommies", "daddies", "parent"),
     ("mummy", "daddy", "mummies", "daddies", "parent"),
-    ("granny", "grandad", "grannies", "grandads", "parent"),
     ("grandmother", "grandfather", "grandmothers", "grandfathers", "parent"),
     ("grandma", "grandpa", "grandmas", "grandpas", "parent"),
+    # the British "grandad" is most often paired with "grandma", then "nan" or "granny"
+    ("grandma", "grandad", "grandmas", "grandads", "parent"),
+    ("granny", "grandad", "grannies", "grandads", "parent"),
+    ("nan", "grandad", "nans", "grandads", "parent"),
     ("great-grandmother", "great-grandfather", "great-grandmothers", "great-grandfathers", "parent"),
     ("great-grandma", "great-grandpa", "great-grandmas", "great-grandpas", "parent"),
     ("stepmother", "stepfather", "stepmothers", "stepfathers", "parent"),
