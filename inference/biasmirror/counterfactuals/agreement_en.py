@@ -202,34 +202,59 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 # a son or daughter speaking of a parent: the parent is the patient ("Daughter says her mother has not been
 # herself", "Pt's son, a nurse, reports his dad fell"); the possessive is the speaker's and is kept
 # (other_persons_words)
-_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
-_SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
-           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
+# (several children speak as one: "His daughters, worried about their dad, say ...")
+_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)s?(?:-in-law)?"
+_SPEECH = (r"(?:says|say|said|reports|report|reported|states|state|stated|notes|noted|thinks|think|feels|feel|"
+           r"explains|explained|adds|added|worries|is\s+worried|are\s+worried|"
+           r"(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
            # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
            # father for ..."
-           r"(?:(?:is|was)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
-           r"fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
+           r"(?:(?:is|was|are|were)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
+           r"frightened|scared|afraid|fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+    # (the speaker may come with the patient: "Accompanied by her godson, who says his godfather ...")
+    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:accompanied|brought\s+in|brought|seen)\s+(?:by|with)\s+)?"
+                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
                       rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
                       rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
                       rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
-                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his|their)\s+\Z", re.IGNORECASE)
 
 
 _CHILD_SPEAKS = _speaks_of(_CHILD_NOUNS)
 # a nephew or niece speaking of an aunt or uncle, the same way ("Her nephew, anxious that his aunt ...")
 _NIBLING_SPEAKS = _speaks_of(r"(?:great-)?(?:nephew|niece)")
 _AUNTS = frozenset({"aunt", "great-aunt", "uncle", "great-uncle"})
+# a parent speaking of a child, the same way: the child is the patient ("His mother, frightened for her son, says
+# he ...", "Mother reports her son has had a barking cough")
+_PARENT_SPEAKERS = r"(?:mother|father|mum|mom|dad|parents?)"
+_PARENT_SPEAKS = _speaks_of(_PARENT_SPEAKERS)
+_CHILDREN = frozenset({"son", "daughter"})
+_SPEAKER = re.compile(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)|{_PARENT_SPEAKERS}", re.IGNORECASE)
+
+
+def _speech_of(word: str) -> re.Pattern[str] | None:
+    """Who may speak of the relative ``word`` as of the patient: the patient's child of a parent, a nephew or niece
+    of an aunt or uncle, a parent of a son or daughter."""
+    if word in _AUNTS:
+        return _NIBLING_SPEAKS
+    if word in _CHILDREN:
+        return _PARENT_SPEAKS
+    return _CHILD_SPEAKS if word in _KIN else None
 
 
 def _speaker_owns(said: re.Match[str]) -> bool:
-    """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
-    speaker = re.search(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)", said.group(), re.IGNORECASE)
-    return speaker is not None and (said.group(2).lower() == "her") == any(
-        w in speaker.group().lower() for w in ("daughter", "niece"))
+    """The possessive after the speech verb is the speaker's: its sex is the speaker's ("Son says his ...");
+    "their" is the speakers' ("His daughters ... their dad")."""
+    speaker = _SPEAKER.search(said.group())
+    if speaker is None:
+        return False
+    if said.group(2).lower() == "their":
+        return True
+    return (said.group(2).lower() == "her") == any(w in speaker.group().lower() for w in ("daughter", "niece",
+                                                                                          "mother", "mum", "mom"))
 
 
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
@@ -325,8 +350,8 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else \
-            _NIBLING_SPEAKS.search(text, max(0, lead - 160), lead) if word in _AUNTS else None
+        speech = _speech_of(word)
+        said = speech.search(text, max(0, lead - 160), lead) if speech else None
         if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
@@ -457,6 +482,7 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_CHILD_NOUN = re.compile(r"\b(?:son|daughter)\b", re.IGNORECASE)
 _AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
@@ -483,8 +509,9 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     # "Daughter says her mother ...": the speaker's possessive
-    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)):
-        speaks = _NIBLING_SPEAKS if m.group().lower() in _AUNTS else _CHILD_SPEAKS
+    # (and "Mother reports her son ...": the parent's)
+    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)) + list(_CHILD_NOUN.finditer(text)):
+        speaks = _speech_of(m.group().lower()) or _CHILD_SPEAKS
         said = speaks.search(text, max(0, m.start() - 160), m.start())
         if said and not _speaker_owns(said):
             continue  # "Son says her mother ...": the patient's mother
