@@ -21,7 +21,7 @@ import re
 
 from biasmirror.counterfactuals.agreement_en import _PERSON_SEX, _PERSON_WORD
 
-__all__ = ["other_subjects"]
+__all__ = ["british_forms", "other_subjects"]
 
 # members of staff and other people of either sex who may act on the patient; with the relatives of the patient's
 # sex they are the "someone else" a subject pronoun may name
@@ -130,3 +130,26 @@ def _clause_subject(text: str, start: int) -> re.Match[str] | None:
         if found and _SUBJECT_LEAD.match(window[:found.start()]):
             return _STAFF.match(text, start + found.start()) or _PERSON_WORD.match(text, start + found.start())
     return None
+
+
+# the note's own spelling convention: a British note (its "mum", "neighbour", "haematoma", "999", "A&E", months as
+# "/12") gets "mum" where the swap of "dad" would write the American "mom"; anything else keeps "mom"
+_BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour\w*|behaviour\w*|favour\w*|"
+                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|whilst|nappy|nappies|centre|litres?|"
+                      r"tyre|kerb|programme|999|A&E|x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
+_AMERICAN_PARENT = {"mom": "mum", "moms": "mums", "mommy": "mummy", "stepmom": "stepmum"}
+
+
+def british_forms(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The hits with "mom" written "mum" (case kept) when the note reads British."""
+    if not any(new.lower() in _AMERICAN_PARENT for _, _, new in hits) or not _BRITISH.search(text):
+        return hits
+    return [(a, b, _british(new)) for a, b, new in hits]
+
+
+def _british(word: str) -> str:
+    british = _AMERICAN_PARENT.get(word.lower())
+    if british is None:
+        return word
+    return british.upper() if word.isupper() and len(word) > 1 else british.capitalize() if word[:1].isupper() \
+        else british
