@@ -84,9 +84,9 @@ _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
 # the patient speaking of herself in a quote the patient is said to speak: 'Pt states: "I'm a grandmother, I
 # know what a stroke looks like"', "she told the doctor, 'I'm a grandma'" (not 'Her daughter says: "I'm a mother"')
-_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|stated|says|said|told|tells|reports|"
-                             rf"reported|insists|insisted|explains|explained|jokes|joked|shouts|shouted|repeats|"
-                             rf"repeated)\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
+_SAYS = (r"(?:states|stated|says|said|told|tells|telling|reports|reported|insists|insisted|insisting|explains|"
+         r"explained|jokes|joked|shouts|shouted|shouting|repeats|repeated|repeating|saying)")
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?{_SAYS}\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # in apposition to the patient after a participle phrase without another person in it: "The male pt brought
 # in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
@@ -105,11 +105,16 @@ _LICENSORS.append(re.compile(rf"\b(?:(?:describes|described|describing|sees|saw|
                              rf"thought\s+of)\s+(?:herself|himself)\s+as|(?:calls|called|calling)\s+(?:herself|himself))"
                              rf"\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
-_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|"
-                             rf"stated|says|said|told|tells|reports|reported|insists|insisted|explains|explained|jokes|"
-                             rf"joked|shouts|shouted|repeats|repeated)\b)[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
+_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?{_SAYS}\b)"
+                             rf"[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
                              rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
+# the same quote before its speaker: "'I'm a grandmother, I don't take drugs,' she insisted", '"I'm not the kind of
+# man who makes a fuss," he says'
+_QUOTE_OPENS_SELF = re.compile(rf"(?:\A|[.;:\n]\s*){_QUOTE}I(?:['’]m|\s+am|\s+was)\s+(?:not\s+|just\s+|still\s+)?"
+                               rf"(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?{_MODIFIER}\Z", re.IGNORECASE)
+_QUOTE_SPEAKER_AFTER = re.compile(rf"[^\n]{{0,80}}?[,.!?][\"'”’]\s*(?:she|he|pt|the\s+(?:pt|patient))\s+(?:\w+\s+)?"
+                                  rf"{_SAYS}\b", re.IGNORECASE)
 # another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
 _OTHER_PATIENT = re.compile(rf"(?:\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
                             rf"|\b(?:pt|patient)\s+(?:in|from)\s+the\s+(?:next|neighbouring|neighboring|adjacent|"
@@ -379,6 +384,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "The man who brought him in": someone else
         if _OTHER_PATIENT.search(before) and not coordinated:
             continue  # "the other patient, a woman in her 20s": someone else
+        if _QUOTE_OPENS_SELF.search(before) and _QUOTE_SPEAKER_AFTER.match(text, m.end()):
+            possessor_predicate = True  # the patient's own words about the patient, quoted before the speaker
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
