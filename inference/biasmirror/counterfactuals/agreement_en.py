@@ -197,7 +197,8 @@ _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|gi
 # changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
 # relative's partner, "her son and his wife, a nurse", is kept with the partner)
 _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
-                           r"girlfriend|fianc[eé]e?)(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           r"girlfriend|fianc[eé]e?)(?:\s+of\s+(?:\w+\s+){1,2}?(?:years?|months?|yrs?))?"
+                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient
 _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
@@ -294,11 +295,13 @@ _IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is
                                r"(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?)\b", re.IGNORECASE)
 # the sex word of a person who acts on the patient: "The man who brought him in says ...", "the woman who found
 # her" - someone else
-_WHO_ACTS_ON = re.compile(r"\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|"
-                          r"punched|kicked|assaulted|helped|called|rang|accompanied|carried|picked|saw|witnessed|"
-                          r"robbed|bit|struck|knocked|dropped|escorted)\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
+_ACTS = (r"(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|punched|kicked|assaulted|helped|called|rang|"
+         r"accompanied|carried|picked|saw|witnessed|robbed|bit|struck|knocked|dropped|escorted)")
+_WHO_ACTS_ON = re.compile(rf"\s+(?:who|that)\s+(?:had\s+|has\s+)?{_ACTS}\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
                           r"at|from|off|over|home|here|there|and|on|with|after|before|when|while)\b|\s*[.,;:]|\s*\Z)",
                           re.IGNORECASE)
+# the same deed said of a person of the other sex in the clause: "A man in his 40s hit her with a bottle"
+_ACTS_ON = re.compile(rf"[^.;\n]{{0,60}}?\b{_ACTS}\s+(her|him)\b", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
@@ -312,6 +315,11 @@ _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|
                            r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
                            r"\b(?:see|seeing|review|reviewing|assess|assessing|refer|referring)\s+this)"
                            r"\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z", re.IGNORECASE)
+# "A woman in her 70s with ...", "A man of 30, ...": a sex word with an age heading the note or a sentence
+_HEAD_A = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?\Z",
+                     re.IGNORECASE)
+_AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late)[\s-]*)?\d0['’]?s|(?:of|aged)\s+(?:about\s+|around\s+)?"
+                        r"\d+\b|\d{1,3}\s*(?:,|yo\b|y/o|years?\b))", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
@@ -323,6 +331,12 @@ _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|r
                                r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
                                r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
                                r")\b)", re.IGNORECASE)
+
+
+def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
+    """The clause of the sex word ``word`` says its person acted on a person of the other sex (the patient)."""
+    acts = _ACTS_ON.match(text, end)
+    return acts is not None and (acts.group(1).lower() == "her") == (word in _MALE)
 
 
 def analyse(text: str) -> list[Agreeing]:
@@ -390,6 +404,9 @@ def analyse(text: str) -> list[Agreeing]:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
             pass      # "The woman brought in by police ...": the note's subject
+        elif word in _SEX_WORDS and _HEAD_A.search(before) and _AGE_AFTER.match(text, m.end()) and not \
+                _acts_on_other_sex(text, m.end(), word):
+            pass      # "A woman in her 70s with a history of falls": the note's subject, aged
         elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
