@@ -21,7 +21,7 @@ import re
 
 from biasmirror.counterfactuals.agreement_en import _PERSON_SEX, _PERSON_WORD
 
-__all__ = ["british_forms", "other_subjects"]
+__all__ = ["british_forms", "others_own_words", "other_subjects"]
 
 # members of staff and other people of either sex who may act on the patient; with the relatives of the patient's
 # sex they are the "someone else" a subject pronoun may name
@@ -153,3 +153,27 @@ def _british(word: str) -> str:
         return word
     return british.upper() if word.isupper() and len(word) > 1 else british.capitalize() if word[:1].isupper() \
         else british
+
+
+# another person's own words: a reflexive apposed to that person's noun ("The paramedic, herself worried, says ...",
+# "Her daughter, herself a nurse, ...") and "on her way" said of that person as the clause's subject ("Her sister has
+# been called and is on her way"), with no pronoun in between
+_NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}\s*,\s*(herself|himself)\b", re.IGNORECASE)
+_ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)\b)[^.;\n]){{0,60}}?\bon\s+(her|his)\s+way\b",
+                         re.IGNORECASE)
+
+
+def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Spans of a reflexive or an "on her way" that belong to another person's noun before them (a member of
+    staff, or a person word of the pronoun's sex that is not swapped): kept."""
+    swapped = [(a, b) for a, b, _ in hits]
+    out = []
+    for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY):
+        for m in pattern.finditer(text):
+            noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
+            if (m.start(2), m.end(2)) not in swapped or any(a < m.end(1) and m.start(1) < b for a, b in swapped):
+                continue
+            if _STAFF.fullmatch(noun) or _PERSON_SEX.get(noun) == sex:
+                out.append((m.start(2), m.end(2)))
+    return out
