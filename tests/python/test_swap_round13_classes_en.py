@@ -89,8 +89,9 @@ def test_a_british_note_gets_mum() -> None:
         "She is a single mom; her neighbor minds the kids.")
 
 
-def test_grandad_pairs_with_grandma_and_nan_with_grandad() -> None:
-    assert swap_sex("The grandchildren call him 'Grandad'.", "F", "en").text == (
-        "The grandchildren call her 'Grandma'.")
+def test_nan_is_a_grandparent_title() -> None:
+    # one way: "grandad" goes back to "granny", the first entry of the list
     assert swap_sex("Known on the ward as 'Nan', she is a frequent visitor to A&E.", "M", "en").text == (
         "Known on the ward as 'Grandad', he is a frequent visitor to A&E.")
+    assert swap_sex("Her grandson says his nan fell in the garden.", "M", "en").text == (
+        "His grandson says his grandad fell in the garden.")

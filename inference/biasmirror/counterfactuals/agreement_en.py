@@ -273,7 +273,7 @@ _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+
                        r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
                        re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
-                    "granny": ("F", "grandad"), "grandad": ("M", "grandma"), "grandma": ("F", "grandpa"),
+                    "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
                     "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad"), "nan": ("F", "grandad")}
 _NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
 

@@ -29,6 +29,7 @@ _STAFF = re.compile(r"\b(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|doctor|physician|pcp|
                     r"surgeon|consultant|registrar|attending|resident|officer|carer|caregiver|neighbou?r|friend|"
                     r"roommate|flatmate|colleague|coworker|co-worker|landlord|landlady|bystander|passer-by|"
                     r"warden|teacher|coach|manager|boss|pharmacist|therapist|aide|tech)s?\b", re.IGNORECASE)
+_SUBJECT = {"F": "she", "M": "he"}
 _PARTNER = re.compile(r"\b(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner|spouse|ex)\b", re.IGNORECASE)
 _OBJECT = {"F": "her", "M": "him"}
 # where the subject's clause ends: punctuation, a new subject, a subordinating word, an infinitive's own subject
@@ -49,6 +50,8 @@ _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed
 # from the subject pronoun to its object: the subject's verb, or a second verb after "and" (with its object)
 _VERB = rf"\s+{_ADVERB}(?!\w+ing\b)[a-z]+"
 _OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
+_SPEECH_VERBS = ("says", "said", "states", "stated", "reports", "reported", "notes", "noted", "tells", "told")
+_SAID_SUBJECT = re.compile(r"\s+(?:(?:us|me|staff|triage)\s+)?(?:that\s+)?(she|he)\b", re.IGNORECASE)
 _CLAUSE_OPENING = re.compile(r"(?:\A|[.;!?\n]\s*|,\s*|\s(?:and|then)\s+)\Z", re.IGNORECASE)
 # (not the period of a title: "Dr. ___ called ahead")
 _PREVIOUS_CLAUSE = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.;:!?\n]", re.IGNORECASE)
@@ -72,7 +75,7 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
         if not _someone_else_before(text, m.start(), swapped, sex):
             continue
         if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
-                                                                        sex):
+                                                                        sex, original_sex):
             out.append(span)
     return out
 
@@ -95,7 +98,7 @@ def _binds_object(text: str, start: int, objects: list[tuple[int, int]]) -> bool
 
 
 def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int, int]],
-                       swapped: list[tuple[int, int]], sex: str) -> bool:
+                       swapped: list[tuple[int, int]], sex: str, patient_sex: str) -> bool:
     """The pronoun opens a clause that says what the previous clause's subject, another person, did or said; that
     clause has the patient as its object, or the pronoun says something ("; she reports that she fell")."""
     opening = _CLAUSE_OPENING.search(text, max(0, start - 8), start)
@@ -113,9 +116,13 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     # a deed needs the patient as the previous clause's object ("found her ... and she called 911"); speech needs
     # the other person as the only one in focus ("Dr. ___ called ahead; she reports that ..."): after "drove her
     # in; she says ..." the patient is as likely to be the speaker
+    # (and what is said has its own subject of that sex, the patient: "she reports that she fell"; "she says her son
+    # left without waking her" is the patient's speech)
     acted_on = any(subject.end() < a < start for a, _ in objects)
-    return acted_on != verb.group().strip().lower().endswith(("says", "said", "states", "stated", "reports",
-                                                              "reported", "notes", "noted", "tells", "told"))
+    if verb.group().strip().lower().endswith(_SPEECH_VERBS):
+        said = _SAID_SUBJECT.match(text, verb.end())
+        return not acted_on and said is not None and said.group(1).lower() == _SUBJECT[patient_sex]
+    return acted_on
 
 
 _SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z",

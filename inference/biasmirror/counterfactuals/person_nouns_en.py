@@ -132,8 +132,6 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("mummy", "daddy", "mummies", "daddies", "parent"),
     ("grandmother", "grandfather", "grandmothers", "grandfathers", "parent"),
     ("grandma", "grandpa", "grandmas", "grandpas", "parent"),
-    # the British "grandad" is most often paired with "grandma", then "nan" or "granny"
-    ("grandma", "grandad", "grandmas", "grandads", "parent"),
     ("granny", "grandad", "grannies", "grandads", "parent"),
     ("nan", "grandad", "nans", "grandads", "parent"),
     ("great-grandmother", "great-grandfather", "great-grandmothers", "great-grandfathers", "parent"),
