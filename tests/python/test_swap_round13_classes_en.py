@@ -65,6 +65,15 @@ CASES = [
      "His carer found him slumped in the chair next to his tablets."),
     ("F", "She was told to see her GP on Monday and gave her age as 70.",
      "He was told to see his GP on Monday and gave his age as 70."),
+    # another patient named with "a": that patient's decade and apposed sex word
+    ("F", "She is a porter here; she was bitten by a pt in his 80s who was confused.",
+     "He is a porter here; he was bitten by a pt in his 80s who was confused."),
+    ("M", "He strained his shoulder catching a patient, a woman in her 70s, who fainted.",
+     "She strained her shoulder catching a patient, a woman in her 70s, who fainted."),
+    # an emphatic reflexive closing a relative's clause is the relative's
+    ("M", "His son drove him to the ED himself.", "Her son drove her to the ED himself."),
+    # a child's age in months or weeks the British way, then the sex code
+    ("M", "Pt 9/12 M, BIB parents, two days of vomiting.", "Pt 9/12 F, BIB parents, two days of vomiting."),
     # a partner "of 30 years" takes the apposed role noun along
     ("M", "He lives with his husband of 12 years, a retired fireman.",
      "She lives with her wife of 12 years, a retired firewoman."),

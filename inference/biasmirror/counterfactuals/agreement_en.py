@@ -116,7 +116,9 @@ _QUOTE_OPENS_SELF = re.compile(rf"(?:\A|[.;:\n]\s*){_QUOTE}I(?:['’]m|\s+am|\s+
 _QUOTE_SPEAKER_AFTER = re.compile(rf"[^\n]{{0,80}}?[,.!?][\"'”’]\s*(?:she|he|pt|the\s+(?:pt|patient))\s+(?:\w+\s+)?"
                                   rf"{_SAYS}\b", re.IGNORECASE)
 # another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
+# (also a patient named with "a", not our "the pt": "she hurt her back lifting a pt, a lady in her 90s")
 _OTHER_PATIENT = re.compile(rf"(?:\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
+                            rf"|(?<!\bis\s)(?<!\bwas\s)\ba\s+(?:pt|patient)\b"
                             rf"|\b(?:pt|patient)\s+(?:in|from)\s+the\s+(?:next|neighbouring|neighboring|adjacent|"
                             rf"opposite)\s+\w+)[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
@@ -201,7 +203,8 @@ _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\
                            r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient
-_CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
+_CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b|"
+                         r"\d+/(?:12|52)\b)",
                          re.IGNORECASE)
 
 
@@ -463,11 +466,17 @@ _PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX)
 _SENTENCE_BREAK = re.compile(r"[.;:!?\n]\s")
 
 
+_A_PATIENT_BEFORE = re.compile(r"(?<!\bis\s)(?<!\bwas\s)\b(?:a|another|the\s+other)\s+(?:pt|patient)\s+\Z", re.IGNORECASE)
+
+
 def other_persons_decades(text: str, swapped: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of "his"/"her" in "in his 20s" that belong to another person named before them in the sentence
     (a person word of the pronoun's sex that is not among the ``swapped`` spans): they are kept."""
     out = []
     for m in _DECADE_PRONOUN.finditer(text):
+        if _A_PATIENT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            out.append((m.start(1), m.end(1)))  # "a needle from a pt in his 70s": another patient's decade
+            continue
         start = max([b.end() for b in _SENTENCE_BREAK.finditer(text, 0, m.start())] or [0])
         persons = list(_PERSON_WORD.finditer(text, start, m.start(1)))
         if not persons:

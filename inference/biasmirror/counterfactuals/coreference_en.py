@@ -167,6 +167,9 @@ def _british(word: str) -> str:
 # been called and is on her way"), with no pronoun in between
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
 _APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}\s*,\s*(herself|himself)\b", re.IGNORECASE)
+# (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
+_CLAUSE_REFLEXIVE = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he)\b)[^.;\n]){{0,80}}?\b(herself|himself)"
+                               r"(?=\s*[.;,!?]|\s*\Z)", re.IGNORECASE)
 _ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)\b)[^.;\n]){{0,60}}?\bon\s+(her|his)\s+way\b",
                          re.IGNORECASE)
 
@@ -176,7 +179,7 @@ def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[
     staff, or a person word of the pronoun's sex that is not swapped): kept."""
     swapped = [(a, b) for a, b, _ in hits]
     out = []
-    for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY):
+    for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY, _CLAUSE_REFLEXIVE):
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
             if (m.start(2), m.end(2)) not in swapped or any(a < m.end(1) and m.start(1) < b for a, b in swapped):
