@@ -314,10 +314,13 @@ _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
 # the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
 _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
-                           r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp)\s+"
+                           r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp|"
+                           r"witness(?:es)?|bystanders?|onlookers?|passers-by|security|carers)\s+"
                            r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
-                           r"\b(?:see|seeing|review|reviewing|assess|assessing|refer|referring)\s+this)"
-                           r"\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z", re.IGNORECASE)
+                           r"\b(?:see|seeing|saw|seen|review|reviewing|reviewed|assess|assessing|assessed|examine|examined|"
+                           r"refer|referring|referred|admit|admitted)\s+this)"
+                           r"\s+(?:(?:very\s+)?(?:young|elderly|old|older|frail|pleasant|lovely|delightful|charming)\s+)?\Z",
+                           re.IGNORECASE)
 # "A woman in her 70s with ...", "A man of 30, ...": a sex word with an age heading the note or a sentence
 _HEAD_A = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?\Z",
                      re.IGNORECASE)

@@ -134,6 +134,7 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("grandma", "grandpa", "grandmas", "grandpas", "parent"),
     ("granny", "grandad", "grannies", "grandads", "parent"),
     ("nan", "grandad", "nans", "grandads", "parent"),
+    ("gran", "granddad", "grans", "granddads", "parent"),
     ("great-grandmother", "great-grandfather", "great-grandmothers", "great-grandfathers", "parent"),
     ("great-grandma", "great-grandpa", "great-grandmas", "great-grandpas", "parent"),
     ("stepmother", "stepfather", "stepmothers", "stepfathers", "parent"),
