@@ -321,9 +321,10 @@ _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|
                            r"refer|referring|referred|admit|admitted)\s+this)"
                            r"\s+(?:(?:very\s+)?(?:young|elderly|old|older|frail|pleasant|lovely|delightful|charming)\s+)?\Z",
                            re.IGNORECASE)
-# "A woman in her 70s with ...", "A man of 30, ...": a sex word with an age heading the note or a sentence
-_HEAD_A = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?\Z",
-                     re.IGNORECASE)
+# "A woman in her 70s with ...", "A man of 30, ...": a sex word with an age opening the note, a line or a labelled
+# field ("Handover: a man of 30 ..."); later in a note "A man in his 30s has been arrested" is someone else
+_HEAD_A = re.compile(r"(?:\A|\n|\A[\w ]{1,30}:)\s*an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?"
+                     r"\Z", re.IGNORECASE)
 _AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late)[\s-]*)?\d0['’]?s|(?:of|aged)\s+(?:about\s+|around\s+)?"
                         r"\d+\b|\d{1,3}\s*(?:,|yo\b|y/o|years?\b))", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
