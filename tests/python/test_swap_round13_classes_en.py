@@ -25,7 +25,9 @@ CASES = [
      "The casualty, a woman in her 50s, was thrown from her motorbike at speed."),
     ("F", "The victim is a woman of about 25; she was punched twice in the face.",
      "The victim is a man of about 25; he was punched twice in the face."),
-    # a sex word with an age heading a sentence
+    ("F", "The cyclist, who is a woman in her 40s, was knocked off at a roundabout.",
+     "The cyclist, who is a man in his 40s, was knocked off at a roundabout."),
+    # a sex word with an age opening the note
     ("F", "A woman in her 80s with new weakness of the right arm since breakfast.",
      "A man in his 80s with new weakness of the right arm since breakfast."),
     # a sex word heading a question, in the crew's report, in a referral
@@ -55,6 +57,8 @@ CASES = [
     # a parent or several children speaking of a relative make that relative the patient
     ("M", "Father says his son has been wheezy since the bonfire last night.",
      "Father says his daughter has been wheezy since the bonfire last night."),
+    ("M", "His sister says her brother has had a headache since the weekend.",
+     "Her sister says her sister has had a headache since the weekend."),
     ("F", "His sons, anxious about their mother, say she has not left her flat in a week.",
      "Her sons, anxious about their father, say he has not left his flat in a week."),
     # the patient's own words about the patient, quoted before the speaker

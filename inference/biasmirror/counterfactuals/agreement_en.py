@@ -45,9 +45,9 @@ _SEX_WORDS = frozenset(SEX_WORD_PAIRS) | frozenset(SEX_WORD_PAIRS.values())
 _OTHER_APPOSITION = re.compile(r"(?:\b(?:her|his|their|my|your|the|pt's|patient's|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+"
                                r"\s*,\s*(?:an?\s+)?(?:[\w/.-]+\s+){0,5}|\w\s*\(\s*)\Z", re.IGNORECASE)
 # "female physician", "male nurse": the sex of a member of staff or a companion, never the patient's
-_STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|"
-                          r"technician|resident|attending|coworker|co-worker|relative|caregiver|companion|"
-                          r"paramedic|medic|cop|staff|driver|passenger|roommate|neighbou?r)s?\b", re.IGNORECASE)
+_HELPERS = (r"nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|technician|resident|attending|"
+            r"coworker|co-worker|relative|caregiver|companion|paramedic|medic|cop|staff|roommate|neighbou?r")
+_STAFF_AFTER = re.compile(rf"\s+(?:{_HELPERS}|driver|passenger)s?\b", re.IGNORECASE)
 # "her female partner": the partner's sex, swapped like a partner noun so that the couple keeps its configuration
 _PARTNER_AFTER = re.compile(r"\s+(?:partner|spouse)s?\b", re.IGNORECASE)
 _PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
@@ -64,6 +64,8 @@ _ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
 _NAME = r"(?<!dr\.\s)(?<!dr\s)(?<!dr\.)___"
 # (a noun of one grammatical gender that names the patient of an injury: "the victim", "the casualty")
 _VICTIM = r"the\s+(?:victim|casualty)"
+_RELATIVE_OR_PARTNER = "(?:" + "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent")) + [
+    "husband", "wife", "boyfriend", "girlfriend", "partner", "spouse"]), key=len, reverse=True)) + ")"
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
@@ -72,7 +74,11 @@ _LICENSORS = [
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b(?:pt|patient|{_VICTIM}|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
+    # (not a member of staff or a helper: "The nurse, a woman in her 20s, found her ...")
+    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
+               rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
+               rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
                r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
@@ -241,7 +247,11 @@ _AUNTS = frozenset({"aunt", "great-aunt", "uncle", "great-uncle"})
 _PARENT_SPEAKERS = r"(?:mother|father|mum|mom|dad|parents?)"
 _PARENT_SPEAKS = _speaks_of(_PARENT_SPEAKERS)
 _CHILDREN = frozenset({"son", "daughter"})
-_SPEAKER = re.compile(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)|{_PARENT_SPEAKERS}", re.IGNORECASE)
+# and a brother or sister speaking of a sibling ("Sister says her brother has been low since ...")
+_SIBLING_NOUNS = r"(?:half-|step)?(?:brother|sister)s?"
+_SIBLING_SPEAKS = _speaks_of(_SIBLING_NOUNS)
+_SIBLINGS = frozenset({"brother", "sister", "half-brother", "half-sister", "stepbrother", "stepsister"})
+_SPEAKER = re.compile(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)|{_PARENT_SPEAKERS}|{_SIBLING_NOUNS}", re.IGNORECASE)
 
 
 def _speech_of(word: str) -> re.Pattern[str] | None:
@@ -251,6 +261,8 @@ def _speech_of(word: str) -> re.Pattern[str] | None:
         return _NIBLING_SPEAKS
     if word in _CHILDREN:
         return _PARENT_SPEAKS
+    if word in _SIBLINGS:
+        return _SIBLING_SPEAKS
     return _CHILD_SPEAKS if word in _KIN else None
 
 
@@ -263,7 +275,8 @@ def _speaker_owns(said: re.Match[str]) -> bool:
     if said.group(2).lower() == "their":
         return True
     return (said.group(2).lower() == "her") == any(w in speaker.group().lower() for w in ("daughter", "niece",
-                                                                                          "mother", "mum", "mom"))
+                                                                                          "mother", "mum", "mom",
+                                                                                          "sister"))
 
 
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
@@ -519,7 +532,7 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
-_CHILD_NOUN = re.compile(r"\b(?:son|daughter)\b", re.IGNORECASE)
+_CHILD_NOUN = re.compile(r"\b(?:son|daughter|(?:half-|step)?(?:brother|sister))\b", re.IGNORECASE)
 _AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
