@@ -44,9 +44,13 @@ CASES = [
      "His niece drops in on weekends; she last saw him on Sunday and he was well then."),
     ("M", "His GP, Dr. ___, reviewed him on Monday; she stopped his ramipril and told him to rest.",
      "Her GP, Dr. ___, reviewed her on Monday; she stopped her ramipril and told her to rest."),
+    ("M", "He was reviewed by the registrar, who wants an MRI; she has discussed the risks with him.",
+     "She was reviewed by the registrar, who wants an MRI; she has discussed the risks with her."),
     # the subject of the next clause goes on from the person who acted on the patient
     ("M", "His brother found him unconscious in the shed and he rang for an ambulance.",
      "Her brother found her unconscious in the shed and he rang for an ambulance."),
+    ("F", "Her neighbour, a district nurse, drove her in; she checked her blood sugar on the way.",
+     "His neighbour, a district nurse, drove him in; she checked his blood sugar on the way."),
     ("F", "The practice nurse phoned the department; she reports that she has vomited all night.",
      "The practice nurse phoned the department; she reports that he has vomited all night."),
     # a relative's own reflexive and "on her way"

@@ -39,16 +39,23 @@ _CLAUSE_END = re.compile(r"[.,;:!?\n()]|\b(?:she|he|they|we|i|you|who|whom|which
 _ADVERB = r"(?:(?:last|then|also|just|later|first|finally|usually|regularly|often|still|never|always|even|now|" \
           r"already|\w+ly)\s+)?"
 # the subject pronoun of a finite verb (not an auxiliary or a copula: "she was seen", "she has been")
-_SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}(?!(?:is|was|are|were|be|been|being|has|had|have|does|did|do|"
+# (a perfect's auxiliary may come first: "she has discussed this with him")
+_PERFECT = r"(?:(?:has|had|have)\s+(?!been\b))?"
+_SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}{_PERFECT}(?!(?:is|was|are|were|be|been|being|has|had|have|does|did|do|"
                            r"will|would|can|could|may|might|must|shall|should|seems|seemed|appears|appeared|"
                            r"looks|looked|feels|felt|remains|remained|became|becomes)\b)[a-z]+\b", re.IGNORECASE)
 # what the person who acted on the patient does next, or says: "... and she called 911", "; he reports that ..."
 _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed|started|began|gave|administered|drove|"
                              r"brought|took|performed|stayed|alerted|contacted|carried|lifted|helped|put|placed|"
+                             r"checked|tested|measured|cleaned|dressed|bandaged|splinted|covered|"
                              r"waited|tried|followed|reports|reported|says|said|states|stated|notes|noted|"
                              r"explains|explained|adds|added|tells|told)\b", re.IGNORECASE)
 # from the subject pronoun to its object: the subject's verb, or a second verb after "and" (with its object)
-_VERB = rf"\s+{_ADVERB}(?!\w+ing\b)[a-z]+"
+# (or the object of "with"/"to" after a verb of telling: "she has discussed this with him", "he explained it to her")
+_VERB = rf"\s+{_ADVERB}{_PERFECT}(?!\w+ing\b)[a-z]+"
+_TOLD_TO = re.compile(rf"\s+{_ADVERB}{_PERFECT}(?:discussed|explained|spoke|spoken|talked|described|mentioned|showed|"
+                      rf"shown|handed|gave|given)(?:\s+(?:it|this|that|everything|the\s+\w+))?\s+(?:with|to)\s+",
+                      re.IGNORECASE)
 _OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
 _SPEECH_VERBS = ("says", "said", "states", "stated", "reports", "reported", "notes", "noted", "tells", "told")
 _SAID_SUBJECT = re.compile(r"\s+(?:(?:us|me|staff|triage)\s+)?(?:that\s+)?(she|he)\b", re.IGNORECASE)
@@ -94,7 +101,8 @@ def _binds_object(text: str, start: int, objects: list[tuple[int, int]]) -> bool
     met assaulted her", nor "she asked the nurse to help her")."""
     stop = _CLAUSE_END.search(text, start)
     limit = stop.start() if stop else len(text)
-    return any(start < a < limit and _OWN_VERB_OBJECT.fullmatch(text, start, a) for a, _ in objects)
+    return any(start < a < limit and (_OWN_VERB_OBJECT.fullmatch(text, start, a) or _TOLD_TO.fullmatch(text, start, a))
+               for a, _ in objects)
 
 
 def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int, int]],
