@@ -37,8 +37,8 @@ CASES = [
      "Paramedics report the gentleman was lying on the kitchen floor beside his walking frame."),
     ("M", "Please could you review this gentleman, who has had a swollen calf since his flight.",
      "Please could you review this lady, who has had a swollen calf since her flight."),
-    ("F", "Bystanders say the woman stepped off the kerb and her bag caught on the bus.",
-     "Bystanders say the man stepped off the kerb and his bag caught on the bus."),
+    ("F", "Police say the woman stepped off the kerb and her bag caught on the bus.",
+     "Police say the man stepped off the kerb and his bag caught on the bus."),
     # a subject pronoun whose own clause has the patient as its object is someone else
     ("F", "Her niece drops in on weekends; she last saw her on Sunday and she was well then.",
      "His niece drops in on weekends; she last saw him on Sunday and he was well then."),

@@ -313,7 +313,7 @@ _IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is
 # her" - someone else
 _ACTS = (r"(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|punched|kicked|assaulted|helped|called|rang|"
          r"accompanied|carried|picked|saw|witnessed|robbed|bit|struck|knocked|dropped|escorted)")
-_WHO_ACTS_ON = re.compile(rf"\s+(?:who|that)\s+(?:had\s+|has\s+)?{_ACTS}\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
+_WHO_ACTS_ON = re.compile(rf"\s+(?:who|that)\s+(?:had\s+|has\s+)?{_ACTS}\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|been|is|was|has|had|fled|ran|left|"
                           r"at|from|off|over|home|here|there|and|on|with|after|before|when|while)\b|\s*[.,;:]|\s*\Z)",
                           re.IGNORECASE)
 # the same deed said of a person of the other sex in the clause: "A man in his 40s hit her with a bottle"
@@ -328,7 +328,7 @@ _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
 _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
                            r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp|"
-                           r"witness(?:es)?|bystanders?|onlookers?|passers-by|security|carers)\s+"
+                           r"security|carers)\s+"
                            r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
                            r"\b(?:see|seeing|saw|seen|review|reviewing|reviewed|assess|assessing|assessed|examine|examined|"
                            r"refer|referring|referred|admit|admitted)\s+this)"
