@@ -100,6 +100,11 @@ def test_a_sex_word_acting_on_the_patient_is_someone_else() -> None:
         "A man in his 30s pushed him off the platform.")
 
 
+def test_a_person_who_acted_on_the_patient_stays_someone_else_before_an_auxiliary() -> None:
+    assert swap_sex("Police report the man who attacked her has been arrested.", "M", "en").text == (
+        "Police report the man who attacked him has been arrested.")
+
+
 def test_a_british_note_gets_mum() -> None:
     # one way: "mum" and "mom" both go back to "dad"
     assert swap_sex("He is a single dad; his neighbour minds the kids.", "F", "en").text == (
