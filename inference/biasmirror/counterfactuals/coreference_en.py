@@ -1,18 +1,22 @@
-"""English subject pronouns of the patient's sex that name someone else (issue 22, round 14).
+"""English pronouns that name someone other than the patient, read from the clause (issue 22, round 14).
 
-When a note names another person of the patient's sex (a daughter, a neighbour, the nurse, the GP), a "she" in a
-woman's note may be that person. Two rules over the swapper's hits decide it, both from the structure of the
-clause rather than from word lists of situations:
+When a note names another person (a daughter, a neighbour, the nurse, the GP), a "she" in a woman's note may be
+that person, and a "he" in a woman's note may be a doctor whose sex the note never says. Rules over the swapper's
+hits decide it from the structure of the clause rather than from word lists of situations:
 
 * binding: a subject pronoun and a plain object pronoun of the same clause never name the same person (that would
   be "herself"). When the object is the patient ("he visits her daily", "she brought her straight back", "she last
   saw her at baseline", "he increased her dose and asked her to return"), the subject is the other person, kept;
 * continuity: a clause whose subject is another person acting on the patient ("Her daughter found her on the
   floor") goes on with that person as the subject of the next clause when it says what that person did for the
-  patient or said ("... and she called 911", "...; he reports that she fell").
+  patient ("... and she called 911"); a clause headed by another person who does not act on the patient goes on
+  with that person as a speaker whose words have the patient as their subject ("...; he reports that she fell");
+* another person's own words: a reflexive apposed to that person's noun, an emphatic reflexive closing that
+  person's clause, "on her way" said of that person.
 
-``rules.swap_sex`` drops the returned spans from its hits. Pronouns of the other sex are left to
-agreement_en.other_persons_words (the partner's pronouns change with the partner and must stay swapped there).
+A pronoun of the sex the patient is not is never kept by these rules once a partner is named (the partner's
+pronouns change with the partner). ``british_forms`` writes "mum" for "mom" in a note written the British way.
+``rules.swap_sex`` drops the returned spans from its hits.
 """
 
 from __future__ import annotations
@@ -122,10 +126,9 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     if subject.re is _PERSON_WORD and _PERSON_SEX[subject.group().lower()] != sex:
         return False
     # a deed needs the patient as the previous clause's object ("found her ... and she called 911"); speech needs
-    # the other person as the only one in focus ("Dr. ___ called ahead; she reports that ..."): after "drove her
-    # in; she says ..." the patient is as likely to be the speaker
-    # (and what is said has its own subject of that sex, the patient: "she reports that she fell"; "she says her son
-    # left without waking her" is the patient's speech)
+    # the other person alone in focus ("Dr. ___ called ahead; she reports that ...": after "drove her in; she says"
+    # the patient is as likely to speak) and words whose subject is the patient ("she says her son left without
+    # waking her" is the patient's own speech)
     acted_on = any(subject.end() < a < start for a, _ in objects)
     if verb.group().strip().lower().endswith(_SPEECH_VERBS):
         said = _SAID_SUBJECT.match(text, verb.end())
@@ -133,8 +136,9 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     return acted_on
 
 
-_SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z",
-                           re.IGNORECASE)
+# a possessive and at most two modifiers before the clause's subject, none of them a preposition ("Per her son, ...")
+_SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?"
+                           r"(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z", re.IGNORECASE)
 
 
 def _clause_subject(text: str, start: int) -> re.Match[str] | None:
