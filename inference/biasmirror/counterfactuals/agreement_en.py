@@ -45,9 +45,9 @@ _SEX_WORDS = frozenset(SEX_WORD_PAIRS) | frozenset(SEX_WORD_PAIRS.values())
 _OTHER_APPOSITION = re.compile(r"(?:\b(?:her|his|their|my|your|the|pt's|patient's|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+"
                                r"\s*,\s*(?:an?\s+)?(?:[\w/.-]+\s+){0,5}|\w\s*\(\s*)\Z", re.IGNORECASE)
 # "female physician", "male nurse": the sex of a member of staff or a companion, never the patient's
-_STAFF_AFTER = re.compile(r"\s+(?:nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|"
-                          r"technician|resident|attending|coworker|co-worker|relative|caregiver|companion|"
-                          r"paramedic|medic|cop|staff|driver|passenger|roommate|neighbou?r)s?\b", re.IGNORECASE)
+_HELPERS = (r"nurse|physician|doctor|provider|chaperone|interpreter|officer|friend|tech|technician|resident|attending|"
+            r"coworker|co-worker|relative|caregiver|companion|paramedic|medic|cop|staff|roommate|neighbou?r")
+_STAFF_AFTER = re.compile(rf"\s+(?:{_HELPERS}|driver|passenger)s?\b", re.IGNORECASE)
 # "her female partner": the partner's sex, swapped like a partner noun so that the couple keeps its configuration
 _PARTNER_AFTER = re.compile(r"\s+(?:partner|spouse)s?\b", re.IGNORECASE)
 _PATIENT_AFTER = re.compile(r"\s+(?:patient|pt)s?\b", re.IGNORECASE)
@@ -62,14 +62,23 @@ _ROLE = re.compile(_role_pattern())
 _ROLE_CI = re.compile(_role_pattern(), re.IGNORECASE)
 # "___" is the patient's placeholder name, but not a doctor's ("her PCP, Dr. ___, is a woman she trusts")
 _NAME = r"(?<!dr\.\s)(?<!dr\s)(?<!dr\.)___"
-_SUBJECT = rf"(?:she|he|pt|patient|who|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
+# (a noun of one grammatical gender that names the patient of an injury: "the victim", "the casualty")
+_VICTIM = r"the\s+(?:victim|casualty)"
+_RELATIVE_OR_PARTNER = "(?:" + "|".join(sorted(map(re.escape, list(person_nouns_en.sexes("kin", "parent")) + [
+    "husband", "wife", "boyfriend", "girlfriend", "partner", "spouse"]), key=len, reverse=True)) + ")"
+_SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
 _LICENSORS = [
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b\d+\s*(?:yo|y/o|y\.o\.|year[- ]old|years?[- ]old|yr[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b(?:pt|patient|{_NAME})\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
+    re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
+    # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
+    # (not a member of staff or a helper: "The nurse, a woman in her 20s, found her ...")
+    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
+               rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
+               rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
                r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
@@ -81,9 +90,9 @@ _LICENSORS.append(re.compile(rf"(?:\b{_SUBJECT}\s+(?:is|was)|\bworks?\s+as)\s+(?
 # kinship nouns describe the patient only after an age or as "is a ... mother of"; never clause-initially
 # the patient speaking of herself in a quote the patient is said to speak: 'Pt states: "I'm a grandmother, I
 # know what a stroke looks like"', "she told the doctor, 'I'm a grandma'" (not 'Her daughter says: "I'm a mother"')
-_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|stated|says|said|told|tells|reports|"
-                             rf"reported|insists|insisted|explains|explained|jokes|joked|shouts|shouted|repeats|"
-                             rf"repeated)\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
+_SAYS = (r"(?:states|stated|says|said|told|tells|telling|reports|reported|insists|insisted|insisting|explains|"
+         r"explained|jokes|joked|shouts|shouted|shouting|repeats|repeated|repeating|saying)")
+_LICENSORS.append(re.compile(rf"\b(?:pt|patient|she|he)\s+(?:\w+\s+)?{_SAYS}\b[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+(?:an?\s+|the\s+)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
 # in apposition to the patient after a participle phrase without another person in it: "The male pt brought
 # in by ambulance from the prison, a man in his 40s" (not "the pt's son, a man ...", "pt seen with her son, a man")
@@ -102,13 +111,20 @@ _LICENSORS.append(re.compile(rf"\b(?:(?:describes|described|describing|sees|saw|
                              rf"thought\s+of)\s+(?:herself|himself)\s+as|(?:calls|called|calling)\s+(?:herself|himself))"
                              rf"\s+{_QUOTE}?(?:an?\s+|the\s+)?{_QUOTE}?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
-_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?(?:states|"
-                             rf"stated|says|said|told|tells|reports|reported|insists|insisted|explains|explained|jokes|"
-                             rf"joked|shouts|shouted|repeats|repeated)\b)[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
+_LICENSORS.append(re.compile(rf"(?:\bin\s+(?:her|his)\s+own\s+words|\b(?:pt|patient|she|he)\s+(?:\w+\s+)?{_SAYS}\b)"
+                             rf"[^.;\n]{{0,40}}?\bI(?:['’]m|\s+am|\s+was)\s+"
                              rf"(?:not\s+|just\s+|still\s+)?(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?"
                              rf"{_MODIFIER}\Z", re.IGNORECASE))
+# the same quote before its speaker: "'I'm a grandmother, I don't take drugs,' she insisted", '"I'm not the kind of
+# man who makes a fuss," he says'
+_QUOTE_OPENS_SELF = re.compile(rf"(?:\A|[.;:\n]\s*){_QUOTE}I(?:['’]m|\s+am|\s+was)\s+(?:not\s+|just\s+|still\s+)?"
+                               rf"(?:an?\s+|the\s+)?(?:(?:kind|sort|type)\s+of\s+(?:an?\s+)?)?{_MODIFIER}\Z", re.IGNORECASE)
+_QUOTE_SPEAKER_AFTER = re.compile(rf"[^\n]{{0,80}}?[,.!?][\"'”’]\s*(?:she|he|pt|the\s+(?:pt|patient))\s+(?:\w+\s+)?"
+                                  rf"{_SAYS}\b", re.IGNORECASE)
 # another patient, not ours: "the other patient from the crash, a woman in her 20s", "the pt in the next bed, a man"
+# (also a patient named with "a", not our "the pt": "she hurt her back lifting a pt, a lady in her 90s")
 _OTHER_PATIENT = re.compile(rf"(?:\b(?:other|another|second|third|fellow|next|neighbouring|neighboring)\s+(?:pt|patient)s?\b"
+                            rf"|(?<!\bis\s)(?<!\bwas\s)\ba\s+(?:pt|patient)\b"
                             rf"|\b(?:pt|patient)\s+(?:in|from)\s+the\s+(?:next|neighbouring|neighboring|adjacent|"
                             rf"opposite)\s+\w+)[^,.;:()\n]{{0,60}}?\s*,\s*(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 _KIN_LICENSORS = _LICENSORS[1:3] + [_LICENSORS[3], _LICENSORS[5], _LICENSORS[6]]
@@ -189,44 +205,78 @@ _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|gi
 # changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
 # relative's partner, "her son and his wife, a nurse", is kept with the partner)
 _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
-                           r"girlfriend|fianc[eé]e?)(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           r"girlfriend|fianc[eé]e?)(?:\s+of\s+(?:\w+\s+){1,2}?(?:years?|months?|yrs?))?"
+                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient
-_CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b)",
+_CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b|"
+                         r"\d+/(?:12|52)\b)",
                          re.IGNORECASE)
 
 
 # a son or daughter speaking of a parent: the parent is the patient ("Daughter says her mother has not been
 # herself", "Pt's son, a nurse, reports his dad fell"); the possessive is the speaker's and is kept
 # (other_persons_words)
-_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)(?:-in-law)?"
-_SPEECH = (r"(?:says|said|reports|reported|states|stated|notes|noted|thinks|feels|explains|explained|adds|added|"
-           r"worries|is\s+worried|(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
+# (several children speak as one: "His daughters, worried about their dad, say ...")
+_CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)s?(?:-in-law)?"
+_SPEECH = (r"(?:says|say|said|reports|report|reported|states|state|stated|notes|noted|thinks|think|feels|feel|"
+           r"explains|explained|adds|added|worries|is\s+worried|are\s+worried|"
+           r"(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
            # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
            # father for ..."
-           r"(?:(?:is|was)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
-           r"fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
+           r"(?:(?:is|was|are|were)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
+           r"frightened|scared|afraid|fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+    # (the speaker may come with the patient: "Accompanied by her godson, who says his godfather ...")
+    return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:accompanied|brought\s+in|brought|seen)\s+(?:by|with)\s+)?"
+                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
                       rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
                       rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
                       rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
-                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his)\s+\Z", re.IGNORECASE)
+                      rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his|their)\s+\Z", re.IGNORECASE)
 
 
 _CHILD_SPEAKS = _speaks_of(_CHILD_NOUNS)
 # a nephew or niece speaking of an aunt or uncle, the same way ("Her nephew, anxious that his aunt ...")
 _NIBLING_SPEAKS = _speaks_of(r"(?:great-)?(?:nephew|niece)")
 _AUNTS = frozenset({"aunt", "great-aunt", "uncle", "great-uncle"})
+# a parent speaking of a child, the same way: the child is the patient ("His mother, frightened for her son, says
+# he ...", "Mother reports her son has had a barking cough")
+_PARENT_SPEAKERS = r"(?:mother|father|mum|mom|dad|parents?)"
+_PARENT_SPEAKS = _speaks_of(_PARENT_SPEAKERS)
+_CHILDREN = frozenset({"son", "daughter"})
+# and a brother or sister speaking of a sibling ("Sister says her brother has been low since ...")
+_SIBLING_NOUNS = r"(?:half-|step)?(?:brother|sister)s?"
+_SIBLING_SPEAKS = _speaks_of(_SIBLING_NOUNS)
+_SIBLINGS = frozenset({"brother", "sister", "half-brother", "half-sister", "stepbrother", "stepsister"})
+_SPEAKER = re.compile(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)|{_PARENT_SPEAKERS}|{_SIBLING_NOUNS}", re.IGNORECASE)
+
+
+def _speech_of(word: str) -> re.Pattern[str] | None:
+    """Who may speak of the relative ``word`` as of the patient: the patient's child of a parent, a nephew or niece
+    of an aunt or uncle, a parent of a son or daughter."""
+    if word in _AUNTS:
+        return _NIBLING_SPEAKS
+    if word in _CHILDREN:
+        return _PARENT_SPEAKS
+    if word in _SIBLINGS:
+        return _SIBLING_SPEAKS
+    return _CHILD_SPEAKS if word in _KIN else None
 
 
 def _speaker_owns(said: re.Match[str]) -> bool:
-    """The possessive after the child's speech verb is the speaker's: its sex is the child's ("Son says his ...")."""
-    speaker = re.search(rf"{_CHILD_NOUNS}|(?:great-)?(?:nephew|niece)", said.group(), re.IGNORECASE)
-    return speaker is not None and (said.group(2).lower() == "her") == any(
-        w in speaker.group().lower() for w in ("daughter", "niece"))
+    """The possessive after the speech verb is the speaker's: its sex is the speaker's ("Son says his ...");
+    "their" is the speakers' ("His daughters ... their dad")."""
+    speaker = _SPEAKER.search(said.group())
+    if speaker is None:
+        return False
+    if said.group(2).lower() == "their":
+        return True
+    return (said.group(2).lower() == "her") == any(w in speaker.group().lower() for w in ("daughter", "niece",
+                                                                                          "mother", "mum", "mom",
+                                                                                          "sister"))
 
 
 # the bride's groom and the groom's bride are partners: "her groom says ..." changes with the patient
@@ -234,13 +284,13 @@ _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
 # (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
-_NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
+_NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+(?:to\s+[\w\s]{1,30}?\s+|on\s+[\w\s]{1,30}?\s+)?as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
                        r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]|"
                        r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
                        re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
-                    "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad")}
+                    "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad"), "nan": ("F", "grandad")}
 _NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
 
 
@@ -261,19 +311,35 @@ _IS_PARTNER_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^.;:()\n]{1,60}?)?\s+(?:is
                                r"(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?)\b", re.IGNORECASE)
 # the sex word of a person who acts on the patient: "The man who brought him in says ...", "the woman who found
 # her" - someone else
-_WHO_ACTS_ON = re.compile(r"\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|"
-                          r"punched|kicked|assaulted|helped|called|rang|accompanied|carried|picked|saw|witnessed|"
-                          r"robbed|bit|struck|knocked|dropped|escorted)\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|"
+_ACTS = (r"(?:found|brought|drove|driven|hit|attacked|pushed|stabbed|punched|kicked|assaulted|helped|called|rang|"
+         r"accompanied|carried|picked|saw|witnessed|robbed|bit|struck|knocked|dropped|escorted)")
+_WHO_ACTS_ON = re.compile(rf"\s+(?:who|that)\s+(?:had\s+|has\s+)?{_ACTS}\s+(?:her|him)\b(?=\s+(?:in|to|up|out|down|been|is|was|has|had|fled|ran|left|"
                           r"at|from|off|over|home|here|there|and|on|with|after|before|when|while)\b|\s*[.,;:]|\s*\Z)",
                           re.IGNORECASE)
+# the same deed said of a person of the other sex in the clause: "A man in his 40s hit her with a bottle"
+_ACTS_ON = re.compile(rf"[^.;\n]{{0,60}}?\b{_ACTS}\s+(her|him)\b", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # the note's subject named by a sex word and a participle at the head of a sentence: "The man brought in by police
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # "The lady in bed 12 ...", "The elderly gentleman was found ...": a sex word heading a sentence or a clause
 # after a semicolon is the note's subject, the patient named again by a noun after the first mention
-_HEAD_THE_SEX = re.compile(r"(?:\A|[.;\n]\s*)the\s+(?:(?:young|elderly|old|older|frail|pleasant)\s+)?\Z",
+# (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
+# the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
+_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
+                           r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp|"
+                           r"security|carers)\s+"
+                           r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
+                           r"\b(?:see|seeing|saw|seen|review|reviewing|reviewed|assess|assessing|assessed|examine|examined|"
+                           r"refer|referring|referred|admit|admitted)\s+this)"
+                           r"\s+(?:(?:very\s+)?(?:young|elderly|old|older|frail|pleasant|lovely|delightful|charming)\s+)?\Z",
                            re.IGNORECASE)
+# "A woman in her 70s with ...", "A man of 30, ...": a sex word with an age opening the note, a line or a labelled
+# field ("Handover: a man of 30 ..."); later in a note "A man in his 30s has been arrested" is someone else
+_HEAD_A = re.compile(r"(?:\A|\n|\A[\w ]{1,30}:)\s*an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?"
+                     r"\Z", re.IGNORECASE)
+_AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late)[\s-]*)?\d0['’]?s|(?:of|aged)\s+(?:about\s+|around\s+)?"
+                        r"\d+\b|\d{1,3}\s*(?:,|yo\b|y/o|years?\b))", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
@@ -285,6 +351,12 @@ _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|r
                                r"pulled|rescued|sent|triaged|booked|accompanied)\s+(?:in|by|from|to|up|out|with|at|"
                                r"over|into|off|after|today|this|last|earlier|overnight)\b(?!\s+(?:her|him|the\s+(?:pt|patient)"
                                r")\b)", re.IGNORECASE)
+
+
+def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
+    """The clause of the sex word ``word`` says its person acted on a person of the other sex (the patient)."""
+    acts = _ACTS_ON.match(text, end)
+    return acts is not None and (acts.group(1).lower() == "her") == (word in _MALE)
 
 
 def analyse(text: str) -> list[Agreeing]:
@@ -317,8 +389,8 @@ def analyse(text: str) -> list[Agreeing]:
             not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
-        said = _CHILD_SPEAKS.search(text, max(0, lead - 160), lead) if word in _KIN else \
-            _NIBLING_SPEAKS.search(text, max(0, lead - 160), lead) if word in _AUNTS else None
+        speech = _speech_of(word)
+        said = speech.search(text, max(0, lead - 160), lead) if speech else None
         if said and _speaker_owns(said):
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
@@ -346,10 +418,15 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # "The man who brought him in": someone else
         if _OTHER_PATIENT.search(before) and not coordinated:
             continue  # "the other patient, a woman in her 20s": someone else
+        if _QUOTE_OPENS_SELF.search(before) and _QUOTE_SPEAKER_AFTER.match(text, m.end()):
+            possessor_predicate = True  # the patient's own words about the patient, quoted before the speaker
         if coordinated or fronted or possessor_predicate:
             pass      # coordinated with the patient's noun, fronted before the patient's pronoun, a predicate
         elif word in _SEX_WORDS and _HEAD_THE.search(before) and _PARTICIPLE_AFTER.match(text, m.end()):
             pass      # "The woman brought in by police ...": the note's subject
+        elif word in _SEX_WORDS and _HEAD_A.search(before) and _AGE_AFTER.match(text, m.end()) and not \
+                _acts_on_other_sex(text, m.end(), word):
+            pass      # "A woman in her 70s with a history of falls": the note's subject, aged
         elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
@@ -406,11 +483,17 @@ _PERSON_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, _PERSON_SEX)
 _SENTENCE_BREAK = re.compile(r"[.;:!?\n]\s")
 
 
+_A_PATIENT_BEFORE = re.compile(r"(?<!\bis\s)(?<!\bwas\s)\b(?:a|another|the\s+other)\s+(?:pt|patient)\s+\Z", re.IGNORECASE)
+
+
 def other_persons_decades(text: str, swapped: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of "his"/"her" in "in his 20s" that belong to another person named before them in the sentence
     (a person word of the pronoun's sex that is not among the ``swapped`` spans): they are kept."""
     out = []
     for m in _DECADE_PRONOUN.finditer(text):
+        if _A_PATIENT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            out.append((m.start(1), m.end(1)))  # "a needle from a pt in his 70s": another patient's decade
+            continue
         start = max([b.end() for b in _SENTENCE_BREAK.finditer(text, 0, m.start())] or [0])
         persons = list(_PERSON_WORD.finditer(text, start, m.start(1)))
         if not persons:
@@ -449,6 +532,7 @@ _PARTNER_OF_OTHER = re.compile(
 _RELATIVES_POSSESSED_PARTNER = re.compile(
     r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) +
     r")['’]s\s+(husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner)\b", re.IGNORECASE)
+_CHILD_NOUN = re.compile(r"\b(?:son|daughter|(?:half-|step)?(?:brother|sister))\b", re.IGNORECASE)
 _AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNORECASE)
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
@@ -475,8 +559,9 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             out += [(m.start(2), m.end(2)), (m.start(3), m.end(3))]  # "his niece and her husband": hers
     out += [(m.start(1), m.end(1)) for m in _RELATIVES_POSSESSED_PARTNER.finditer(text)]
     # "Daughter says her mother ...": the speaker's possessive
-    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)):
-        speaks = _NIBLING_SPEAKS if m.group().lower() in _AUNTS else _CHILD_SPEAKS
+    # (and "Mother reports her son ...": the parent's)
+    for m in list(_PARENT_NOUN.finditer(text)) + list(_AUNT_NOUN.finditer(text)) + list(_CHILD_NOUN.finditer(text)):
+        speaks = _speech_of(m.group().lower()) or _CHILD_SPEAKS
         said = speaks.search(text, max(0, m.start() - 160), m.start())
         if said and not _speaker_owns(said):
             continue  # "Son says her mother ...": the patient's mother

@@ -210,11 +210,14 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             other_persons_words,
             own_clause_objects,
         )
+        from biasmirror.counterfactuals.coreference_en import british_forms, other_subjects, others_own_words
 
         spans = [(a, b) for a, b, _ in hits]
         kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
         kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
-        hits = [h for h in hits if (h[0], h[1]) not in kept]
+        kept |= set(other_subjects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
+        kept |= set(others_own_words(text, hits))
+        hits = british_forms(text, [h for h in hits if (h[0], h[1]) not in kept])
     if lex.language == "es" and hits:
         from biasmirror.counterfactuals.agreement_es import things_clitics
 
@@ -797,7 +800,8 @@ class _Lexicon:
     def _compile_next(self, elements: list[Any], where: str) -> re.Pattern[str] | None:
         if not elements:
             return None
-        sep = r"(?:" + _HSPACE + r"+\n?|\n)" + _HSPACE + r"*"
+        # (words may be hyphenated into one epithet: "mother-of-two", "dad-of-three")
+        sep = r"(?:-|(?:" + _HSPACE + r"+\n?|\n)" + _HSPACE + r"*)"
         parts = []
         for element in elements:
             alternatives = [element] if isinstance(element, str) else list(element)

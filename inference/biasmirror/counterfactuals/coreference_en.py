@@ -1,0 +1,201 @@
+"""English pronouns that name someone other than the patient, read from the clause (issue 22, round 14).
+
+When a note names another person (a daughter, a neighbour, the nurse, the GP), a "she" in a woman's note may be
+that person, and a "he" in a woman's note may be a doctor whose sex the note never says. Rules over the swapper's
+hits decide it from the structure of the clause rather than from word lists of situations:
+
+* binding: a subject pronoun and a plain object pronoun of the same clause never name the same person (that would
+  be "herself"). When the object is the patient ("he visits her daily", "she brought her straight back", "she last
+  saw her at baseline", "he increased her dose and asked her to return"), the subject is the other person, kept;
+* continuity: a clause whose subject is another person acting on the patient ("Her daughter found her on the
+  floor") goes on with that person as the subject of the next clause when it says what that person did for the
+  patient ("... and she called 911"); a clause headed by another person who does not act on the patient goes on
+  with that person as a speaker whose words have the patient as their subject ("...; he reports that she fell");
+* another person's own words: a reflexive apposed to that person's noun, an emphatic reflexive closing that
+  person's clause, "on her way" said of that person.
+
+A pronoun of the sex the patient is not is never kept by these rules once a partner is named (the partner's
+pronouns change with the partner). ``british_forms`` writes "mum" for "mom" in a note written the British way.
+``rules.swap_sex`` drops the returned spans from its hits.
+"""
+
+from __future__ import annotations
+
+import re
+
+from biasmirror.counterfactuals.agreement_en import _PERSON_SEX, _PERSON_WORD
+
+__all__ = ["british_forms", "others_own_words", "other_subjects"]
+
+# members of staff and other people of either sex who may act on the patient; with the relatives of the patient's
+# sex they are the "someone else" a subject pronoun may name
+_STAFF = re.compile(r"\b(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|doctor|physician|pcp|gp|nurse|rn|hca|paramedic|medic|"
+                    r"surgeon|consultant|registrar|attending|resident|officer|carer|caregiver|neighbou?r|friend|"
+                    r"roommate|flatmate|colleague|coworker|co-worker|landlord|landlady|bystander|passer-by|"
+                    r"warden|teacher|coach|manager|boss|pharmacist|therapist|aide|tech)s?\b", re.IGNORECASE)
+_SUBJECT = {"F": "she", "M": "he"}
+_PARTNER = re.compile(r"\b(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner|spouse|ex)\b", re.IGNORECASE)
+_OBJECT = {"F": "her", "M": "him"}
+# where the subject's clause ends: punctuation, a new subject, a subordinating word, an infinitive's own subject
+_CLAUSE_END = re.compile(r"[.,;:!?\n()]|\b(?:she|he|they|we|i|you|who|whom|which|that|if|because|when|whenever|while|"
+                         r"whilst|after|before|until|since|although|though|but|so|unless|whether|as|says|said|"
+                         r"states|stated|reports|reported)\b", re.IGNORECASE)
+_ADVERB = r"(?:(?:last|then|also|just|later|first|finally|usually|regularly|often|still|never|always|even|now|" \
+          r"already|\w+ly)\s+)?"
+# the subject pronoun of a finite verb (not an auxiliary or a copula: "she was seen", "she has been")
+# (a perfect's auxiliary may come first: "she has discussed this with him")
+_PERFECT = r"(?:(?:has|had|have)\s+(?!been\b))?"
+_SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}{_PERFECT}(?!(?:is|was|are|were|be|been|being|has|had|have|does|did|do|"
+                           r"will|would|can|could|may|might|must|shall|should|seems|seemed|appears|appeared|"
+                           r"looks|looked|feels|felt|remains|remained|became|becomes)\b)[a-z]+\b", re.IGNORECASE)
+# what the person who acted on the patient does next, or says: "... and she called 911", "; he reports that ..."
+_HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed|started|began|gave|administered|drove|"
+                             r"brought|took|performed|stayed|alerted|contacted|carried|lifted|helped|put|placed|"
+                             r"checked|tested|measured|cleaned|dressed|bandaged|splinted|covered|"
+                             r"waited|tried|followed|reports|reported|says|said|states|stated|notes|noted|"
+                             r"explains|explained|adds|added|tells|told)\b", re.IGNORECASE)
+# from the subject pronoun to its object: the subject's verb, or a second verb after "and" (with its object)
+# (or the object of "with"/"to" after a verb of telling: "she has discussed this with him", "he explained it to her")
+_VERB = rf"\s+{_ADVERB}{_PERFECT}(?!\w+ing\b)[a-z]+"
+_TOLD_TO = re.compile(rf"\s+{_ADVERB}{_PERFECT}(?:discussed|explained|spoke|spoken|talked|described|mentioned|showed|"
+                      rf"shown|handed|gave|given)(?:\s+(?:it|this|that|everything|the\s+\w+))?\s+(?:with|to)\s+",
+                      re.IGNORECASE)
+_OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
+_SPEECH_VERBS = ("says", "said", "states", "stated", "reports", "reported", "notes", "noted", "tells", "told")
+_SAID_SUBJECT = re.compile(r"\s+(?:(?:us|me|staff|triage)\s+)?(?:that\s+)?(she|he)\b", re.IGNORECASE)
+_CLAUSE_OPENING = re.compile(r"(?:\A|[.;!?\n]\s*|,\s*|\s(?:and|then)\s+)\Z", re.IGNORECASE)
+# (not the period of a title: "Dr. ___ called ahead")
+_PREVIOUS_CLAUSE = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.;:!?\n]", re.IGNORECASE)
+
+
+def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of swapped subject pronouns that name another person named before them (a person of the pronoun's
+    sex who is not swapped, or a member of staff): kept. A pronoun of the other sex is left to the swap when the
+    note names a partner before it (the partner's pronouns change with the partner)."""
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = [(a, b) for a, b, new in hits if text[a:b].lower() == _OBJECT[original_sex]
+               and new.lower() == _OBJECT["M" if original_sex == "F" else "F"]]
+    out = []
+    for m in _SUBJECT_VERB.finditer(text):
+        span = (m.start(1), m.end(1))
+        if span not in swapped:
+            continue
+        sex = "F" if m.group(1).lower() == "she" else "M"
+        if sex != original_sex and _PARTNER.search(text, 0, m.start()):
+            continue
+        if not _someone_else_before(text, m.start(), swapped, sex):
+            continue
+        if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
+                                                                        sex, original_sex):
+            out.append(span)
+    return out
+
+
+def _someone_else_before(text: str, end: int, swapped: list[tuple[int, int]], sex: str) -> bool:
+    """A person of ``sex`` who is not swapped, or a member of staff, is named before ``end``."""
+    if _STAFF.search(text, 0, end):
+        return True
+    return any(_PERSON_SEX[p.group().lower()] == sex and not any(a < p.end() and p.start() < b for a, b in swapped)
+               for p in _PERSON_WORD.finditer(text, 0, end))
+
+
+def _binds_object(text: str, start: int, objects: list[tuple[int, int]]) -> bool:
+    """An object pronoun that is the patient is the object of the subject's own verb, or of a verb coordinated
+    with it by "and", before any clause break ("he increased her dose and asked her to return"; not "a man he
+    met assaulted her", nor "she asked the nurse to help her")."""
+    stop = _CLAUSE_END.search(text, start)
+    limit = stop.start() if stop else len(text)
+    return any(start < a < limit and (_OWN_VERB_OBJECT.fullmatch(text, start, a) or _TOLD_TO.fullmatch(text, start, a))
+               for a, _ in objects)
+
+
+def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int, int]],
+                       swapped: list[tuple[int, int]], sex: str, patient_sex: str) -> bool:
+    """The pronoun opens a clause that says what the previous clause's subject, another person, did or said; that
+    clause has the patient as its object, or the pronoun says something ("; she reports that she fell")."""
+    opening = _CLAUSE_OPENING.search(text, max(0, start - 8), start)
+    if opening is None:
+        return False
+    verb = _HELP_OR_SPEECH.match(text, end)
+    if verb is None:
+        return False
+    previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, opening.start())] or [0])
+    subject = _clause_subject(text, previous)
+    if subject is None or any(a < subject.end() and subject.start() < b for a, b in swapped):
+        return False
+    if subject.re is _PERSON_WORD and _PERSON_SEX[subject.group().lower()] != sex:
+        return False
+    # a deed needs the patient as the previous clause's object ("found her ... and she called 911"); speech needs
+    # the other person alone in focus ("Dr. ___ called ahead; she reports that ...": after "drove her in; she says"
+    # the patient is as likely to speak) and words whose subject is the patient ("she says her son left without
+    # waking her" is the patient's own speech)
+    acted_on = any(subject.end() < a < start for a, _ in objects)
+    if verb.group().strip().lower().endswith(_SPEECH_VERBS):
+        said = _SAID_SUBJECT.match(text, verb.end())
+        return not acted_on and said is not None and said.group(1).lower() == _SUBJECT[patient_sex]
+    return acted_on
+
+
+# a possessive and at most two modifiers before the clause's subject, none of them a preposition ("Per her son, ...")
+_SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?"
+                           r"(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+
+
+def _clause_subject(text: str, start: int) -> re.Match[str] | None:
+    """The person or member of staff heading the clause that starts at ``start`` ("Her daughter", "The triage
+    nurse", "Dr. ___ from ..."), after at most a possessive and two modifiers."""
+    window = text[start:start + 60]
+    for found in (_STAFF.search(window), _PERSON_WORD.search(window)):
+        if found and _SUBJECT_LEAD.match(window[:found.start()]):
+            return _STAFF.match(text, start + found.start()) or _PERSON_WORD.match(text, start + found.start())
+    return None
+
+
+# the note's own spelling convention: a British note (its "mum", "neighbour", "haematoma", "999", "A&E", months as
+# "/12") gets "mum" where the swap of "dad" would write the American "mom"; anything else keeps "mom"
+_BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour\w*|behaviour\w*|favour\w*|"
+                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|whilst|nappy|nappies|centre|litres?|"
+                      r"tyre|kerb|programme|999|A&E|x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
+_AMERICAN_PARENT = {"mom": "mum", "moms": "mums", "mommy": "mummy", "stepmom": "stepmum"}
+
+
+def british_forms(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The hits with "mom" written "mum" (case kept) when the note reads British."""
+    if not any(new.lower() in _AMERICAN_PARENT for _, _, new in hits) or not _BRITISH.search(text):
+        return hits
+    return [(a, b, _british(new)) for a, b, new in hits]
+
+
+def _british(word: str) -> str:
+    british = _AMERICAN_PARENT.get(word.lower())
+    if british is None:
+        return word
+    return british.upper() if word.isupper() and len(word) > 1 else british.capitalize() if word[:1].isupper() \
+        else british
+
+
+# another person's own words: a reflexive apposed to that person's noun ("The paramedic, herself worried, says ...",
+# "Her daughter, herself a nurse, ...") and "on her way" said of that person as the clause's subject ("Her sister has
+# been called and is on her way"), with no pronoun in between
+_NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}\s*,\s*(herself|himself)\b", re.IGNORECASE)
+# (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
+_CLAUSE_REFLEXIVE = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he)\b)[^.;\n]){{0,80}}?\b(herself|himself)"
+                               r"(?=\s*[.;,!?]|\s*\Z)", re.IGNORECASE)
+_ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)\b)[^.;\n]){{0,60}}?\bon\s+(her|his)\s+way\b",
+                         re.IGNORECASE)
+
+
+def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Spans of a reflexive or an "on her way" that belong to another person's noun before them (a member of
+    staff, or a person word of the pronoun's sex that is not swapped): kept."""
+    swapped = [(a, b) for a, b, _ in hits]
+    out = []
+    for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY, _CLAUSE_REFLEXIVE):
+        for m in pattern.finditer(text):
+            noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
+            if (m.start(2), m.end(2)) not in swapped or any(a < m.end(1) and m.start(1) < b for a, b in swapped):
+                continue
+            if _STAFF.fullmatch(noun) or _PERSON_SEX.get(noun) == sex:
+                out.append((m.start(2), m.end(2)))
+    return out
