@@ -596,7 +596,13 @@ def _clinical_abbreviation(token: Any) -> bool:
 
 
 def _previous_word(token: Any) -> Any | None:
-    return token.nbor(-1) if token.i > token.sent.start else None
+    if token.i > token.sent.start:
+        return token.nbor(-1)
+    # a sentence the parse starts without punctuation before it is a parse slip ("à FEVG altérée" cut before
+    # "altérée"): the word before still counts
+    if token.i > 0 and not token.doc[token.i - 1].is_punct and "\n" not in token.doc[token.i - 1].whitespace_:
+        return token.nbor(-1)
+    return None
 
 
 def _subject_of(token: Any) -> Any | None:
@@ -758,6 +764,14 @@ def _relative_object(token: Any) -> Any | None:
     return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
 
 
+def _noun_tagged_verb(token: Any) -> bool:
+    """A noun the parse tags as a verb right after a preposition ("en hypochondre droit"): a finite verb does not
+    follow a preposition, and a noun form that is not a participle is the noun."""
+    prev = _previous_word(token)
+    return prev is not None and prev.pos_ == "ADP" and _lower(token) in _noun_forms() \
+        and "Part" not in token.morph.get("VerbForm") and not _lower(token).endswith(("ant", "é", "ée", "és", "ées"))
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
@@ -821,8 +835,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     symptom = _symptom_noun(token)
     if symptom is not None:
         return symptom
-    if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
-            and _person_kind(head) is None:
+    if dep == "amod" and head.i == token.i - 1 and (head.pos_ not in ("VERB", "AUX") or _noun_tagged_verb(head)) \
+            and _candidate(head) is None and _person_kind(head) is None:
         if head.pos_ in ("ADJ", "NOUN") and gender_of(_lower(head)) is None and is_adjective(_lower(head)) \
                 and _lower(head) not in BODY_PARTS:
             return _controller(head, depth + 1)  # "tétraplégique complète": what the epicene adjective agrees with
