@@ -928,6 +928,78 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     return False
 
 
+_CLAUSE_BREAKS = frozenset({".", ";", ":", "!", "?", "(", ")", "—", "–", "/"})
+
+
+def _segments_back(token: Any) -> list[list[Any]]:
+    """The comma-separated segments of the verbless clause ``token`` ends, from the one holding it backwards
+    (the segment's tokens up to ``token``); stops at a clause break, a line break or the start of the text."""
+    doc, segments, current = token.doc, [], []
+    k = token.i
+    while k >= 0:
+        t = doc[k]
+        if t.text in _CLAUSE_BREAKS or t.is_space or (k < token.i and "\n" in t.whitespace_):
+            break
+        if t.text == ",":
+            segments.append(current[::-1])
+            current = []
+        else:
+            current.append(t)
+        k -= 1
+    segments.append(current[::-1])
+    return segments
+
+
+def _thing_head(segment: list[Any], gender: str) -> bool:
+    """A segment opened by a noun that is not a person, with an adjective of ``gender`` right after it (past
+    epicene ones): "plaie frontale ...", "épilepsie connue", "insuffisance cardiaque traitée"."""
+    if len(segment) < 2:
+        return False
+    noun, word = segment[0], _lower(segment[0])
+    if noun.pos_ == "DET" and len(segment) > 2:
+        noun, word, segment = segment[1], _lower(segment[1]), segment[1:]
+    if not (_is_noun_only(word) or word in BODY_PARTS) or word in PATIENT_NOUNS or _person_kind(noun) is not None \
+            or word in ROLE_NOUNS or word in OTHER_PEOPLE or word in AGE_NOUNS or _is_plural(noun):
+        return False
+    for t in segment[1:]:
+        g = gender_of(_lower(t))
+        if g is not None:
+            return g == gender and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB"))
+        if not (t.pos_ == "ADJ" or is_adjective(_lower(t))):
+            return False
+    return False
+
+
+def _describes_thing(token: Any, gender: str) -> bool:
+    """A word of a verbless clause opened by a thing noun agrees with that noun, not with the patient: in the noun's
+    own segment ("paralysie faciale droite") or as a later member of its comma list whose earlier members are
+    adjectives ("Plaie frontale de 2 cm, propre, non suturée", "épilepsie connue, traitée par ..."). Words of a
+    person ("retrouvée", "amenée") are the patient's whatever precedes them."""
+    word = _lower(token)
+    if (to_masculine(word) or word) in PERSON_PARTICIPLES:
+        return False
+    segments = _segments_back(token)
+    if any(_lower(t) in PATIENT_PRONOUNS or _lower(t) in PATIENT_NOUNS for segment in segments for t in segment):
+        return False  # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient before the list
+    own = segments[0]
+    if own and own[0] is not token and _thing_head(own, gender) and all(
+            t.pos_ == "ADJ" or is_adjective(_lower(t)) for t in own[1:]):
+        return True
+    # the token opens its segment (after adverbs): earlier segments must be list members, back to a thing noun
+    if any(not (_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et") for t in own[:own.index(token)]):
+        return False
+    for segment in segments[1:]:
+        if not segment:
+            return False
+        if _thing_head(segment, gender):
+            return True
+        first = [t for t in segment if _lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS]
+        if not first or gender_of(_lower(first[0])) not in (None, gender) \
+                or not (first[0].pos_ == "ADJ" or is_adjective(_lower(first[0]))) or _lower(first[0]) in PATIENT_PRONOUNS:
+            return False
+    return False
+
+
 def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """Every member of a list agrees as its first member does: "anxieux, pâle, en sueur et agité", "agitée,
     désorientée, non coopérante". From each word agreeing with the patient, the words after a comma or a
@@ -1329,6 +1401,8 @@ def _analyse(doc: Any) -> list[Agreeing]:
                     role_tokens.append(token)
             else:
                 controller = _controller(token)
+                if controller == _IMPLICIT and _describes_thing(token, gender):
+                    controller = None
                 kind = _kind(controller)
             if kind is not None:
                 new = inflect(word, gender)
