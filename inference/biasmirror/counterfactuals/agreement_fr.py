@@ -772,6 +772,13 @@ def _noun_tagged_verb(token: Any) -> bool:
         and "Part" not in token.morph.get("VerbForm") and not _lower(token).endswith(("ant", "é", "ée", "és", "ées"))
 
 
+def _relative_subject_after(head: Any, token: Any) -> bool:
+    """Whether the subject of ``head`` is a relative "qui" after ``token``: a fronted participle the parse hangs on
+    a relative clause does not agree with that clause's antecedent."""
+    subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+    return bool(subjects) and all(_lower(c) in ("qui", "qu'") and c.i > token.i for c in subjects)
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
@@ -824,6 +831,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     dep, head = token.dep_, token.head
     if head is token:
         return _IMPLICIT
+    if dep == "advcl" and head.i > token.i and _relative_subject_after(head, token):
+        return _IMPLICIT  # "Accompagné par sa petite-fille, qui est inquiète": the relative clause is not its host
     if head.pos_ in ("VERB", "AUX") and head.i < token.i and dep != "conj":
         clitic = _object_clitic(head)
         if clitic is not None:
