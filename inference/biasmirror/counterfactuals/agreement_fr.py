@@ -859,6 +859,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _controller(head, depth + 1)
         if head.i > token.i:
             return head  # a prenominal adjective: "la première fois", "toute la matinée"
+        subject = _subject_of(head)
+        if subject is not None and subject.i == head.i - 1 and _lower(subject) in PATIENT_PRONOUNS:
+            return subject  # a verb tagged as a noun after its subject: "Il dort assis depuis hier, essoufflé"
         between = token.doc[head.i + 1: token.i]
         if any(t.is_punct for t in between):
             after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
