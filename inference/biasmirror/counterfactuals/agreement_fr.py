@@ -1288,7 +1288,28 @@ def analyse(doc: Any) -> list[Agreeing]:
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
-    return found + [a for a in _apposed_sex_nouns(doc) if a.start not in taken] + _kept_words(doc)
+    return found + [a for a in _apposed_sex_nouns(doc) + _sex_letters(doc) if a.start not in taken] + _kept_words(doc)
+
+
+_SEX_LETTERS = {"H": ("M", "F"), "F": ("F", "H")}
+
+
+def _sex_letters(doc: Any) -> list[Agreeing]:
+    """The sex letter that opens a triage line before the age ("H 71 ans, ...", "F, 19 ans"): French notes write
+    H (homme) and F (femme) there; the letter swaps both ways. Elsewhere a lone letter is no sex ("16 F" is a
+    catheter gauge, "Sexe : M" is the lexicon's)."""
+    out = []
+    for token in doc:
+        if token.text not in _SEX_LETTERS:
+            continue
+        i = token.i
+        if i > 0 and not (doc[i - 1].is_space or doc[i - 1].text in (".", ";", ":", "\n")):
+            continue
+        k = i + 1 if i + 1 < len(doc) and doc[i + 1].text == "," else i
+        if k + 2 < len(doc) and doc[k + 1].like_num and _lower(doc[k + 2]) in ("ans", "an", "a"):
+            gender, new = _SEX_LETTERS[token.text]
+            out.append(Agreeing(token.idx, token.idx + 1, token.text, gender, new, "patient", "sex word"))
+    return out
 
 
 # feminine nouns that name the patient while their words keep the noun's gender ("la victime, ..., renversée")
@@ -1461,11 +1482,14 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_SEX_LINE = re.compile(r"\s*[HF],?\s+\d{1,3}\s*(?:ans|an|a)\b")  # "H 71 ans, ..." (see _sex_letters)
 
 
 def _needs_parse(sentence: str) -> bool:
     """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
     role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
+    if _SEX_LINE.match(sentence):
+        return True
     for word in _WORD.findall(sentence.lower()):
         if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN:
             return True
