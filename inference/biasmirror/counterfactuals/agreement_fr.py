@@ -1384,6 +1384,11 @@ def _other_patient(token: Any) -> list[Any]:
                 keep.append(doc[first - 1])
             return keep
         return []
+    if prev in ("un", "une") and _lower(token) in ("patient", "patiente") and k >= sent.start \
+            and _lower(doc[k]) not in ETRE | {"de", "d'", "d’", "c'est", "c’est"} \
+            and any(_lower(t) in PATIENT_PRONOUNS for t in doc[sent.start: k]):
+        # "elle s'est blessée en soulevant un patient": after the patient's pronoun, a new patient is someone else
+        return [token, *dets]
     if k >= sent.start and _lower(doc[k]) == "par" and prev in ("le", "la", "l'", "un", "une"):
         before = {_lower(t) for t in doc[sent.start: k]}
         if prev in ("un", "une") or before & {"il", "elle"}:
