@@ -218,6 +218,8 @@ def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
         return True
     if prev_word in ("tout", "toute") and token.pos_ == "NOUN" and word in _noun_forms():
         return True
+    if word == "nouveau" and prev_word in ("de", "à"):
+        return True  # the adverbs "de nouveau", "à nouveau"
     if word in ("tout", "toute"):
         if nxt is not None and nxt.pos_ == "NOUN" and after in _noun_forms() and not is_adjective(after):
             return True
