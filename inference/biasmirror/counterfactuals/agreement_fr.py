@@ -999,19 +999,31 @@ def _describes_thing(token: Any, gender: str) -> bool:
     if own and own[0] is not token and _thing_head(own, gender) and all(
             t.pos_ == "ADJ" or is_adjective(_lower(t)) for t in own[1:]):
         return True
-    # the token opens its segment (after adverbs): earlier segments must be list members, back to a thing noun
-    if any(not (_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et") for t in own[:own.index(token)]):
+    # the token opens its segment (after adverbs) and ends it, or has only an agent after it ("traitée par ..."; not
+    # "opérée d'une hernie", "suivie en cardiologie": the patient's); earlier segments are bare adjectives back to
+    # the thing noun's segment
+    if not _bare_member(own, token):
+        return False
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    if after is not None and not (after.is_punct or _lower(after) == "par"):
         return False
     for segment in segments[1:]:
         if not segment:
             return False
         if _thing_head(segment, gender):
             return True
-        first = [t for t in segment if _lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS]
-        if not first or gender_of(_lower(first[0])) not in (None, gender) \
-                or not (first[0].pos_ == "ADJ" or is_adjective(_lower(first[0]))) or _lower(first[0]) in PATIENT_PRONOUNS:
+        members = [t for t in segment if _lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS]
+        if len(members) != 1 or not _bare_member(segment, members[0]) \
+                or gender_of(_lower(members[0])) not in (None, gender):
             return False
     return False
+
+
+def _bare_member(segment: list[Any], word: Any) -> bool:
+    """``word`` is an adjective that only adverbs precede in its comma segment ("non suturée", "propre")."""
+    before = segment[:segment.index(word)] if word in segment else None
+    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et"
+                                      for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
 def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
