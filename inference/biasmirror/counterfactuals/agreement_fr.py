@@ -1019,6 +1019,39 @@ def _describes_thing(token: Any, gender: str) -> bool:
     return False
 
 
+_ITEM_PREPOSITIONS = frozenset({"en", "pour", "de", "d'", "d’", "du", "des", "à", "au", "aux", "sous", "depuis", "dans"})
+
+
+def _opens_history_item(token: Any, noun: Any, gender: str) -> bool:
+    """A participle that opens a comma segment of a verbless list and takes a complement other than an agent
+    starts a new item said of the patient, whatever thing noun the parse hangs it on, when it cannot agree with
+    that noun (another gender) or a whole item stands between them: "fracture du col opérée en 2020, suivi en
+    cardiologie", "épilepsie connue, traitée par ..., opérée d'une hernie". Right after a noun of its gender it
+    stays the noun's ("plaie du cuir chevelu, suturée aux urgences"); nor a symptom's participle ("douleur
+    thoracique, irradiée au bras") nor a person's word ("sa sœur, opérée du même cancer") changes."""
+    doc, i = token.doc, token.i
+    word = _lower(token)
+    if i == 0 or doc[i - 1].text != "," or i + 1 >= len(doc) or _lower(doc[i + 1]) not in _ITEM_PREPOSITIONS:
+        return False
+    if token.pos_ not in ("VERB", "ADJ") or (to_masculine(word) or word) in SYMPTOM_PARTICIPLES:
+        return False
+    noun_word = _lower(noun)
+    if not (noun.pos_ in ("NOUN", "PROPN") or noun.text.isupper()) or noun.i > i or noun_word in OTHER_PEOPLE or noun_word in ROLE_NOUNS \
+            or noun_word in _KIN or noun_word in _EPICENE_FEMININE or noun_word in ("homme", "femme", "dame"):
+        return False
+    segments = _segments_back(token)
+    previous = [t for t in segments[1] if t.pos_ != "DET"] if len(segments) > 1 else []
+    if previous:  # the noun that opens the item just before: "plaie du cuir chevelu, suturée ..."
+        head = previous[0]
+        head_gender = head.morph.get("Gender") if head.pos_ == "NOUN" else None  # (a PROPN tag's gender is a guess)
+        if (head_gender[0][0] if head_gender else gender_of(_lower(head))) == gender:
+            return False
+    # a verbless list: no pronoun, auxiliary or finite verb before it in its sentence
+    return not any(_lower(t) in PATIENT_PRONOUNS or t.pos_ == "AUX" or ("Fin" in t.morph.get("VerbForm")
+                                                                      and not t.text.isupper())  # (not "FEVG")
+                   for t in doc[token.sent.start: i])
+
+
 def _bare_member(segment: list[Any], word: Any) -> bool:
     """``word`` is an adjective that only adverbs precede in its comma segment ("non suturée", "propre")."""
     before = segment[:segment.index(word)] if word in segment else None
@@ -1455,6 +1488,9 @@ def _analyse(doc: Any) -> list[Agreeing]:
                 controller = _controller(token)
                 if controller == _IMPLICIT and _describes_thing(token, gender):
                     controller = None
+                elif controller is not None and not isinstance(controller, str) and _kind(controller) is None \
+                        and _opens_history_item(token, controller, gender):
+                    controller = _IMPLICIT
                 kind = _kind(controller)
             if kind is not None:
                 new = inflect(word, gender)
