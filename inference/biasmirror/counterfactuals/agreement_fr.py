@@ -505,6 +505,9 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
+            and _named_by_child(token.doc, token.i, word):
+        return "patient"  # "Son fils, persuadé que sa mère a été mal soignée"
     if word in _KIN and token.i == token.sent.start and token.i + 2 < len(token.doc) \
             and _lower(token.doc[token.i + 1]) == "de" and token.doc[token.i + 2].like_num:
         return "patient"  # "Grand-mère de 80 ans amenée par ...": the patient named by a kinship noun
@@ -1152,6 +1155,39 @@ def _word_at(doc: Any, i: int) -> tuple[int, str]:
     return j, word
 
 
+# a relative of the patient (child, grandchild, child-in-law, godchild, nephew or niece) and the kinship nouns by
+# which that relative names the patient
+_CHILD_PARENTS = {
+    **dict.fromkeys(("fils", "fille", "filles", "enfant", "enfants"), ("mère", "père", "maman", "papa")),
+    **dict.fromkeys(("petit-fils", "petite-fille", "petits-fils", "petites-filles", "petit-enfant", "petits-enfants"),
+                    ("grand-mère", "grand-père")),
+    **dict.fromkeys(("gendre", "gendres", "belle-fille", "belles-filles", "bru"), ("belle-mère", "beau-père")),
+    **dict.fromkeys(("filleul", "filleule", "filleuls", "filleules"), ("marraine", "parrain")),
+    **dict.fromkeys(("neveu", "nièce", "neveux", "nièces"), ("tante", "oncle")),
+}
+# what links a relative to the kinship noun it says of the patient: a preposition of its adjective ("inquiet pour",
+# "fâché contre", "attachées à") or the conjunction of its reported speech ("dit que")
+_CHILD_LINKS = frozenset({"pour", "contre", "à", "de", "avec", "chez", "que", "qu'", "qu’", "envers", "auprès"})
+
+
+def _named_by_child(doc: Any, i: int, kin: str) -> bool:
+    """Whether the kinship noun at token i (after "sa/son/leur") names the patient through a relative of the
+    patient earlier in the sentence whose parent it is: "Son fils, inquiet pour sa mère" (the patient's son
+    speaks of his mother, the patient), "Ses petits-fils trouvent leur grand-père changé", "Sa filleule a trouvé
+    sa marraine somnolente". The noun must depend on a verb, an adjective or "que" after the relative, not be
+    coordinated with it ("sa fille et sa mère": two relatives)."""
+    link = _lower(doc[i - 2]) if i >= 2 else ""
+    if not (link in _CHILD_LINKS or doc[i - 2].pos_ in ("VERB", "AUX")) or i < 2:
+        return False
+    for k in range(i - 2):
+        if _lower(doc[k]) not in ("son", "sa", "ses"):
+            continue
+        _, relative = _word_at(doc, k + 1)
+        if kin in _CHILD_PARENTS.get(relative, ()):
+            return True
+    return False
+
+
 def _item(doc: Any, i: int, j: int, gender: str, new: str, reason: str) -> Agreeing:
     start, end = doc[i].idx, doc[j].idx + len(doc[j].text)
     text = doc.text[start:end]
@@ -1292,6 +1328,12 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             elif prev in ("et", ","):
                 mine = kin_in_sentence.get(sent.start, False)
+            elif prev in ("sa", "son", "leur") and _named_by_child(doc, i, kin):
+                # "Son fils, inquiet pour sa mère": the possessive changes with the noun ("leur" has one form)
+                mine = True
+                if prev != "leur":
+                    add(_item(doc, i - 1, i - 1, "F" if prev == "sa" else "M", "son" if prev == "sa" else "sa",
+                              "determiner of a role noun"))
             else:
                 mine = False
             if mine:
@@ -1458,10 +1500,23 @@ def _neuter_alone(token: Any) -> bool:
     return False
 
 
+def _relative_speaks(token: Any) -> bool:
+    """The subject pronoun of a relative clause whose object is the patient named by a relative ("pour sa mère,
+    qu'il trouve amaigrie"): the one who finds is the relative, who keeps their pronoun."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in ("il", "elle", "ils", "elles") or i < 3 or _lower(doc[i - 1]) not in ("qu'", "qu’", "que"):
+        return False
+    k = i - 2 if doc[i - 2].text != "," else i - 3
+    if k < 1 or _lower(doc[k - 1]) not in ("sa", "son", "leur"):
+        return False
+    start, kin = _word_ending_at(doc, k)
+    return kin in _KIN and start == k and _named_by_child(doc, k, kin)
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
