@@ -1182,7 +1182,10 @@ def _named_by_child(doc: Any, i: int, kin: str) -> bool:
     for k in range(i - 2):
         if _lower(doc[k]) not in ("son", "sa", "ses"):
             continue
-        _, relative = _word_at(doc, k + 1)
+        n = k + 1
+        while n < i and (doc[n].like_num or _lower(doc[n]) in ("deux", "trois", "quatre", "cinq")):
+            n += 1  # "ses deux petits-fils"
+        _, relative = _word_at(doc, n)
         if kin in _CHILD_PARENTS.get(relative, ()):
             return True
     return False
@@ -1233,6 +1236,26 @@ def _fronted_before_pronoun(doc: Any, j: int) -> bool:
     return False
 
 
+_JUDGING_PLURALS = frozenset({"trouvent", "trouvaient", "jugent", "disent", "voient", "décrivent", "sentent",
+                              "estiment", "considèrent"})
+
+
+def _relative_clause_predicate(doc: Any, k: int, adjective_at: Any, gender: str, add: Any) -> None:
+    """The predicate of a kinship noun of the patient in the relative clause after it, whose subject is the
+    relative who judges: "pour sa mère, qu'il trouve de plus en plus amaigrie", "qu'elles disent épuisée"."""
+    end = len(doc)
+    if k < end and doc[k].text == ",":
+        k += 1
+    if not (k + 2 < end and _lower(doc[k]) in ("qu'", "qu’", "que") and _lower(doc[k + 1]) in ("il", "elle", "ils", "elles")
+            and _lower(doc[k + 2]) in _JUDGING_VERBS | _JUDGING_PLURALS):
+        return
+    k += 3
+    while k < end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS or _lower(doc[k]) in ("en", "de")):
+        k += 1  # "de plus en plus"
+    if adjective_at(k):
+        add(_item(doc, k, k, gender, inflect(_lower(doc[k]), gender) or "", "predicative"))
+
+
 def _kin_predicate_run(doc: Any, j: int, gender: str, add: Any) -> None:
     """What agrees with a kinship noun of the patient ending at token j: its adjective ("le frère aîné") and a
     role noun coordinated with it, with its article and adjective ("et le tuteur légal de l'enfant")."""
@@ -1247,6 +1270,7 @@ def _kin_predicate_run(doc: Any, j: int, gender: str, add: Any) -> None:
     if adjective_at(k):
         add(_item(doc, k, k, gender, inflect(_lower(doc[k]), gender) or "", "role noun"))
         k += 1
+    _relative_clause_predicate(doc, k, adjective_at, gender, add)
     if k + 2 < end and _lower(doc[k]) == "et" and _lower(doc[k + 1]) == ("la" if gender == "F" else "le"):
         n, noun = _word_at(doc, k + 2)
         other = inflect(noun, gender) if gender_of(noun) == gender else None
