@@ -1401,7 +1401,64 @@ def analyse(doc: Any) -> list[Agreeing]:
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
-    return found + [a for a in _apposed_sex_nouns(doc) + _sex_letters(doc) if a.start not in taken] + _kept_words(doc)
+    extra = [a for a in _apposed_sex_nouns(doc) + _sex_letters(doc) + _nicknames(doc) if a.start not in taken]
+    return found + extra + _kept_words(doc)
+
+
+# nicknames of a person (feminine -> masculine) beside the kinship and role nouns
+_NICKNAME_PAIRS = {"mamie": "papi", "mamy": "papy", "mémé": "pépé", "mémère": "pépère", "tata": "tonton",
+                   "doyenne": "doyen", "reine": "roi", "princesse": "prince", "patronne": "patron"}
+_NICKNAMES = {**_NICKNAME_PAIRS, **{m: f for f, m in _NICKNAME_PAIRS.items()}, **_KIN, **_ROLE_PAIRS}
+_NICKNAME_SEX = {**{f: "F" for f in _NICKNAME_PAIRS}, **{m: "M" for m in _NICKNAME_PAIRS.values()},
+                 **{f: "F" for f in KINSHIP_PAIRS}, **{m: "M" for m in KINSHIP_PAIRS.values()}, **_ROLE_SEXES}
+# a verb of naming whose object is the patient (after "l'"/"la"/"le"), or a participle said of the patient
+_NAMING_VERBS = frozenset({"appelle", "appellent", "appelait", "appelaient", "surnomme", "surnomment", "nomme",
+                           "nomment", "surnommait", "surnommaient"})
+_NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appelé", "appelée"})
+
+
+def _nicknames(doc: Any) -> list[Agreeing]:
+    """A nickname in quotes by which others name the patient follows the patient's sex, its article with it:
+    "l'appellent « Mamie Lou »" -> « Papi Lou », "surnommée « la Grand-mère »" -> "surnommé « le Grand-père »",
+    "dit « le Capitaine »" -> "dite « la Capitaine »" (a noun of one form keeps its form). "il appelle « maman »",
+    with no object pronoun, is the patient calling someone else, and is kept."""
+    out = []
+    for token in doc:
+        if token.text not in ("«", "“", '"') or token.i == 0:
+            continue
+        i = token.i
+        verb = _lower(doc[i - 1])
+        known = [t for t in doc[max(0, i - 4): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
+        if verb == "comme" and known:  # "connue de tous comme « la Doyenne »"
+            participle = known[-1]
+        elif verb in _NAMING_PARTICIPLES and not (i >= 2 and doc[i - 2].pos_ == "PRON"):  # (not "elle dit « ... »")
+            participle = doc[i - 1]
+        elif verb in _NAMING_VERBS and i >= 2 and _lower(doc[i - 2]) in ("l'", "l’", "la", "le"):
+            participle = None
+        else:
+            continue
+        k = i + 1
+        article = doc[k] if k < len(doc) and _lower(doc[k]) in ("la", "le") else None
+        if article is not None:
+            k += 1
+        if k >= len(doc):
+            continue
+        j, noun = _word_at(doc, k)
+        if not doc[k].text[:1].isupper():
+            continue  # a nickname is written with a capital
+        sex = _NICKNAME_SEX.get(noun) or (("F" if _lower(article) == "la" else "M") if article is not None else None)
+        if sex is None:
+            continue
+        if noun in _NICKNAMES:
+            new = _NICKNAMES[noun]
+            out.append(_item(doc, k, j, sex, _match_case(doc[k].text, new), "sex word"))
+        if article is not None:
+            out.append(_item(doc, article.i, article.i, sex, _match_case(article.text, "le" if sex == "F" else "la"),
+                             "sex word"))
+        if participle is not None and gender_of(_lower(participle)) == sex and inflect(_lower(participle), sex):
+            out.append(_item(doc, participle.i, participle.i, sex, _match_case(
+                participle.text, inflect(_lower(participle), sex) or ""), "sex word"))
+    return out
 
 
 _SEX_LETTERS = {"H": ("M", "F"), "F": ("F", "H")}
@@ -1622,8 +1679,8 @@ _SEX_LINE = re.compile(r"\s*[HF],?\s+\d{1,3}\s*(?:ans|an|a)\b")  # "H 71 ans, ..
 def _needs_parse(sentence: str) -> bool:
     """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
     role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
-    if _SEX_LINE.match(sentence):
-        return True
+    if _SEX_LINE.match(sentence) or "«" in sentence or "“" in sentence:
+        return True  # a sex letter, or a quote that may hold a nickname (_nicknames)
     for word in _WORD.findall(sentence.lower()):
         if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN:
             return True
