@@ -148,6 +148,8 @@ def _candidate(token: Any) -> str | None:
         gender = _ROLE_PART_PAIRS[word][1]  # "sapeuse-pompière": the tail of a role noun of the lexicon
     if gender is None:
         return None
+    if word.endswith("ant") and token.i > 0 and _lower(token.nbor(-1)) == "en":
+        return None  # a gerund, also when it is a role noun's form ("en aidant un patient")
     if word in ROLE_NOUNS:
         return gender
     if _is_noun_only(word):
@@ -481,6 +483,9 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if _speaker_after_colon(token):
         return None
+    if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
+            and _lower(token.nbor(2)) in AVOIR | ETRE:
+        return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
     if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
