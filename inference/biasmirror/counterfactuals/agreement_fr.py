@@ -1406,7 +1406,8 @@ def analyse(doc: Any) -> list[Agreeing]:
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
-    extra = [a for a in _apposed_sex_nouns(doc) + _sex_letters(doc) + _nicknames(doc) if a.start not in taken]
+    extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
+             if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -1513,6 +1514,30 @@ def _apposed_sex_nouns(doc: Any) -> list[Agreeing]:
         for t, new in ((doc[i - 1], "un" if gender == "F" else "une"), (token, "homme" if gender == "F" else "femme")):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, gender, _match_case(t.text, new), controller,
                                 "sex word"))
+    return out
+
+
+def _apposed_to_victim(doc: Any) -> list[Agreeing]:
+    """A person noun with an indefinite article apposed to "la victime" / "la personne" names the patient: its
+    article (and its form, for a role noun) follows the patient's sex ("La victime, un cycliste de 60 ans" -> "une
+    cycliste", "La victime, une sexagénaire" -> "un sexagénaire"); "une femme" / "un homme" are _apposed_sex_nouns'."""
+    out = []
+    for token in doc:
+        i = token.i
+        if _lower(token) not in ("un", "une") or i < 3 or doc[i - 1].text != "," or i + 1 >= len(doc):
+            continue
+        if _lower(doc[i - 2]) not in _EPICENE_FEMININE or _lower(doc[i - 3]) not in ("la", "une"):
+            continue
+        j, noun = _word_at(doc, i + 1)
+        if noun in ("femme", "homme"):
+            continue
+        sex = "F" if _lower(token) == "une" else "M"
+        role = noun in ROLE_NOUNS and _ROLE_SEXES.get(noun) == sex
+        if not (role or (gender_of(noun) is None and noun.endswith(_EPICENE_PERSON_SUFFIXES + ("génaire",)))):
+            continue
+        out.append(_item(doc, i, i, sex, "un" if sex == "F" else "une", "sex word"))
+        if role and inflect(noun, sex):
+            out.append(_item(doc, i + 1, j, sex, inflect(noun, sex) or noun, "sex word"))
     return out
 
 
