@@ -510,6 +510,8 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la"):
+        return "patient"  # "la mamie du lit 4 est agitée"
     if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
             and _named_by_child(token.doc, token.i, word):
         return "patient"  # "Son fils, persuadé que sa mère a été mal soignée"
@@ -1407,7 +1409,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             if a.start not in taken]
+             + _familiar_titles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -1421,6 +1423,26 @@ _NICKNAME_SEX = {**{f: "F" for f in _NICKNAME_PAIRS}, **{m: "M" for m in _NICKNA
 _NAMING_VERBS = frozenset({"appelle", "appellent", "appelait", "appelaient", "surnomme", "surnomment", "nomme",
                            "nomment", "surnommait", "surnommaient"})
 _NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appelé", "appelée"})
+
+
+_FAMILIAR = frozenset({"mamie", "mamy", "mémé", "papi", "papy", "pépé"})
+
+
+def _familiar_titles(doc: Any) -> list[Agreeing]:
+    """"la mamie" / "le papi" with a definite article names the patient, as "la dame" does (round 11), and swaps
+    with its article ("La mamie du lit 4 réclame sa fille"); with a possessive it is a grandparent, and is kept."""
+    out = []
+    for token in doc:
+        word = _lower(token)
+        if word not in _FAMILIAR or token.i == 0:
+            continue
+        article = token.nbor(-1)
+        sex = _NICKNAME_SEX[word]
+        if _lower(article) != ("la" if sex == "F" else "le") or (article.i > 0 and article.nbor(-1).text in _QUOTES):
+            continue  # (a nickname in quotes is _nicknames')
+        out.append(_item(doc, article.i, article.i, sex, "le" if sex == "F" else "la", "sex word"))
+        out.append(_item(doc, token.i, token.i, sex, _NICKNAMES[word], "sex word"))
+    return out
 
 
 def _nicknames(doc: Any) -> list[Agreeing]:
