@@ -510,8 +510,8 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
-    if word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la"):
-        return "patient"  # "la mamie du lit 4 est agitée"
+    if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token):
+        return "patient"  # "la mamie du lit 4 est agitée", "le garçon est tombé"
     if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
             and _named_by_child(token.doc, token.i, word):
         return "patient"  # "Son fils, persuadé que sa mère a été mal soignée"
@@ -1409,7 +1409,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             + _familiar_titles(doc) if a.start not in taken]
+             + _familiar_titles(doc) + _child_nouns(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -1423,6 +1423,40 @@ _NICKNAME_SEX = {**{f: "F" for f in _NICKNAME_PAIRS}, **{m: "M" for m in _NICKNA
 _NAMING_VERBS = frozenset({"appelle", "appellent", "appelait", "appelaient", "surnomme", "surnomment", "nomme",
                            "nomment", "surnommait", "surnommaient"})
 _NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appelé", "appelée"})
+
+
+_CHILD_NOUNS = {"garçon": ("M", "fille"), "fille": ("F", "garçon")}
+_CHILD_WORDS_BEFORE = {"le": "la", "la": "le", "un": "une", "une": "un", "petit": "petite", "petite": "petit",
+                       "jeune": "jeune"}
+
+
+def _child_patient(token: Any) -> bool:
+    """"garçon" / "fille" opening its sentence, after an article or "petit(e)" only, names the child patient ("Le
+    garçon est tombé", "Petite fille de 3 ans amenée par ..."); "fille" must not be followed by a complement other
+    than an age ("la fille de la patiente", "fille aînée": a daughter)."""
+    word = _lower(token)
+    if word not in _CHILD_NOUNS or any(_lower(t) not in _CHILD_WORDS_BEFORE for t in token.doc[token.sent.start: token.i]):
+        return False
+    doc, i = token.doc, token.i
+    nxt = _lower(doc[i + 1]) if i + 1 < len(doc) else ""
+    if word == "fille" and (nxt in ("aînée", "unique", "cadette", "du", "des", "d'", "d’") or (
+            nxt == "de" and not (i + 2 < len(doc) and doc[i + 2].like_num))):
+        return False
+    return True
+
+
+def _child_nouns(doc: Any) -> list[Agreeing]:
+    """The child patient's "garçon" / "fille" and the words before it (_child_patient) swap to the other sex."""
+    out = []
+    for token in doc:
+        if not _child_patient(token):
+            continue
+        sex, new = _CHILD_NOUNS[_lower(token)]
+        out.append(_item(doc, token.i, token.i, sex, new, "role noun"))
+        for t in doc[token.sent.start: token.i]:
+            if _CHILD_WORDS_BEFORE[_lower(t)] != _lower(t):
+                out.append(_item(doc, t.i, t.i, sex, _CHILD_WORDS_BEFORE[_lower(t)], "determiner of a role noun"))
+    return out
 
 
 _FAMILIAR = frozenset({"mamie", "mamy", "mémé", "papi", "papy", "pépé"})
@@ -1734,7 +1768,8 @@ def _needs_parse(sentence: str) -> bool:
     if _SEX_LINE.match(sentence) or "«" in sentence or "“" in sentence:
         return True  # a sex letter, or a quote that may hold a nickname (_nicknames)
     for word in _WORD.findall(sentence.lower()):
-        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN:
+        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN or word in _CHILD_NOUNS \
+                or word in _FAMILIAR:
             return True
         if gender_of(word) is not None and not _is_noun_only(word):
             return True
