@@ -510,7 +510,8 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
-    if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token):
+    if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token) \
+            or _epicene_patient(token):
         return "patient"  # "la mamie du lit 4 est agitée", "le garçon est tombé"
     if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
             and _named_by_child(token.doc, token.i, word):
@@ -940,7 +941,7 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
         word = _lower(prev)
         if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
             if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
-                    or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "":
+                    or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev):
                 return False  # (a person, or the placeholder of a name: "M. ___ amené par le SAMU")
             genders = prev.morph.get("Gender")
             return bool(genders) and genders[0][0] == gender[0].upper()
@@ -1409,7 +1410,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             + _familiar_titles(doc) + _child_nouns(doc) if a.start not in taken]
+             + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -1423,6 +1424,41 @@ _NICKNAME_SEX = {**{f: "F" for f in _NICKNAME_PAIRS}, **{m: "M" for m in _NICKNA
 _NAMING_VERBS = frozenset({"appelle", "appellent", "appelait", "appelaient", "surnomme", "surnomment", "nomme",
                            "nomment", "surnommait", "surnommaient"})
 _NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appelé", "appelée"})
+
+
+_EPICENE_OPENERS = frozenset({"enfant", "gendarme", "journaliste", "photographe", "militaire", "secrétaire", "artiste",
+                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire"})
+
+
+def _epicene_patient(token: Any) -> bool:
+    """A noun of a person with one form for both sexes ("enfant", "gendarme", "journaliste") that opens the
+    sentence, after an article at most, and is followed by the age ("Une enfant de 4 ans, adressée ...", "La
+    journaliste, 40 ans, ...") or by an adjective and the patient's pronoun ("Photographe indépendant, il ...")
+    names the patient: its article and its words follow the patient's sex."""
+    word, doc, i = _lower(token), token.doc, token.i
+    if not (word in _EPICENE_OPENERS or (gender_of(word) is None and word.endswith(_EPICENE_PERSON_SUFFIXES)
+                                         and word in _noun_forms())):
+        return False
+    before = doc[token.sent.start: i]
+    if len(before) > 1 or (before and _lower(before[0]) not in ("un", "une", "le", "la", "l'", "l’")):
+        return False
+    after = [_lower(t) for t in doc[i + 1: i + 4]]
+    aged = len(after) >= 2 and ((after[0] == "de" and doc[i + 2].like_num) or (after[0] == "," and doc[i + 2].like_num))
+    # (an adjective of the role, not a participle of what happened to someone: "Cadre prévenue, elle ...")
+    described = len(after) >= 3 and is_adjective(after[0]) and gender_of(after[0]) is not None \
+        and not _is_verb(after[0]) and after[1] == "," and after[2] in ("il", "elle")
+    return aged or described
+
+
+def _epicene_articles(doc: Any) -> list[Agreeing]:
+    """The article of an epicene noun naming the patient (_epicene_patient) follows the patient's sex."""
+    out = []
+    for token in doc:
+        if token.i > token.sent.start and _lower(token.nbor(-1)) in ("un", "une", "le", "la") and _epicene_patient(token):
+            article = token.nbor(-1)
+            sex = "F" if _lower(article) in ("une", "la") else "M"
+            out.append(_item(doc, article.i, article.i, sex, DET_SWAP[_lower(article)], "determiner of a role noun"))
+    return out
 
 
 _CHILD_NOUNS = {"garçon": ("M", "fille"), "fille": ("F", "garçon")}
