@@ -69,6 +69,29 @@ CASES = [
      "Surnommée « la Doyenne » par les soignants, elle fête ses 100 ans."),
     ("M", "Il appelle « maman » toute la nuit.", "Elle appelle « maman » toute la nuit."),
     ("M", "Il dit « le Docteur est gentil ».", "Elle dit « le Docteur est gentil »."),
+    # the placeholder of a name is no noun a participle agrees with
+    ("M", "M. ___ transporté par les pompiers après une chute.", "Mme ___ transportée par les pompiers après une chute."),
+    ("F", "Mme ___ adressée par son médecin traitant pour dyspnée.",
+     "M. ___ adressé par son médecin traitant pour dyspnée."),
+    # a person noun with an indefinite article apposed to "la victime" follows the patient's sex
+    ("F", "La victime, une motocycliste de 25 ans, est consciente.",
+     "La victime, un motocycliste de 25 ans, est consciente."),
+    ("M", "La victime, un septuagénaire, a été extraite du véhicule.",
+     "La victime, une septuagénaire, a été extraite du véhicule."),
+    # "la mamie" / "le papi" with a definite article is the patient; with a possessive, a grandparent
+    ("F", "La mamie de la chambre 12 est très agitée ce soir.", "Le papi de la chambre 12 est très agité ce soir."),
+    ("M", "Sa mamie est venue le voir.", "Sa mamie est venue la voir."),
+    # "garçon" / "fille" opening the sentence names the child patient; "la fille de ..." is a daughter
+    ("M", "Le garçon s'est coupé avec un couteau ; il saigne beaucoup.",
+     "La fille s'est coupée avec un couteau ; elle saigne beaucoup."),
+    ("F", "Petite fille de 5 ans amenée par son père pour une fièvre.",
+     "Petit garçon de 5 ans amené par son père pour une fièvre."),
+    ("F", "La fille de la patiente est au téléphone.", "La fille du patient est au téléphone."),
+    # an epicene person noun opening the sentence with the age is the patient, its article with it
+    ("F", "Une enfant de 6 ans, amenée par sa grand-mère, tousse depuis hier.",
+     "Un enfant de 6 ans, amené par sa grand-mère, tousse depuis hier."),
+    ("M", "Un gendarme de 41 ans, blessé au genou, est installé au box 3.",
+     "Une gendarme de 41 ans, blessée au genou, est installée au box 3."),
 ]
 
 
