@@ -92,6 +92,10 @@ CASES = [
      "Un enfant de 6 ans, amené par sa grand-mère, tousse depuis hier."),
     ("M", "Un gendarme de 41 ans, blessé au genou, est installé au box 3.",
      "Une gendarme de 41 ans, blessée au genou, est installée au box 3."),
+    # the adjective right after a participle of finding says how the patient was found; an infinitive stays
+    ("M", "Homme de 35 ans retrouvé endormi dans un parc.", "Femme de 35 ans retrouvée endormie dans un parc."),
+    ("F", "Sa voisine l'a retrouvée assise par terre.", "Sa voisine l'a retrouvé assis par terre."),
+    ("F", "Son fils l'a vue tomber dans la cuisine.", "Son fils l'a vu tomber dans la cuisine."),
 ]
 
 

@@ -1070,6 +1070,33 @@ def _bare_member(segment: list[Any], word: Any) -> bool:
                                       for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
+_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé"}
+
+
+def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The adjective right after a participle of finding or bringing a person that agrees with the patient says
+    how the patient was found, and agrees too: "retrouvée endormie", "l'a retrouvé errant", "laissée seule"."""
+    starts = {a.start for a in found}
+    extra = []
+    for item in found:
+        if item.controller != "patient" or (to_masculine(item.text.lower()) or item.text.lower()) not in _FINDING_PARTICIPLES:
+            continue
+        nxt = [t for t in doc if t.idx >= item.end][:1]
+        if not nxt:
+            continue
+        word = _lower(nxt[0])
+        if nxt[0].idx in starts or gender_of(word) != item.gender or _is_noun_only(word) or _is_plural(nxt[0]) \
+                or not (is_adjective(word) or nxt[0].pos_ in ("ADJ", "VERB")) or word in ROLE_NOUNS \
+                or word.endswith(("ant", "er", "ir", "re")) or "Inf" in nxt[0].morph.get("VerbForm"):
+            continue  # (not an infinitive, "l'a vue tomber", nor "pendant")
+        new = inflect(word, item.gender)
+        if new is not None and not _unknown_other_form(word, item.gender):
+            extra.append(Agreeing(nxt[0].idx, nxt[0].idx + len(nxt[0].text), nxt[0].text, item.gender,
+                                  _match_case(nxt[0].text, new), "patient", "predicative"))
+            starts.add(nxt[0].idx)
+    return found + extra
+
+
 def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """Every member of a list agrees as its first member does: "anxieux, pâle, en sueur et agité", "agitée,
     désorientée, non coopérante". From each word agreeing with the patient, the words after a comma or a
@@ -1407,7 +1434,7 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    found = _participle_predicates(doc, _extend_lists(doc, _patient_nouns(doc, _analyse(doc))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
