@@ -96,6 +96,11 @@ CASES = [
     ("M", "Homme de 35 ans retrouvé endormi dans un parc.", "Femme de 35 ans retrouvée endormie dans un parc."),
     ("F", "Sa voisine l'a retrouvée assise par terre.", "Sa voisine l'a retrouvé assis par terre."),
     ("F", "Son fils l'a vue tomber dans la cuisine.", "Son fils l'a vu tomber dans la cuisine."),
+    # the patient quoted after "il/elle" and a verb of saying, or after "selon lui/elle", whatever the parse
+    ("M", "Selon lui, « je suis tombé dans la rue et je suis resté allongé ».",
+     "Selon elle, « je suis tombée dans la rue et je suis restée allongée »."),
+    ("F", "Elle répète « je suis fatiguée de tout ça ».", "Il répète « je suis fatigué de tout ça »."),
+    ("F", "Sa fille dit : « je suis épuisée ».", "Sa fille dit : « je suis épuisée »."),
 ]
 
 

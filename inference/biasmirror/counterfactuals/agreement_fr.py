@@ -567,6 +567,14 @@ def _patient_quote(token: Any) -> bool:
             return True
         if word in ("-il", "-elle") and any(_lower(v) in _SPEECH_VERBS for v in doc[max(0, t.i - 2): t.i]):
             return True  # "dit-elle", "raconte-t-il"
+    # before the quotation, whatever the parse: the patient's pronoun right before a verb of saying ("Il répète
+    # « ... »"), or "selon lui" / "d'après elle"
+    for t in doc[:start]:
+        word, nxt = _lower(t), _lower(doc[t.i + 1])
+        if word in ("il", "elle") and nxt in _SPEECH_VERBS | {"demande", "demandait"}:
+            return True
+        if word in ("selon", "après") and nxt in ("lui", "elle"):
+            return True
     return False
 
 
