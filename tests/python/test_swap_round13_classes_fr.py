@@ -101,6 +101,10 @@ CASES = [
      "Selon elle, « je suis tombée dans la rue et je suis restée allongée »."),
     ("F", "Elle répète « je suis fatiguée de tout ça ».", "Il répète « je suis fatigué de tout ça »."),
     ("F", "Sa fille dit : « je suis épuisée ».", "Sa fille dit : « je suis épuisée »."),
+    # a role noun after "son/sa" apposed or predicated to the partner changes with the partner
+    ("F", "Elle vit avec son mari, son tuteur depuis 2020.", "Il vit avec sa femme, sa tutrice depuis 2020."),
+    ("M", "Il vit avec son compagnon ___, qui est son aidant depuis son AVC.",
+     "Elle vit avec sa compagne ___, qui est son aidante depuis son AVC."),
 ]
 
 

@@ -1445,6 +1445,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _participle_predicates(doc, _extend_lists(doc, _patient_nouns(doc, _analyse(doc))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
+             + _partner_roles(doc)
              + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
@@ -1527,6 +1528,39 @@ def _child_nouns(doc: Any) -> list[Agreeing]:
         for t in doc[token.sent.start: token.i]:
             if _CHILD_WORDS_BEFORE[_lower(t)] != _lower(t):
                 out.append(_item(doc, t.i, t.i, sex, _CHILD_WORDS_BEFORE[_lower(t)], "determiner of a role noun"))
+    return out
+
+
+def _partner_roles(doc: Any) -> list[Agreeing]:
+    """A role noun after "son/sa" apposed or predicated to the partner's noun is the partner's, and changes with
+    the partner: "son épouse, qui est son aidante principale" -> "son époux, qui est son aidant principal",
+    "sa compagne ___, son aidante depuis ..." (its possessive and its adjective with it)."""
+    out = []
+    for token in doc:
+        word = _lower(token)
+        if word not in ROLE_NOUNS or token.i < 3 or _lower(token.nbor(-1)) not in ("son", "sa"):
+            continue
+        k = token.i - 2
+        while k > 0 and (_lower(doc[k]) in ("qui", "est", "était", ",", "devenu", "devenue") or doc[k].text.strip("_") == ""):
+            k -= 1
+        if not (doc[k].i < token.i - 2 and _person_kind(doc[k]) == "partner"):
+            continue
+        gender = _ROLE_SEXES.get(word)
+        new = inflect(word, gender) if gender else None
+        if new is None:
+            continue
+        out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender, _match_case(token.text, new),
+                            "partner", "role noun"))
+        possessive = token.nbor(-1)
+        mine = "sa" if gender == "M" and new[:1] not in "aeiouyéèêh" else "son"
+        if _lower(possessive) != mine:
+            out.append(Agreeing(possessive.idx, possessive.idx + len(possessive.text), possessive.text, gender,
+                                _match_case(possessive.text, mine), "partner", "determiner of a role noun"))
+        after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if after is not None and gender_of(_lower(after)) == gender and is_adjective(_lower(after)) \
+                and inflect(_lower(after), gender):
+            out.append(Agreeing(after.idx, after.idx + len(after.text), after.text, gender,
+                                _match_case(after.text, inflect(_lower(after), gender) or ""), "partner", "role noun"))
     return out
 
 
