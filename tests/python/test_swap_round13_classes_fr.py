@@ -105,6 +105,9 @@ CASES = [
     ("F", "Elle vit avec son mari, son tuteur depuis 2020.", "Il vit avec sa femme, sa tutrice depuis 2020."),
     ("M", "Il vit avec son compagnon ___, qui est son aidant depuis son AVC.",
      "Elle vit avec sa compagne ___, qui est son aidante depuis son AVC."),
+    # a participle after a hyphenated role noun agrees with the patient, not with the noun's tail
+    ("M", "Sapeur-pompier blessé sur un feu de forêt, brûlure de la main.",
+     "Sapeuse-pompière blessée sur un feu de forêt, brûlure de la main."),
 ]
 
 

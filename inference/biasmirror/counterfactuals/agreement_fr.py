@@ -949,7 +949,8 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
         word = _lower(prev)
         if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
             if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
-                    or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev):
+                    or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev) \
+                    or _compound(prev) in ROLE_NOUNS:  # (the tail of a role noun: "Sapeur-pompier blessé")
                 return False  # (a person, or the placeholder of a name: "M. ___ amené par le SAMU")
             genders = prev.morph.get("Gender")
             return bool(genders) and genders[0][0] == gender[0].upper()
