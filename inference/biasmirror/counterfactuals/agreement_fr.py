@@ -148,6 +148,8 @@ def _candidate(token: Any) -> str | None:
         gender = _ROLE_PART_PAIRS[word][1]  # "sapeuse-pompière": the tail of a role noun of the lexicon
     if gender is None:
         return None
+    if word.endswith("ant") and token.i > 0 and _lower(token.nbor(-1)) == "en":
+        return None  # a gerund, also when it is a role noun's form ("en aidant un patient")
     if word in ROLE_NOUNS:
         return gender
     if _is_noun_only(word):
@@ -218,6 +220,8 @@ def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
         return True
     if prev_word in ("tout", "toute") and token.pos_ == "NOUN" and word in _noun_forms():
         return True
+    if word == "nouveau" and prev_word in ("de", "à"):
+        return True  # the adverbs "de nouveau", "à nouveau"
     if word in ("tout", "toute"):
         if nxt is not None and nxt.pos_ == "NOUN" and after in _noun_forms() and not is_adjective(after):
             return True
@@ -479,6 +483,9 @@ def _person_kind(token: Any) -> str | None:
     word = _lower(token)
     if _speaker_after_colon(token):
         return None
+    if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
+            and _lower(token.nbor(2)) in AVOIR | ETRE:
+        return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
         return "patient"
     if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
@@ -503,6 +510,12 @@ def _person_kind(token: Any) -> str | None:
         return "partner"
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
+    if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token) \
+            or _epicene_patient(token):
+        return "patient"  # "la mamie du lit 4 est agitée", "le garçon est tombé"
+    if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
+            and _named_by_child(token.doc, token.i, word):
+        return "patient"  # "Son fils, persuadé que sa mère a été mal soignée"
     if word in _KIN and token.i == token.sent.start and token.i + 2 < len(token.doc) \
             and _lower(token.doc[token.i + 1]) == "de" and token.doc[token.i + 2].like_num:
         return "patient"  # "Grand-mère de 80 ans amenée par ...": the patient named by a kinship noun
@@ -554,6 +567,14 @@ def _patient_quote(token: Any) -> bool:
             return True
         if word in ("-il", "-elle") and any(_lower(v) in _SPEECH_VERBS for v in doc[max(0, t.i - 2): t.i]):
             return True  # "dit-elle", "raconte-t-il"
+    # before the quotation, whatever the parse: the patient's pronoun right before a verb of saying ("Il répète
+    # « ... »"), or "selon lui" / "d'après elle"
+    for t in doc[:start]:
+        word, nxt = _lower(t), _lower(doc[t.i + 1])
+        if word in ("il", "elle") and nxt in _SPEECH_VERBS | {"demande", "demandait"}:
+            return True
+        if word in ("selon", "après") and nxt in ("lui", "elle"):
+            return True
     return False
 
 
@@ -596,7 +617,13 @@ def _clinical_abbreviation(token: Any) -> bool:
 
 
 def _previous_word(token: Any) -> Any | None:
-    return token.nbor(-1) if token.i > token.sent.start else None
+    if token.i > token.sent.start:
+        return token.nbor(-1)
+    # a sentence the parse starts without punctuation before it is a parse slip ("à FEVG altérée" cut before
+    # "altérée"): the word before still counts
+    if token.i > 0 and not token.doc[token.i - 1].is_punct and "\n" not in token.doc[token.i - 1].whitespace_:
+        return token.nbor(-1)
+    return None
 
 
 def _subject_of(token: Any) -> Any | None:
@@ -758,6 +785,21 @@ def _relative_object(token: Any) -> Any | None:
     return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
 
 
+def _noun_tagged_verb(token: Any) -> bool:
+    """A noun the parse tags as a verb right after a preposition ("en hypochondre droit"): a finite verb does not
+    follow a preposition, and a noun form that is not a participle is the noun."""
+    prev = _previous_word(token)
+    return prev is not None and prev.pos_ == "ADP" and _lower(token) in _noun_forms() \
+        and "Part" not in token.morph.get("VerbForm") and not _lower(token).endswith(("ant", "é", "ée", "és", "ées"))
+
+
+def _relative_subject_after(head: Any, token: Any) -> bool:
+    """Whether the subject of ``head`` is a relative "qui" after ``token``: a fronted participle the parse hangs on
+    a relative clause does not agree with that clause's antecedent."""
+    subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+    return bool(subjects) and all(_lower(c) in ("qui", "qu'") and c.i > token.i for c in subjects)
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
@@ -810,6 +852,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     dep, head = token.dep_, token.head
     if head is token:
         return _IMPLICIT
+    if dep == "advcl" and head.i > token.i and _relative_subject_after(head, token):
+        return _IMPLICIT  # "Accompagné par sa petite-fille, qui est inquiète": the relative clause is not its host
     if head.pos_ in ("VERB", "AUX") and head.i < token.i and dep != "conj":
         clitic = _object_clitic(head)
         if clitic is not None:
@@ -821,8 +865,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     symptom = _symptom_noun(token)
     if symptom is not None:
         return symptom
-    if dep == "amod" and head.i == token.i - 1 and head.pos_ not in ("VERB", "AUX") and _candidate(head) is None \
-            and _person_kind(head) is None:
+    if dep == "amod" and head.i == token.i - 1 and (head.pos_ not in ("VERB", "AUX") or _noun_tagged_verb(head)) \
+            and _candidate(head) is None and _person_kind(head) is None:
         if head.pos_ in ("ADJ", "NOUN") and gender_of(_lower(head)) is None and is_adjective(_lower(head)) \
                 and _lower(head) not in BODY_PARTS:
             return _controller(head, depth + 1)  # "tétraplégique complète": what the epicene adjective agrees with
@@ -836,6 +880,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _controller(head, depth + 1)
         if head.i > token.i:
             return head  # a prenominal adjective: "la première fois", "toute la matinée"
+        subject = _subject_of(head)
+        if subject is not None and subject.i == head.i - 1 and _lower(subject) in PATIENT_PRONOUNS:
+            return subject  # a verb tagged as a noun after its subject: "Il dort assis depuis hier, essoufflé"
         between = token.doc[head.i + 1: token.i]
         if any(t.is_punct for t in between):
             after = _lower(token.doc[token.i + 1]) if token.i + 1 < len(token.doc) else ""
@@ -902,8 +949,9 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
         word = _lower(prev)
         if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
             if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
-                    or word in AGE_NOUNS or word in TIME_NOUNS:
-                return False
+                    or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev) \
+                    or _compound(prev) in ROLE_NOUNS:  # (the tail of a role noun: "Sapeur-pompier blessé")
+                return False  # (a person, or the placeholder of a name: "M. ___ amené par le SAMU")
             genders = prev.morph.get("Gender")
             return bool(genders) and genders[0][0] == gender[0].upper()
         if prev.pos_ == "ADJ" or (prev.pos_ == "VERB" and prev.tag_ != "AUX" and gender_of(word) is not None):
@@ -912,6 +960,150 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
             continue
         return False
     return False
+
+
+_CLAUSE_BREAKS = frozenset({".", ";", ":", "!", "?", "(", ")", "—", "–", "/"})
+
+
+def _segments_back(token: Any) -> list[list[Any]]:
+    """The comma-separated segments of the verbless clause ``token`` ends, from the one holding it backwards
+    (the segment's tokens up to ``token``); stops at a clause break, a line break or the start of the text."""
+    doc, segments, current = token.doc, [], []
+    k = token.i
+    while k >= 0:
+        t = doc[k]
+        if t.text in _CLAUSE_BREAKS or t.is_space or (k < token.i and "\n" in t.whitespace_):
+            break
+        if t.text == ",":
+            segments.append(current[::-1])
+            current = []
+        else:
+            current.append(t)
+        k -= 1
+    segments.append(current[::-1])
+    return segments
+
+
+def _thing_head(segment: list[Any], gender: str) -> bool:
+    """A segment opened by a noun that is not a person, with an adjective of ``gender`` right after it (past
+    epicene ones): "plaie frontale ...", "épilepsie connue", "insuffisance cardiaque traitée"."""
+    if len(segment) < 2:
+        return False
+    noun, word = segment[0], _lower(segment[0])
+    if noun.pos_ == "DET" and len(segment) > 2:
+        noun, word, segment = segment[1], _lower(segment[1]), segment[1:]
+    if not (_is_noun_only(word) or word in BODY_PARTS) or word in PATIENT_NOUNS or _person_kind(noun) is not None \
+            or word in ROLE_NOUNS or word in OTHER_PEOPLE or word in AGE_NOUNS or _is_plural(noun):
+        return False
+    for t in segment[1:]:
+        g = gender_of(_lower(t))
+        if g is not None:
+            return g == gender and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB"))
+        if not (t.pos_ == "ADJ" or is_adjective(_lower(t))):
+            return False
+    return False
+
+
+def _describes_thing(token: Any, gender: str) -> bool:
+    """A word of a verbless clause opened by a thing noun agrees with that noun, not with the patient: in the noun's
+    own segment ("paralysie faciale droite") or as a later member of its comma list whose earlier members are
+    adjectives ("Plaie frontale de 2 cm, propre, non suturée", "épilepsie connue, traitée par ..."). Words of a
+    person ("retrouvée", "amenée") are the patient's whatever precedes them."""
+    word = _lower(token)
+    if (to_masculine(word) or word) in PERSON_PARTICIPLES:
+        return False
+    segments = _segments_back(token)
+    if any(_lower(t) in PATIENT_PRONOUNS or _lower(t) in PATIENT_NOUNS for segment in segments for t in segment):
+        return False  # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient before the list
+    own = segments[0]
+    if own and own[0] is not token and _thing_head(own, gender) and all(
+            t.pos_ == "ADJ" or is_adjective(_lower(t)) for t in own[1:]):
+        return True
+    # the token opens its segment (after adverbs) and ends it, or has only an agent after it ("traitée par ..."; not
+    # "opérée d'une hernie", "suivie en cardiologie": the patient's); earlier segments are bare adjectives back to
+    # the thing noun's segment
+    if not _bare_member(own, token):
+        return False
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    if after is not None and not (after.is_punct or _lower(after) == "par"):
+        return False
+    for segment in segments[1:]:
+        if not segment:
+            return False
+        if _thing_head(segment, gender):
+            return True
+        members = [t for t in segment if _lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS]
+        if len(members) != 1 or not _bare_member(segment, members[0]) \
+                or gender_of(_lower(members[0])) not in (None, gender):
+            return False
+    return False
+
+
+_ITEM_PREPOSITIONS = frozenset({"en", "pour", "de", "d'", "d’", "du", "des", "à", "au", "aux", "sous", "depuis", "dans"})
+
+
+def _opens_history_item(token: Any, noun: Any, gender: str) -> bool:
+    """A participle that opens a comma segment of a verbless list and takes a complement other than an agent
+    starts a new item said of the patient, whatever thing noun the parse hangs it on, when it cannot agree with
+    that noun (another gender) or a whole item stands between them: "fracture du col opérée en 2020, suivi en
+    cardiologie", "épilepsie connue, traitée par ..., opérée d'une hernie". Right after a noun of its gender it
+    stays the noun's ("plaie du cuir chevelu, suturée aux urgences"); nor a symptom's participle ("douleur
+    thoracique, irradiée au bras") nor a person's word ("sa sœur, opérée du même cancer") changes."""
+    doc, i = token.doc, token.i
+    word = _lower(token)
+    if i == 0 or doc[i - 1].text != "," or i + 1 >= len(doc) or _lower(doc[i + 1]) not in _ITEM_PREPOSITIONS:
+        return False
+    if token.pos_ not in ("VERB", "ADJ") or (to_masculine(word) or word) in SYMPTOM_PARTICIPLES:
+        return False
+    noun_word = _lower(noun)
+    if not (noun.pos_ in ("NOUN", "PROPN") or noun.text.isupper()) or noun.i > i or noun_word in OTHER_PEOPLE or noun_word in ROLE_NOUNS \
+            or noun_word in _KIN or noun_word in _EPICENE_FEMININE or noun_word in ("homme", "femme", "dame"):
+        return False
+    segments = _segments_back(token)
+    previous = [t for t in segments[1] if t.pos_ != "DET"] if len(segments) > 1 else []
+    if previous:  # the noun that opens the item just before: "plaie du cuir chevelu, suturée ..."
+        head = previous[0]
+        head_gender = head.morph.get("Gender") if head.pos_ == "NOUN" else None  # (a PROPN tag's gender is a guess)
+        if (head_gender[0][0] if head_gender else gender_of(_lower(head))) == gender:
+            return False
+    # a verbless list: no pronoun, auxiliary or finite verb before it in its sentence
+    return not any(_lower(t) in PATIENT_PRONOUNS or t.pos_ == "AUX" or ("Fin" in t.morph.get("VerbForm")
+                                                                      and not t.text.isupper())  # (not "FEVG")
+                   for t in doc[token.sent.start: i])
+
+
+def _bare_member(segment: list[Any], word: Any) -> bool:
+    """``word`` is an adjective that only adverbs precede in its comma segment ("non suturée", "propre")."""
+    before = segment[:segment.index(word)] if word in segment else None
+    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et"
+                                      for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
+
+
+_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé"}
+
+
+def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The adjective right after a participle of finding or bringing a person that agrees with the patient says
+    how the patient was found, and agrees too: "retrouvée endormie", "l'a retrouvé errant", "laissée seule"."""
+    starts = {a.start for a in found}
+    extra = []
+    for item in found:
+        if item.controller != "patient" or (to_masculine(item.text.lower()) or item.text.lower()) not in _FINDING_PARTICIPLES:
+            continue
+        nxt = [t for t in doc if t.idx >= item.end][:1]
+        if not nxt:
+            continue
+        word = _lower(nxt[0])
+        if nxt[0].idx in starts or gender_of(word) != item.gender or _is_noun_only(word) or _is_plural(nxt[0]) \
+                or not (is_adjective(word) or nxt[0].pos_ in ("ADJ", "VERB")) or word in ROLE_NOUNS \
+                or word.endswith(("ant", "er", "ir", "re")) or "Inf" in nxt[0].morph.get("VerbForm"):
+            continue  # (not an infinitive, "l'a vue tomber", nor "pendant")
+        new = inflect(word, item.gender)
+        if new is not None and not _unknown_other_form(word, item.gender):
+            extra.append(Agreeing(nxt[0].idx, nxt[0].idx + len(nxt[0].text), nxt[0].text, item.gender,
+                                  _match_case(nxt[0].text, new), "patient", "predicative"))
+            starts.add(nxt[0].idx)
+    return found + extra
 
 
 def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
@@ -1007,6 +1199,42 @@ def _word_at(doc: Any, i: int) -> tuple[int, str]:
     return j, word
 
 
+# a relative of the patient (child, grandchild, child-in-law, godchild, nephew or niece) and the kinship nouns by
+# which that relative names the patient
+_CHILD_PARENTS = {
+    **dict.fromkeys(("fils", "fille", "filles", "enfant", "enfants"), ("mère", "père", "maman", "papa")),
+    **dict.fromkeys(("petit-fils", "petite-fille", "petits-fils", "petites-filles", "petit-enfant", "petits-enfants"),
+                    ("grand-mère", "grand-père")),
+    **dict.fromkeys(("gendre", "gendres", "belle-fille", "belles-filles", "bru"), ("belle-mère", "beau-père")),
+    **dict.fromkeys(("filleul", "filleule", "filleuls", "filleules"), ("marraine", "parrain")),
+    **dict.fromkeys(("neveu", "nièce", "neveux", "nièces"), ("tante", "oncle")),
+}
+# what links a relative to the kinship noun it says of the patient: a preposition of its adjective ("inquiet pour",
+# "fâché contre", "attachées à") or the conjunction of its reported speech ("dit que")
+_CHILD_LINKS = frozenset({"pour", "contre", "à", "de", "avec", "chez", "que", "qu'", "qu’", "envers", "auprès"})
+
+
+def _named_by_child(doc: Any, i: int, kin: str) -> bool:
+    """Whether the kinship noun at token i (after "sa/son/leur") names the patient through a relative of the
+    patient earlier in the sentence whose parent it is: "Son fils, inquiet pour sa mère" (the patient's son
+    speaks of his mother, the patient), "Ses petits-fils trouvent leur grand-père changé", "Sa filleule a trouvé
+    sa marraine somnolente". The noun must depend on a verb, an adjective or "que" after the relative, not be
+    coordinated with it ("sa fille et sa mère": two relatives)."""
+    link = _lower(doc[i - 2]) if i >= 2 else ""
+    if not (link in _CHILD_LINKS or doc[i - 2].pos_ in ("VERB", "AUX")) or i < 2:
+        return False
+    for k in range(i - 2):
+        if _lower(doc[k]) not in ("son", "sa", "ses"):
+            continue
+        n = k + 1
+        while n < i and (doc[n].like_num or _lower(doc[n]) in ("deux", "trois", "quatre", "cinq")):
+            n += 1  # "ses deux petits-fils"
+        _, relative = _word_at(doc, n)
+        if kin in _CHILD_PARENTS.get(relative, ()):
+            return True
+    return False
+
+
 def _item(doc: Any, i: int, j: int, gender: str, new: str, reason: str) -> Agreeing:
     start, end = doc[i].idx, doc[j].idx + len(doc[j].text)
     text = doc.text[start:end]
@@ -1052,6 +1280,26 @@ def _fronted_before_pronoun(doc: Any, j: int) -> bool:
     return False
 
 
+_JUDGING_PLURALS = frozenset({"trouvent", "trouvaient", "jugent", "disent", "voient", "décrivent", "sentent",
+                              "estiment", "considèrent"})
+
+
+def _relative_clause_predicate(doc: Any, k: int, adjective_at: Any, gender: str, add: Any) -> None:
+    """The predicate of a kinship noun of the patient in the relative clause after it, whose subject is the
+    relative who judges: "pour sa mère, qu'il trouve de plus en plus amaigrie", "qu'elles disent épuisée"."""
+    end = len(doc)
+    if k < end and doc[k].text == ",":
+        k += 1
+    if not (k + 2 < end and _lower(doc[k]) in ("qu'", "qu’", "que") and _lower(doc[k + 1]) in ("il", "elle", "ils", "elles")
+            and _lower(doc[k + 2]) in _JUDGING_VERBS | _JUDGING_PLURALS):
+        return
+    k += 3
+    while k < end and (_lower(doc[k]) in ADVERBS or _lower(doc[k]) in _LIST_ADVERBS or _lower(doc[k]) in ("en", "de")):
+        k += 1  # "de plus en plus"
+    if adjective_at(k):
+        add(_item(doc, k, k, gender, inflect(_lower(doc[k]), gender) or "", "predicative"))
+
+
 def _kin_predicate_run(doc: Any, j: int, gender: str, add: Any) -> None:
     """What agrees with a kinship noun of the patient ending at token j: its adjective ("le frère aîné") and a
     role noun coordinated with it, with its article and adjective ("et le tuteur légal de l'enfant")."""
@@ -1066,6 +1314,7 @@ def _kin_predicate_run(doc: Any, j: int, gender: str, add: Any) -> None:
     if adjective_at(k):
         add(_item(doc, k, k, gender, inflect(_lower(doc[k]), gender) or "", "role noun"))
         k += 1
+    _relative_clause_predicate(doc, k, adjective_at, gender, add)
     if k + 2 < end and _lower(doc[k]) == "et" and _lower(doc[k + 1]) == ("la" if gender == "F" else "le"):
         n, noun = _word_at(doc, k + 2)
         other = inflect(noun, gender) if gender_of(noun) == gender else None
@@ -1147,6 +1396,12 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             elif prev in ("et", ","):
                 mine = kin_in_sentence.get(sent.start, False)
+            elif prev in ("sa", "son", "leur") and _named_by_child(doc, i, kin):
+                # "Son fils, inquiet pour sa mère": the possessive changes with the noun ("leur" has one form)
+                mine = True
+                if prev != "leur":
+                    add(_item(doc, i - 1, i - 1, "F" if prev == "sa" else "M", "son" if prev == "sa" else "sa",
+                              "determiner of a role noun"))
             else:
                 mine = False
             if mine:
@@ -1188,9 +1443,211 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _extend_lists(doc, _patient_nouns(doc, _analyse(doc)))
+    found = _participle_predicates(doc, _extend_lists(doc, _patient_nouns(doc, _analyse(doc))))
     taken = {a.start for a in found}
-    return found + [a for a in _apposed_sex_nouns(doc) if a.start not in taken] + _kept_words(doc)
+    extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
+             + _partner_roles(doc)
+             + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
+    return found + extra + _kept_words(doc)
+
+
+# nicknames of a person (feminine -> masculine) beside the kinship and role nouns
+_NICKNAME_PAIRS = {"mamie": "papi", "mamy": "papy", "mémé": "pépé", "mémère": "pépère", "tata": "tonton",
+                   "doyenne": "doyen", "reine": "roi", "princesse": "prince", "patronne": "patron"}
+_NICKNAMES = {**_NICKNAME_PAIRS, **{m: f for f, m in _NICKNAME_PAIRS.items()}, **_KIN, **_ROLE_PAIRS}
+_NICKNAME_SEX = {**{f: "F" for f in _NICKNAME_PAIRS}, **{m: "M" for m in _NICKNAME_PAIRS.values()},
+                 **{f: "F" for f in KINSHIP_PAIRS}, **{m: "M" for m in KINSHIP_PAIRS.values()}, **_ROLE_SEXES}
+# a verb of naming whose object is the patient (after "l'"/"la"/"le"), or a participle said of the patient
+_NAMING_VERBS = frozenset({"appelle", "appellent", "appelait", "appelaient", "surnomme", "surnomment", "nomme",
+                           "nomment", "surnommait", "surnommaient"})
+_NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appelé", "appelée"})
+
+
+_EPICENE_OPENERS = frozenset({"enfant", "gendarme", "journaliste", "photographe", "militaire", "secrétaire", "artiste",
+                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire"})
+
+
+def _epicene_patient(token: Any) -> bool:
+    """A noun of a person with one form for both sexes ("enfant", "gendarme", "journaliste") that opens the
+    sentence, after an article at most, and is followed by the age ("Une enfant de 4 ans, adressée ...", "La
+    journaliste, 40 ans, ...") or by an adjective and the patient's pronoun ("Photographe indépendant, il ...")
+    names the patient: its article and its words follow the patient's sex."""
+    word, doc, i = _lower(token), token.doc, token.i
+    if not (word in _EPICENE_OPENERS or (gender_of(word) is None and word.endswith(_EPICENE_PERSON_SUFFIXES)
+                                         and word in _noun_forms())):
+        return False
+    before = doc[token.sent.start: i]
+    if len(before) > 1 or (before and _lower(before[0]) not in ("un", "une", "le", "la", "l'", "l’")):
+        return False
+    after = [_lower(t) for t in doc[i + 1: i + 4]]
+    aged = len(after) >= 2 and ((after[0] == "de" and doc[i + 2].like_num) or (after[0] == "," and doc[i + 2].like_num))
+    # (an adjective of the role, not a participle of what happened to someone: "Cadre prévenue, elle ...")
+    described = len(after) >= 3 and is_adjective(after[0]) and gender_of(after[0]) is not None \
+        and not _is_verb(after[0]) and after[1] == "," and after[2] in ("il", "elle")
+    return aged or described
+
+
+def _epicene_articles(doc: Any) -> list[Agreeing]:
+    """The article of an epicene noun naming the patient (_epicene_patient) follows the patient's sex."""
+    out = []
+    for token in doc:
+        if token.i > token.sent.start and _lower(token.nbor(-1)) in ("un", "une", "le", "la") and _epicene_patient(token):
+            article = token.nbor(-1)
+            sex = "F" if _lower(article) in ("une", "la") else "M"
+            out.append(_item(doc, article.i, article.i, sex, DET_SWAP[_lower(article)], "determiner of a role noun"))
+    return out
+
+
+_CHILD_NOUNS = {"garçon": ("M", "fille"), "fille": ("F", "garçon")}
+_CHILD_WORDS_BEFORE = {"le": "la", "la": "le", "un": "une", "une": "un", "petit": "petite", "petite": "petit",
+                       "jeune": "jeune"}
+
+
+def _child_patient(token: Any) -> bool:
+    """"garçon" / "fille" opening its sentence, after an article or "petit(e)" only, names the child patient ("Le
+    garçon est tombé", "Petite fille de 3 ans amenée par ..."); "fille" must not be followed by a complement other
+    than an age ("la fille de la patiente", "fille aînée": a daughter)."""
+    word = _lower(token)
+    if word not in _CHILD_NOUNS or any(_lower(t) not in _CHILD_WORDS_BEFORE for t in token.doc[token.sent.start: token.i]):
+        return False
+    doc, i = token.doc, token.i
+    nxt = _lower(doc[i + 1]) if i + 1 < len(doc) else ""
+    if word == "fille" and (nxt in ("aînée", "unique", "cadette", "du", "des", "d'", "d’") or (
+            nxt == "de" and not (i + 2 < len(doc) and doc[i + 2].like_num))):
+        return False
+    return True
+
+
+def _child_nouns(doc: Any) -> list[Agreeing]:
+    """The child patient's "garçon" / "fille" and the words before it (_child_patient) swap to the other sex."""
+    out = []
+    for token in doc:
+        if not _child_patient(token):
+            continue
+        sex, new = _CHILD_NOUNS[_lower(token)]
+        out.append(_item(doc, token.i, token.i, sex, new, "role noun"))
+        for t in doc[token.sent.start: token.i]:
+            if _CHILD_WORDS_BEFORE[_lower(t)] != _lower(t):
+                out.append(_item(doc, t.i, t.i, sex, _CHILD_WORDS_BEFORE[_lower(t)], "determiner of a role noun"))
+    return out
+
+
+def _partner_roles(doc: Any) -> list[Agreeing]:
+    """A role noun after "son/sa" apposed or predicated to the partner's noun is the partner's, and changes with
+    the partner: "son épouse, qui est son aidante principale" -> "son époux, qui est son aidant principal",
+    "sa compagne ___, son aidante depuis ..." (its possessive and its adjective with it)."""
+    out = []
+    for token in doc:
+        word = _lower(token)
+        if word not in ROLE_NOUNS or token.i < 3 or _lower(token.nbor(-1)) not in ("son", "sa"):
+            continue
+        k = token.i - 2
+        while k > 0 and (_lower(doc[k]) in ("qui", "est", "était", ",", "devenu", "devenue") or doc[k].text.strip("_") == ""):
+            k -= 1
+        if not (doc[k].i < token.i - 2 and _person_kind(doc[k]) == "partner"):
+            continue
+        gender = _ROLE_SEXES.get(word)
+        new = inflect(word, gender) if gender else None
+        if new is None:
+            continue
+        out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender, _match_case(token.text, new),
+                            "partner", "role noun"))
+        possessive = token.nbor(-1)
+        mine = "sa" if gender == "M" and new[:1] not in "aeiouyéèêh" else "son"
+        if _lower(possessive) != mine:
+            out.append(Agreeing(possessive.idx, possessive.idx + len(possessive.text), possessive.text, gender,
+                                _match_case(possessive.text, mine), "partner", "determiner of a role noun"))
+        after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if after is not None and gender_of(_lower(after)) == gender and is_adjective(_lower(after)) \
+                and inflect(_lower(after), gender):
+            out.append(Agreeing(after.idx, after.idx + len(after.text), after.text, gender,
+                                _match_case(after.text, inflect(_lower(after), gender) or ""), "partner", "role noun"))
+    return out
+
+
+_FAMILIAR = frozenset({"mamie", "mamy", "mémé", "papi", "papy", "pépé"})
+
+
+def _familiar_titles(doc: Any) -> list[Agreeing]:
+    """"la mamie" / "le papi" with a definite article names the patient, as "la dame" does (round 11), and swaps
+    with its article ("La mamie du lit 4 réclame sa fille"); with a possessive it is a grandparent, and is kept."""
+    out = []
+    for token in doc:
+        word = _lower(token)
+        if word not in _FAMILIAR or token.i == 0:
+            continue
+        article = token.nbor(-1)
+        sex = _NICKNAME_SEX[word]
+        if _lower(article) != ("la" if sex == "F" else "le") or (article.i > 0 and article.nbor(-1).text in _QUOTES):
+            continue  # (a nickname in quotes is _nicknames')
+        out.append(_item(doc, article.i, article.i, sex, "le" if sex == "F" else "la", "sex word"))
+        out.append(_item(doc, token.i, token.i, sex, _NICKNAMES[word], "sex word"))
+    return out
+
+
+def _nicknames(doc: Any) -> list[Agreeing]:
+    """A nickname in quotes by which others name the patient follows the patient's sex, its article with it:
+    "l'appellent « Mamie Lou »" -> « Papi Lou », "surnommée « la Grand-mère »" -> "surnommé « le Grand-père »",
+    "dit « le Capitaine »" -> "dite « la Capitaine »" (a noun of one form keeps its form). "il appelle « maman »",
+    with no object pronoun, is the patient calling someone else, and is kept."""
+    out = []
+    for token in doc:
+        if token.text not in ("«", "“", '"') or token.i == 0:
+            continue
+        i = token.i
+        verb = _lower(doc[i - 1])
+        known = [t for t in doc[max(0, i - 4): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
+        if verb == "comme" and known:  # "connue de tous comme « la Doyenne »"
+            participle = known[-1]
+        elif verb in _NAMING_PARTICIPLES and not (i >= 2 and doc[i - 2].pos_ == "PRON"):  # (not "elle dit « ... »")
+            participle = doc[i - 1]
+        elif verb in _NAMING_VERBS and i >= 2 and _lower(doc[i - 2]) in ("l'", "l’", "la", "le"):
+            participle = None
+        else:
+            continue
+        k = i + 1
+        article = doc[k] if k < len(doc) and _lower(doc[k]) in ("la", "le") else None
+        if article is not None:
+            k += 1
+        if k >= len(doc):
+            continue
+        j, noun = _word_at(doc, k)
+        if not doc[k].text[:1].isupper():
+            continue  # a nickname is written with a capital
+        sex = _NICKNAME_SEX.get(noun) or (("F" if _lower(article) == "la" else "M") if article is not None else None)
+        if sex is None:
+            continue
+        if noun in _NICKNAMES:
+            new = _NICKNAMES[noun]
+            out.append(_item(doc, k, j, sex, _match_case(doc[k].text, new), "sex word"))
+        if article is not None:
+            out.append(_item(doc, article.i, article.i, sex, _match_case(article.text, "le" if sex == "F" else "la"),
+                             "sex word"))
+        if participle is not None and gender_of(_lower(participle)) == sex and inflect(_lower(participle), sex):
+            out.append(_item(doc, participle.i, participle.i, sex, _match_case(
+                participle.text, inflect(_lower(participle), sex) or ""), "sex word"))
+    return out
+
+
+_SEX_LETTERS = {"H": ("M", "F"), "F": ("F", "H")}
+
+
+def _sex_letters(doc: Any) -> list[Agreeing]:
+    """The sex letter that opens a triage line before the age ("H 71 ans, ...", "F, 19 ans"): French notes write
+    H (homme) and F (femme) there; the letter swaps both ways. Elsewhere a lone letter is no sex ("16 F" is a
+    catheter gauge, "Sexe : M" is the lexicon's)."""
+    out = []
+    for token in doc:
+        if token.text not in _SEX_LETTERS:
+            continue
+        i = token.i
+        if i > 0 and not (doc[i - 1].is_space or doc[i - 1].text in (".", ";", ":", "\n")):
+            continue
+        k = i + 1 if i + 1 < len(doc) and doc[i + 1].text == "," else i
+        if k + 2 < len(doc) and doc[k + 1].like_num and _lower(doc[k + 2]) in ("ans", "an", "a"):
+            gender, new = _SEX_LETTERS[token.text]
+            out.append(Agreeing(token.idx, token.idx + 1, token.text, gender, new, "patient", "sex word"))
+    return out
 
 
 # feminine nouns that name the patient while their words keep the noun's gender ("la victime, ..., renversée")
@@ -1219,6 +1676,30 @@ def _apposed_sex_nouns(doc: Any) -> list[Agreeing]:
         for t, new in ((doc[i - 1], "un" if gender == "F" else "une"), (token, "homme" if gender == "F" else "femme")):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, gender, _match_case(t.text, new), controller,
                                 "sex word"))
+    return out
+
+
+def _apposed_to_victim(doc: Any) -> list[Agreeing]:
+    """A person noun with an indefinite article apposed to "la victime" / "la personne" names the patient: its
+    article (and its form, for a role noun) follows the patient's sex ("La victime, un cycliste de 60 ans" -> "une
+    cycliste", "La victime, une sexagénaire" -> "un sexagénaire"); "une femme" / "un homme" are _apposed_sex_nouns'."""
+    out = []
+    for token in doc:
+        i = token.i
+        if _lower(token) not in ("un", "une") or i < 3 or doc[i - 1].text != "," or i + 1 >= len(doc):
+            continue
+        if _lower(doc[i - 2]) not in _EPICENE_FEMININE or _lower(doc[i - 3]) not in ("la", "une"):
+            continue
+        j, noun = _word_at(doc, i + 1)
+        if noun in ("femme", "homme"):
+            continue
+        sex = "F" if _lower(token) == "une" else "M"
+        role = noun in ROLE_NOUNS and _ROLE_SEXES.get(noun) == sex
+        if not (role or (gender_of(noun) is None and noun.endswith(_EPICENE_PERSON_SUFFIXES + ("génaire",)))):
+            continue
+        out.append(_item(doc, i, i, sex, "un" if sex == "F" else "une", "sex word"))
+        if role and inflect(noun, sex):
+            out.append(_item(doc, i + 1, j, sex, inflect(noun, sex) or noun, "sex word"))
     return out
 
 
@@ -1265,6 +1746,11 @@ def _other_patient(token: Any) -> list[Any]:
                 keep.append(doc[first - 1])
             return keep
         return []
+    if prev in ("un", "une") and _lower(token) in ("patient", "patiente") and k >= sent.start \
+            and _lower(doc[k]) not in ETRE | {"de", "d'", "d’", "c'est", "c’est"} \
+            and any(_lower(t) in PATIENT_PRONOUNS for t in doc[sent.start: k]):
+        # "elle s'est blessée en soulevant un patient": after the patient's pronoun, a new patient is someone else
+        return [token, *dets]
     if k >= sent.start and _lower(doc[k]) == "par" and prev in ("le", "la", "l'", "un", "une"):
         before = {_lower(t) for t in doc[sent.start: k]}
         if prev in ("un", "une") or before & {"il", "elle"}:
@@ -1287,10 +1773,23 @@ def _neuter_alone(token: Any) -> bool:
     return False
 
 
+def _relative_speaks(token: Any) -> bool:
+    """The subject pronoun of a relative clause whose object is the patient named by a relative ("pour sa mère,
+    qu'il trouve amaigrie"): the one who finds is the relative, who keeps their pronoun."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in ("il", "elle", "ils", "elles") or i < 3 or _lower(doc[i - 1]) not in ("qu'", "qu’", "que"):
+        return False
+    k = i - 2 if doc[i - 2].text != "," else i - 3
+    if k < 1 or _lower(doc[k - 1]) not in ("sa", "son", "leur"):
+        return False
+    start, kin = _word_ending_at(doc, k)
+    return kin in _KIN and start == k and _named_by_child(doc, k, kin)
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
@@ -1315,6 +1814,11 @@ def _analyse(doc: Any) -> list[Agreeing]:
                     role_tokens.append(token)
             else:
                 controller = _controller(token)
+                if controller == _IMPLICIT and _describes_thing(token, gender):
+                    controller = None
+                elif controller is not None and not isinstance(controller, str) and _kind(controller) is None \
+                        and _opens_history_item(token, controller, gender):
+                    controller = _IMPLICIT
                 kind = _kind(controller)
             if kind is not None:
                 new = inflect(word, gender)
@@ -1361,13 +1865,17 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_SEX_LINE = re.compile(r"\s*[HF],?\s+\d{1,3}\s*(?:ans|an|a)\b")  # "H 71 ans, ..." (see _sex_letters)
 
 
 def _needs_parse(sentence: str) -> bool:
     """Whether a sentence holds a word that could agree with a person (a gendered adjective, participle or
     role noun that is not only a noun) or an object clitic; sentences without one are not parsed."""
+    if _SEX_LINE.match(sentence) or "«" in sentence or "“" in sentence:
+        return True  # a sex letter, or a quote that may hold a nickname (_nicknames)
     for word in _WORD.findall(sentence.lower()):
-        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN:
+        if word in ("la", "le", "l'", "l’") or word in ROLE_NOUNS or word in _KIN or word in _CHILD_NOUNS \
+                or word in _FAMILIAR:
             return True
         if gender_of(word) is not None and not _is_noun_only(word):
             return True
