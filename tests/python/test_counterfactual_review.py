@@ -98,16 +98,16 @@ def test_quality_mart_reports_the_agreement_check_of_the_french_copies(bordeaux:
     before = swap_bordeaux.run(records, morphology=False)
     assert before["residual_share"] >= 0.3 and before["exact_share"] < exact
     # the second opinion: the stored shares are what it gives on the stored copies; against the generator's own
-    # other-sex rendering (the independent reference) its reading flags the wrong copies far more often than the
-    # exact ones, at the rates benchmarks/swap_demo_notes.py reports (on these notes it flags about a fifth of
-    # the exact copies - relatives' and staff's pronouns, lists - far from issue 22's 5%: benchmarks/README.md)
+    # other-sex rendering (the independent reference) its reading flags the wrong and the exact copies at the rates
+    # benchmarks/swap_demo_notes.py reports (on these notes it flags about a fifth of the exact copies - relatives'
+    # and staff's pronouns, lists - far from issue 22's 5%: benchmarks/README.md)
     from biasmirror.counterfactuals.second_opinion import CONTENT_CHANGE, RESIDUAL, judge_many
 
     originals = bordeaux.query("select c.record_id, t.hpi, t.pmh from inference.counterfactuals c join "
                                "audit.triage_cohort t using (dataset, record_id) where c.dataset = 'bordeaux' "
                                "order by c.record_id")
-    flags = judge_many(["\n".join(t for t in (h, p) if t) for h, p in zip(originals.hpi, originals.pmh)], texts,
-                       list(copies.original_sex), "fr")
+    original_texts = ["\n".join(t for t in (h, p) if t) for h, p in zip(originals.hpi, originals.pmh)]
+    flags = judge_many(original_texts, texts, list(copies.original_sex), "fr")
     assert row.n_second_opinion_checked == len(copies)
     assert row.content_change_share == pytest.approx(np.mean([any(f.kind == CONTENT_CHANGE for f in x) for x in flags]))
     assert row.second_opinion_residual_share == pytest.approx(np.mean([any(f.kind == RESIDUAL for f in x)
@@ -118,7 +118,11 @@ def test_quality_mart_reports_the_agreement_check_of_the_french_copies(bordeaux:
     flags_wrong = np.mean([r for r, e in zip(reading, is_exact) if not e])
     assert flags_exact == pytest.approx(scored["reading_flags_exact_share"])
     assert flags_wrong == pytest.approx(scored["reading_flags_wrong_share"])
-    assert flags_wrong >= 3 * flags_exact
+    # nearly every copy is exact now (a handful are wrong: too few to compare rates), so the reading is also judged
+    # on planted wrong copies: each note left unswapped, every word of the patient still in the original sex
+    unswapped = judge_many(original_texts, original_texts, list(copies.original_sex), "fr")
+    flags_unswapped = np.mean([any(f.method == "reading" for f in x) for x in unswapped])
+    assert flags_unswapped >= 0.9 and flags_unswapped >= 3 * flags_exact
 
 
 def _all_pairs():
