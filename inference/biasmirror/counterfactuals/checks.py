@@ -150,18 +150,18 @@ def about_the_patient(originals: Sequence[str | None], copies: Sequence[str | No
     original) a kept word is never a residual: the original is the reference. Without a reading for the
     language (French without the Lefff), the words are returned as they are. The reading runs only on the
     originals of copies that have a word to judge."""
-    from biasmirror.counterfactuals.second_opinion import _pairs, _reader, _tokenizer, languages
+    from biasmirror.counterfactuals.second_opinion import aligned_pairs, languages, reader_for, tokenizer_for
 
     out = [list(words) for words in found]
     if language not in languages():
         return out
-    read, tokenize = _reader(language), _tokenizer(language)
+    read, tokenize = reader_for(language), tokenizer_for(language)
     for k, (original, copy, words) in enumerate(zip(originals, copies, found)):
         if not words or not original or not copy:
             continue
         toks, reading = (tokenize(original), None) if placebos[k] else read(original, original_sexes[k])
         copy_toks = tokenize(copy)
-        paired = {j: i for i, j in _pairs(toks, copy_toks) if i is not None and j is not None}
+        paired = {j: i for i, j in aligned_pairs(toks, copy_toks) if i is not None and j is not None}
         kept = []
         for word in words:
             j = _token_at(copy_toks, word.start)

@@ -66,7 +66,7 @@ def languages() -> tuple[str, ...]:
     return ("en", "es", "fr") if lefff.available() else ("en", "es")
 
 
-def _reader(language: str) -> Callable[[str, str], tuple[list[Token], Reading]]:
+def reader_for(language: str) -> Callable[[str, str], tuple[list[Token], Reading]]:
     if language == "fr":
         from biasmirror.counterfactuals.referents_fr import read
     elif language == "en":
@@ -78,7 +78,7 @@ def _reader(language: str) -> Callable[[str, str], tuple[list[Token], Reading]]:
     return read
 
 
-def _tokenizer(language: str) -> Callable[[str], list[Token]]:
+def tokenizer_for(language: str) -> Callable[[str], list[Token]]:
     if language == "fr":
         from biasmirror.counterfactuals.referents_fr import tokens
     elif language == "en":
@@ -99,7 +99,7 @@ FUNCTION_WORDS = {"de", "d'", "d’", "le", "la", "l'", "l’", "du", "au", "à"
                   "el", "lo", "al", "del", "a", "an", "the"}
 
 
-def _pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, int | None]]:
+def aligned_pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, int | None]]:
     """(original index, copy index) for every token: equal and one-to-one replaced tokens are paired; in a
     replacement of unequal length ("de la patiente" / "du patient"), function words are left out and the
     rest paired in order; what is left over is paired with None."""
@@ -123,7 +123,7 @@ def _pairs(original: list[Token], copy: list[Token]) -> list[tuple[int | None, i
 def compare(original: list[Token], copy: list[Token], reading: Reading, reasons: dict[int, str]) -> list[Flag]:
     """The reading's flags of a copy: residual patient words and content changes."""
     flags: list[Flag] = []
-    pairs = _pairs(original, copy)
+    pairs = aligned_pairs(original, copy)
     patient_or_partner = set(reading.patient) | set(reading.partner)
     for i, j in pairs:
         where = copy[j].start if j is not None else (copy[-1].start + len(copy[-1].text) if copy else 0)
@@ -161,8 +161,8 @@ def judge_many(originals: Sequence[str | None], copies: Sequence[str | None], or
     if language not in languages():
         return out
     if "reading" in methods:
-        read = _reader(language)
-        tokenize = _tokenizer(language)
+        read = reader_for(language)
+        tokenize = tokenizer_for(language)
         for k, (original, copy, sex) in enumerate(zip(originals, copies, original_sexes)):
             if not original or copy is None:
                 continue
