@@ -183,6 +183,10 @@ _KNOWN_ADJECTIVES = frozenset({
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
     # round 14: "me he levantado yo solita" (the diminutive of "solo", which is no adverb)
     "solito", "seco", "expuesto", "descompuesto", "repuesto",
+    # round 15: states, sizes and origins a note or the patient's own words give of a person ("me siento rara",
+    # "no estoy loca", "desde pequeña", "Extranjera, no habla castellano")
+    "raro", "loco", "pequeño", "extranjero", "flojo", "serio", "feo", "guapo", "travieso", "tonto", "listo",
+    "tieso", "mojado", "ronco", "pegajoso", "bizco", "cuerdo", "majo", "viejo", "perdido",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
@@ -199,6 +203,9 @@ _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
                         "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+# verbs after which a masculine adjective is an adverb of manner, not the patient's ("hablar raro", "ver borroso")
+_MANNER_VERBS = frozenset({"hablar", "habla", "hablaba", "habló", "respirar", "respira", "respiraba", "andar", "anda",
+                           "andaba", "caminar", "camina", "caminaba", "oler", "huele", "olía", "ver", "oír", "oye"})
 # the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
 # where a patient lies: "la paciente del box 2", "el señor de la cama 4"
 _PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
@@ -1792,6 +1799,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "Avisada la supervisora", "revisado el bolso": a participle before its own subject or object agrees
             # with that noun, not with the patient
             licensed, controller = False, None
+            continue
+        if gender == "M" and prev in _MANNER_VERBS:
+            licensed, controller = False, None  # "la vio hablar raro", "refiere ver borroso": an adverb of manner
             continue
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
