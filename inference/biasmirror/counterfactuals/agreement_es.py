@@ -1763,7 +1763,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         if gender is not None and prev in _HABER and not role and word not in _COPULAS:
-            licensed, controller = False, None  # "haberse tragado": a compound tense's invariable participle
+            # "haberse tragado": a compound tense's invariable participle; after a reflexive one ("se ha despertado
+            # empapada", «me he levantado mareado») the next adjective is the subject's predicate
+            kind = _reflexive_compound_subject(words, i, in_quote and first_person)
+            controller, licensed, reason = kind, kind is not None, "predicative"
             continue
         if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
                                                                and words[i - 2] in _CLITICS)) \
@@ -2013,6 +2016,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
     return _coordinated_participles(tokens, words, found)
+
+
+def _reflexive_compound_subject(words: list[str], i: int, speaking: bool) -> str | None:
+    """Who the predicate after the participle at i of a reflexive compound tense is about ("se ha despertado
+    sudorosa"): the subject of "se" + haber, or the speaker of quoted words with "me"; None for any other participle
+    (the writer's own "me he quedado preocupada" keeps its form)."""
+    if i < 2 or words[i - 2] not in ("se", "me") or words[i - 1] not in _HABER:
+        return None
+    if words[i - 2] == "me":
+        return "patient" if speaking and words[i - 1] in ("he", "había") else None
+    return _subject_kind(words, i - 1)
 
 
 def _mismatched_after_noun(words: list[str], i: int, gender: str) -> bool:
