@@ -203,6 +203,8 @@ _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
                         "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+# verbs of spending a time, whose subject's predicate follows the time ("pasa la noche tranquila")
+_SPENDING_VERBS = frozenset({"pasa", "pasó", "pasaba", "pasado", "pasará"})
 # verbs after which a masculine adjective is an adverb of manner, not the patient's ("hablar raro", "ver borroso")
 _MANNER_VERBS = frozenset({"hablar", "habla", "hablaba", "habló", "respirar", "respira", "respiraba", "andar", "anda",
                            "andaba", "caminar", "camina", "caminaba", "oler", "huele", "olía", "ver", "oír", "oye"})
@@ -525,7 +527,7 @@ def _subject_kind(words: list[str], i: int) -> str | None:
 
 
 _FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
-                                    "por"})
+                                    "por", "de"})  # "de momento está inmovilizada", "de madrugada estaba ..."
 
 
 def _after_subordinate_verb(words: list[str], j: int) -> bool:
@@ -1711,6 +1713,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and words[i + 1] in _TIME_NOUNS:
             skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
             continue
+        if word in _SPENDING_VERBS:
+            # "pasa la noche tranquila", "ha pasado toda la tarde adormilado": the time spent, then the subject's
+            # predicate
+            time = i + 2 if words[i + 1: i + 2] in (["toda"], ["todo"]) else i + 1
+            if words[time: time + 1] in (["la"], ["el"]) and words[time + 1: time + 2] != [] \
+                    and words[time + 1] in _TIME_NOUNS:
+                kind = _subject_kind(words, i)
+                controller, licensed, reason, skip_until = kind, kind is not None, "predicative", time + 1
+                continue
         if licensed and reason == "object clitic" and word in ("en", "a") and i + 3 < len(words) \
                 and words[i + 1] in ("el", "la", "su") and _gender(words[i + 2]) is None \
                 and words[i + 2] not in _OTHER_PERSONS and words[i + 2].isalpha():
