@@ -138,7 +138,7 @@ _NOUN_STOPLIST = frozenset({
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 # "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
-_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
+_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo", "abuelito": "abuelita", "abuelita": "abuelito"}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana", "chaval", "chavala",
                                  "muchacho", "muchacha",
                                  # a person by the decade of their age ("un septuagenario")
@@ -487,6 +487,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         if k is not None and n >= 1 and words[n - 1] in _DETERMINERS and all(
                 w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
             noun = words[n]
+            if _elder_patient(words, n, 1):
+                return "patient"  # "dicen que el abuelo, viudo desde marzo, está aislado": the patient named again
             if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[n - 1] in ("su", "sus")):
                 return "partner"
             if noun in _OTHER_PERSONS:
@@ -1362,7 +1364,7 @@ def _elder_patient(words: list[str], i: int, size: int) -> bool:
     if words[i] not in _ELDER_NAMES or i < size + 1 or words[i + 1: i + 2] in (["de"], ["del"]):
         return False
     article = _ELDER_ARTICLES.get(tuple(words[i - size: i]))
-    return article is not None and article[0] == ("F" if words[i] == "abuela" else "M") \
+    return article is not None and article[0] == ("F" if words[i].endswith("a") else "M") \
         and words[i - size - 1] in (",", "que") and not any(w in _CHILD_NOUNS for w in words)
 
 
@@ -1918,7 +1920,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
         if word in _ELDER_NAMES and prev in ("el", "la"):
-            gender = "F" if word == "abuela" else "M"
+            gender = "F" if word.endswith("a") else "M"
         if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
                 and prev in ("el", "la") and (prev == "la") == (gender == "F") \
                 and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","} or _after_parent_speaking(words, i - 2)) \
