@@ -1282,6 +1282,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
+    found = _child_brought(tokens, words, found)
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
     found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
     found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
@@ -1387,6 +1388,37 @@ def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Ag
                             _match_case(first[0], new), "patient", "determiner"))
         out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                             _match_case(tokens[i][0], _ELDER_NAMES[word]), "patient", "noun"))
+    return found + out
+
+
+# verbs of bringing or seeing someone to care: "Los padres traen al niño", "Exploramos a la niña"
+_BRINGING_VERBS = frozenset({"trae", "traen", "trajo", "trajeron", "traía", "traían", "acompaña", "acompañan",
+                             "acompañó", "acompañaron", "lleva", "llevan", "llevó", "llevaron", "atiende", "atienden",
+                             "atendemos", "exploro", "exploramos", "exploran", "valoramos", "valoran"})
+_DATIVE_ARTICLES = {("al",): ("M", "a la"), ("a", "la"): ("F", "al")}
+
+
+def _child_brought(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A noun that names the patient by age ("niño", "chica", "anciano") after "al"/"a la" and a verb of bringing or
+    seeing to care is the patient ("Los padres traen al niño, de 2 años"): its article and noun swap, unless a
+    complement ties the noun to someone else ("traen al niño de su vecina")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
+        article = _DATIVE_ARTICLES.get(tuple(words[i - size: i])) if i > size else None
+        if word not in _PATIENT_NOUN_ROLES or article is None or words[i - size - 1] not in _BRINGING_VERBS \
+                or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+            continue
+        gender, new = article
+        if _gender(word) != gender:
+            continue
+        first, last = tokens[i - size], tokens[i - 1]
+        out.append(Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i - size, i - 1), gender,
+                            _match_case(first[0], new), "patient", "determiner"))
+        out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                            _match_case(tokens[i][0], to_masculine(word) if gender == "F" else to_feminine(word)),
+                            "patient", "noun"))
     return found + out
 
 
