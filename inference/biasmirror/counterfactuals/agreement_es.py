@@ -1446,17 +1446,48 @@ def _opening(words: list[str], i: int) -> bool:
     return i == 1 or (i >= 2 and words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2])
 
 
+# role nouns of people who care for, bring or teach the patient: opening a note with their article they are not the
+# patient ("La cuidadora refiere que ...", "El monitor del campamento ...")
+_HELPER_ROLES = frozenset({"enfermero", "enfermera", "cuidador", "cuidadora", "celador", "celadora", "supervisor",
+                           "supervisora", "gerocultor", "gerocultora", "director", "directora", "tutor", "tutora",
+                           "monitor", "monitora", "encargado", "encargada", "jefe", "jefa", "entrenador", "entrenadora",
+                           "técnico", "técnica", "profesor", "profesora", "maestro", "maestra", "dueño", "dueña",
+                           "propietario", "propietaria", "bombero", "bombera", "psicólogo", "psicóloga",
+                           "farmacéutico", "farmacéutica", "odontólogo", "odontóloga"})
+
+# feminine role nouns that are also things ("La cartera que entregó es suya": the wallet)
+_ROLE_HOMONYMS = frozenset({"cartera", "técnica", "física", "química", "música", "práctica"})
+
+
+def _role_of_article(words: list[str], i: int) -> bool:
+    """Whether the word at i is a role noun of one form, or one of two forms of its article's gender ("la usuaria",
+    "el camarero"), and not the noun of staff or of a helper."""
+    word = words[i]
+    if word in _EPICENE_STAFF or word in _HELPER_ROLES or word in _OTHER_PERSONS or word in _ROLE_HOMONYMS:
+        return False
+    if _is_epicene_role(word):
+        return True
+    return (word in ROLE_NOUNS or word in _ROLE_F) and _gender(word) == ("F" if words[i - 1] == "la" else "M")
+
+
 def _epicene_patient(words: list[str], i: int) -> bool:
-    """Whether the noun of one form at i, opening as `_opening` says with "el"/"la", is the patient: not staff, and
-    its sentence names no patient otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an
-    object ("La residente la exploró"), nor is it a label ("El guía: ...")."""
-    if words[i - 1] not in ("el", "la") or not _is_epicene_role(words[i]) or words[i] in _EPICENE_STAFF \
-            or not _opening(words, i):
+    """Whether the role noun at i (of one form, or of two forms since round 15: "La usuaria ..."), opening as
+    `_opening` says with "el"/"la", is the patient: not staff nor a helper, and its sentence names no patient
+    otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an object ("La residente la
+    exploró"), nor is it a label ("El guía: ...")."""
+    if words[i - 1] not in ("el", "la") or not _role_of_article(words, i) or not _opening(words, i):
         return False
     end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
     return not (any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)]
-                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
+                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX) and not _plural_verb(v)
                        for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i))
+
+
+def _plural_verb(word: str) -> bool:
+    """A third person plural ("atienden", "trajeron", "han"): its subject is not the singular noun that opens the
+    sentence ("La usuaria, según las gerocultoras que la atienden, ..." is still the patient)."""
+    return word in ("han", "habían") or (len(word) > 4 and word.endswith(("an", "en", "aron", "ieron", "yeron"))
+                                           and word not in _NOUNS_IN_EN)
 
 
 def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1933,9 +1964,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _KIN and licensed and controller == "patient" and reason == "predicative":
             continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
         if role and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
-                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) and _age_apposition(words, i):
-            # "El camarero, 24 años, ...": a role noun with its article opening the note, its age apposed, is
-            # the patient named by their trade; the article and the noun change together
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and (_age_apposition(words, i) or _epicene_patient(words, i)):
+            # "El camarero, 24 años, ...", "La usuaria está desmejorada": a role noun with its article opening the
+            # note, its age apposed or naming no one else, is the patient named by their trade; the article and the
+            # noun change together
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
