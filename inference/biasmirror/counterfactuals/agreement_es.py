@@ -1848,6 +1848,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                                                and words[i - 2] in _CLITICS)) \
                 and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
+        if word in _PARTICIPLE_NOUNS and prev == "," and controller == "partner" and licensed:
+            gender = "F"  # "Su mujer, herida en el mismo choque, ...": apposed to a person, the participle
         if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
                 and (_agent_follows(words, i, window=1 if word != "mordida" else 8)
                      or (prev == "," and words[i + 1: i + 2] == ["por"])):
@@ -2002,17 +2004,30 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word == "mayor" and prev in _PATIENT_WORDS and licensed:
             continue  # "la señora mayor fue encontrada": an adjective of one form after the patient's noun
+        if word in _PARTNER_SEX_NOUNS and prev in ("un", "una") and _apposed_to_partner(words, i - 1) \
+                and _PARTNER_SEX_NOUNS[word][0] == ("F" if prev == "una" else "M"):
+            # "Viene con su marido, un señor de 70 años muy preocupado": the partner's noun and what follows it
+            gender, new = _PARTNER_SEX_NOUNS[word]
+            article = tokens[i - 1]
+            found.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                                  _match_case(article[0], "un" if prev == "una" else "una"), "partner", "determiner"))
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                  _match_case(tokens[i][0], new), "partner", "noun"))
+            controller, licensed, reason = "partner", True, "apposed"
+            continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
                 and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
-            # "un chico de 16 años": a noun for the patient, with its article
+            # "un chico de 16 años": a noun for the patient, with its article; apposed to the partner's noun it is
+            # the partner's ("con su pareja, una chica de 30 años") and changes with the partner
+            owner = "partner" if _apposed_to_partner(words, i - 1) else "patient"
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
             found.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
-                                  _match_case(article[0], "un" if prev == "una" else "una"), "patient", "determiner"))
+                                  _match_case(article[0], "un" if prev == "una" else "una"), owner, "determiner"))
             found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
-                                  _match_case(tokens[i][0], new or word), "patient", "noun"))
-            controller, licensed, reason = "patient", True, "apposed"
+                                  _match_case(tokens[i][0], new or word), owner, "noun"))
+            controller, licensed, reason = owner, True, "apposed"
             continue
         # licensors
         if in_quote and word in _FIRST_PERSON_COPULAS:
@@ -2058,6 +2073,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 continue
         if word in ("él", "ella", "mismo", "misma") and controller == "partner" and licensed:
             continue  # "Su marido, él mismo sanitario": the partner's pronoun, what follows is the partner's
+        if word == "años" and i >= 3 and words[i - 2] == "de" and any(
+                a.controller == "partner" and a.start == tokens[i - 3][1] for a in found):
+            # "su marido, un señor de 70 años muy preocupado": the age of the partner's noun goes on with the partner
+            controller, licensed, reason = "partner", True, "apposed"
+            continue
         if word in _PATIENT_WORDS and word not in ("que",):
             # "la madre de la niña atendida": a person in a complement is someone else
             other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
@@ -2094,6 +2114,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
     return _coordinated_participles(tokens, words, found)
+
+
+# sex nouns apposed to the partner, with their gender and the other sex's noun
+_PARTNER_SEX_NOUNS = {"hombre": ("M", "mujer"), "varón": ("M", "mujer"), "mujer": ("F", "hombre"),
+                      "señor": ("M", "señora"), "señora": ("F", "señor")}
+
+
+def _apposed_to_partner(words: list[str], a: int) -> bool:
+    """Whether the word at a opens an apposition to the partner's noun: "su pareja, un chico de 30 años"."""
+    return a >= 3 and words[a - 1] == "," and words[a - 3] in ("su", "sus") and (
+        words[a - 2] in _PARTNER_NOUNS or words[a - 2] in ("mujer", "hombre"))
 
 
 def _reflexive_compound_subject(words: list[str], i: int, speaking: bool) -> str | None:
