@@ -2048,6 +2048,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word == "como" and licensed and controller is not None and (
+                _degree_then_adjective(words, i + 1) or _gender(nxt) or (nxt.isalpha() and _is_epicene_adjective(nxt))):
+            continue  # «me siento raro, como mareado», "está como ausente": a hedge before the same predicate
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
