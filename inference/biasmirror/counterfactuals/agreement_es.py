@@ -203,6 +203,8 @@ _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
                         "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+# infinitives whose object clitic takes a predicate: "haberla visto pálida", "encontrarlo dormido"
+_SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", "hallar"})
 # verbs of spending a time, whose subject's predicate follows the time ("pasa la noche tranquila")
 _SPENDING_VERBS = frozenset({"pasa", "pasó", "pasaba", "pasado", "pasará"})
 # verbs after which a masculine adjective is an adverb of manner, not the patient's ("hablar raro", "ver borroso")
@@ -808,6 +810,18 @@ def _first_singular(word: str) -> bool:
         and word not in _BODY_PARTS
 
 
+def _relative_named_before(words: list[str], i: int, clitic: str) -> bool:
+    """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora de su
+    padre, se lesionó al levantarlo"): the clitic is the relative's."""
+    j = i - 1
+    while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
+        if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
+                and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
+            return True
+        j -= 1
+    return False
+
+
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
     "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
@@ -825,17 +839,6 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             part = words[j]
             part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
             if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
-                return True
-            j -= 1
-        return False
-
-    def relatives(i: int, clitic: str) -> bool:
-        """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora
-        de su padre, se lesionó al levantarlo"): the clitic is the relative's."""
-        j = i - 1
-        while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
-            if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
-                    and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
                 return True
             j -= 1
         return False
@@ -866,7 +869,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
                 or m.group(1).startswith(_THING_VERB_STEMS) or limb(i, m.group(2), m.group(1)) \
-                or relatives(i, m.group(2)):
+                or _relative_named_before(words, i, m.group(2)):
             continue
         token = tokens[i][0]
         gender = "F" if m.group(2) == "la" else "M"
@@ -2075,6 +2078,13 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 continue
+        seeing = _ENCLITIC.match(word)
+        if seeing and seeing.group(1) in _SEEING_INFINITIVES and not _relative_named_before(words, i, seeing.group(2)):
+            # "refiere haberla visto pálida", "dice verlo cansado": the predicate of the patient's clitic
+            controller, licensed, reason = "patient", True, "object clitic"
+            if seeing.group(1) == "haber" and i + 1 < len(words) and words[i + 1].endswith(("ado", "ido", "sto")):
+                skip_until = i + 1  # the participle of the compound infinitive
+            continue
         if word in ("él", "ella", "mismo", "misma") and controller == "partner" and licensed:
             continue  # "Su marido, él mismo sanitario": the partner's pronoun, what follows is the partner's
         if word == "años" and i >= 3 and words[i - 2] == "de" and any(
