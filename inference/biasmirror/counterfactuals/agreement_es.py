@@ -1760,6 +1760,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     reason = "subjectless clause"
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
+    object_relative = False  # in a relative clause whose relative is the patient ("a la que ... dejó sola")
     copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
     clause_start = 0  # where the clause opens: a participle of the patient in it is coordinated after "y"
     for i, word in enumerate(words):
@@ -1774,8 +1775,18 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             first_person = True
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
-            after_other = copula_of_patient = False
+            after_other = copula_of_patient = object_relative = False
             clause_start = tokens[i][1]
+            continue
+        relative = _patient_relative(tokens, words, i, found)
+        if relative is not None:
+            # "La anciana, a la que su cuidador había dejado sola": the relative's article follows the patient
+            found.append(relative)
+            object_relative, skip_until = True, i + len(relative.text.split())
+            controller, licensed = None, False
+            continue
+        if object_relative and (word.startswith(_OBJECT_PREDICATE_STEMS) or word in _FINDING_VERBS):
+            controller, licensed, reason = "patient", True, "object clitic"  # "... había dejado sola": its predicate
             continue
         if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
                 and words[i + 1] in _TIME_NOUNS:
@@ -1863,8 +1874,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
         if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
-        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed)):
-            # "ha entrado él solo", "Llegó solo o acompañado": alone, after the patient's pronoun or verb
+        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed) or (
+                licensed and reason == "object clitic" and prev.startswith(_OBJECT_PREDICATE_STEMS))):
+            # "ha entrado él solo", "Llegó solo o acompañado", "la dejaron sola": alone, after the patient's pronoun
+            # or verb, or the verb of which the patient is the object
             gender = "M" if word == "solo" else "F"
         if word == "yo" and in_quote:
             controller, licensed, reason = "patient", True, "predicative"  # «me he levantado yo solita»: the speaker
@@ -2133,6 +2146,48 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
 # sex nouns apposed to the partner, with their gender and the other sex's noun
 _PARTNER_SEX_NOUNS = {"hombre": ("M", "mujer"), "varón": ("M", "mujer"), "mujer": ("F", "hombre"),
                       "señor": ("M", "señora"), "señora": ("F", "señor")}
+
+
+# verbs whose object takes a predicate: "la dejaron sola", "a la que encontraron tirada"
+_OBJECT_PREDICATE_STEMS = ("dej", "encontr", "encuentr", "hall")
+# the relative pronoun with its article, whose article follows the antecedent: (words, its gender, the other one)
+_RELATIVE_ARTICLES = ((("a", "la"), "F", "al"), (("al",), "M", "a la"), (("la",), "F", "el"), (("el",), "M", "la"))
+_HONORIFIC_SEXES = {"dña": "F", "doña": "F", "sra": "F", "srta": "F", "d": "M", "don": "M", "sr": "M"}
+
+
+def _antecedent_gender(tokens: list[tuple[str, int]], words: list[str], c: int, found: list[Agreeing]) -> str | None:
+    """The gender of the patient named by the word at c before a comma: a noun of the patient found so far ("La
+    anciana,"), the patient's noun after its article ("La paciente,") or a name after a title ("Dña. ___,")."""
+    own = next((a for a in found if a.start == tokens[c][1] and a.controller == "patient"
+                and a.reason in ("noun", "role noun")), None)
+    if own is not None:
+        return own.gender
+    if words[c] in _PATIENT_ABBREVIATED and c >= 1 and words[c - 1] in ("el", "la") \
+            and (c < 2 or words[c - 2] not in _PREPOSITIONS):
+        return "F" if words[c - 1] == "la" else "M"
+    k = c
+    while k >= 0 and words[k] == "_":  # the blank name is tokenised one "_" at a time
+        k -= 1
+    if k < c and k >= 0:
+        title = words[k - 1] if words[k] == "." and k >= 1 else words[k]
+        return _HONORIFIC_SEXES.get(title)
+    return None
+
+
+def _patient_relative(tokens: list[tuple[str, int]], words: list[str], i: int,
+                      found: list[Agreeing]) -> Agreeing | None:
+    """The article of a relative pronoun ("a la que", "al que", "la cual") opening an apposition to the patient:
+    it agrees with the patient ("Dña. ___, a la que todo el barrio conoce" -> "D. ___, al que ...")."""
+    if i < 2 or words[i - 1] != ",":
+        return None
+    for article, gender, new in _RELATIVE_ARTICLES:
+        size = len(article)
+        if tuple(words[i: i + size]) == article and words[i + size: i + size + 1] in (["que"], ["cual"]) \
+                and _antecedent_gender(tokens, words, i - 2, found) == gender:
+            first, last = tokens[i], tokens[i + size - 1]
+            return Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i, i + size - 1), gender,
+                            _match_case(first[0], new), "patient", "determiner")
+    return None
 
 
 def _apposed_to_partner(words: list[str], a: int) -> bool:
