@@ -202,7 +202,9 @@ _TIME_NOUNS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "v�
 _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
-                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor",
+                        # nouns of people: "la persona agredida" is no clitic before a verb
+                        "persona", "víctima", "gente", "familia", "policía", "pareja"})
 # infinitives whose object clitic takes a predicate: "haberla visto pálida", "encontrarlo dormido"
 _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", "hallar"})
 # verbs of spending a time, whose subject's predicate follows the time ("pasa la noche tranquila")
@@ -1961,13 +1963,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                   "patient", "determiner"))
             article = i
             continue
-        if word in ("un", "una") and licensed and controller == "patient" and prev in _COPULAS and i + 1 < len(words):
-            # "es un antiguo obrero": the article of the patient's predicate noun
+        if word in ("un", "una") and licensed and controller == "patient" and i + 1 < len(words) \
+                and (prev in _COPULAS or _apposed_to_patient(words, i, found, tokens)):
+            # "es un antiguo obrero", "es una taxista", "La paciente, una taxista de 48 años": the article of the
+            # patient's predicate or apposed noun
             nxt = words[i + 1]
             head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
             own = "F" if word == "una" else "M"
             if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
-                    or (_is_epicene_role(head) and _gender(nxt) == own):
+                    or (_is_epicene_role(head) and (head == nxt or _gender(nxt) == own)):
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                       "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
                                       "patient", "determiner"))
@@ -2188,6 +2192,15 @@ def _patient_relative(tokens: list[tuple[str, int]], words: list[str], i: int,
             return Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i, i + size - 1), gender,
                             _match_case(first[0], new), "patient", "determiner")
     return None
+
+
+def _apposed_to_patient(words: list[str], a: int, found: list[Agreeing], tokens: list[tuple[str, int]]) -> bool:
+    """Whether the word at a opens an apposition to the patient's noun: "La paciente, una taxista de 48 años"."""
+    if a < 3 or words[a - 1] != ",":
+        return False
+    noun = a - 2
+    return (words[noun] in _PATIENT_ABBREVIATED and words[noun - 1] in ("el", "la")) or any(
+        x.start == tokens[noun][1] and x.controller == "patient" and x.reason in ("noun", "role noun") for x in found)
 
 
 def _apposed_to_partner(words: list[str], a: int) -> bool:
