@@ -1891,6 +1891,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
             continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
+                and word.endswith(("ado", "ada", "ido", "ida")) and _bare_noun_of(words, i + 1, gender):
+            licensed, controller = False, None  # "canalizada vía periférica", "Retirada sonda": the noun's participle
+            continue
+        if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
                 and words[i + 2] not in _TIME_NOUNS \
                 and (_gender(words[i + 2]) is not None or words[i + 2] in ROLE_NOUNS or words[i + 2] in _ROLE_F
@@ -2192,6 +2196,21 @@ def _patient_relative(tokens: list[tuple[str, int]], words: list[str], i: int,
             return Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i, i + size - 1), gender,
                             _match_case(first[0], new), "patient", "determiner")
     return None
+
+
+def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
+    """Whether the word at k is a noun of ``gender`` without its article, the subject or object of the participle
+    before it in a telegraphic note ("canalizada vía periférica", "retirada sonda"): no adjective, adverb, person,
+    limb or grammatical word, and an ending of that gender ("-a"; "-o" or a consonant)."""
+    if k >= len(words):
+        return False
+    noun = words[k]
+    if not noun.isalpha() or _gender(noun) is not None or _is_epicene_adjective(noun) or noun.endswith("mente") \
+            or noun in _PREPOSITIONS or noun in _DETERMINERS or noun in _COORD or noun in _ADVERBS \
+            or noun in _PATIENT_WORDS or noun in _OTHER_PERSONS or noun in _CLITICS or noun in _TIME_NOUNS \
+            or noun in _BODY_PARTS or noun in _NOUN_STOPLIST or noun in ("se", "que", "hace", "sí", "como"):
+        return False
+    return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
 
 
 def _apposed_to_patient(words: list[str], a: int, found: list[Agreeing], tokens: list[tuple[str, int]]) -> bool:
