@@ -1839,6 +1839,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _COORD or word in _ADVERBS:
             continue
         prev = words[i - 1] if i else ""
+        nxt = words[i + 1] if i + 1 < len(words) else ""
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
             continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
         if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
@@ -2070,9 +2071,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
             controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
             continue
+        if word in ("desde", "de") and licensed and controller is not None and nxt in ("pequeño", "pequeña"):
+            continue  # "la ha criado desde pequeña", "de pequeño tuvo asma": the age of the run's person
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
-        nxt = words[i + 1] if i + 1 < len(words) else ""
         if word == "como" and licensed and controller is not None and (
                 _degree_then_adjective(words, i + 1) or _gender(nxt) or (nxt.isalpha() and _is_epicene_adjective(nxt))):
             continue  # «me siento raro, como mareado», "está como ausente": a hedge before the same predicate
