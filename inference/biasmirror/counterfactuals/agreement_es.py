@@ -2005,6 +2005,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), "patient", "role noun"))
                 controller, licensed, reason = "patient", True, "apposed"
                 continue
+        if gender is not None and not licensed and not role and _after_agent(tokens, words, i, gender, found):
+            controller, licensed, reason = "patient", True, "predicative"  # "Encontrada por los bomberos atrapada"
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
@@ -2213,6 +2215,19 @@ def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
             or noun in _BODY_PARTS or noun in _NOUN_STOPLIST or noun in ("se", "que", "hace", "sí", "como"):
         return False
     return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
+
+
+def _after_agent(tokens: list[tuple[str, int]], words: list[str], i: int, gender: str,
+                 found: list[Agreeing]) -> bool:
+    """Whether the adjective at i follows the agent of the patient's participle ("Encontrada por los bomberos
+    atrapada") and cannot agree with that agent: the agent is plural or of the other gender."""
+    if i < 4 or words[i - 3] != "por" or words[i - 2] not in _DETERMINERS:
+        return False
+    agent, plural = words[i - 1], words[i - 2] in ("los", "las", "unos", "unas", "sus")
+    person = agent in _OTHER_PERSONS or agent in ROLE_NOUNS or agent in _ROLE_F
+    if not (plural or (person and _person_gender(agent) not in (None, gender))):
+        return False
+    return any(a.start == tokens[i - 4][1] and a.controller == "patient" and a.gender == gender for a in found)
 
 
 def _apposed_to_patient(words: list[str], a: int, found: list[Agreeing], tokens: list[tuple[str, int]]) -> bool:
