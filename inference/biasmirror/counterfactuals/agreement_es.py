@@ -815,11 +815,14 @@ def _first_singular(word: str) -> bool:
 def _relative_named_before(words: list[str], i: int, clitic: str) -> bool:
     """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora de su
     padre, se lesionó al levantarlo"): the clitic is the relative's."""
-    j = i - 1
+    j, purpose = i - 1, False
     while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
+        purpose = purpose or words[j - 1: j + 1] == ["para", "que"]
         if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
                 and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
-            return True
+            # "se avisa a su hermana para que venga a acompañarla": the relative is the subject of the purpose
+            # clause, and its clitic someone else
+            return not (purpose and words[j - 2] == "a")
         j -= 1
     return False
 
