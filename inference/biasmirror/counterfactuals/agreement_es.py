@@ -1894,6 +1894,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                      or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
             licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
             continue
+        if gender is not None and nxt in _FEMININE_PERSON_NOUNS:
+            licensed, controller = False, None  # "Única víctima del incendio": before its noun, the noun's
+            continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and word.endswith(("ado", "ada", "ido", "ida")) and _bare_noun_of(words, i + 1, gender):
             licensed, controller = False, None  # "canalizada vía periférica", "Retirada sonda": the noun's participle
@@ -2124,6 +2127,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "la madre de la niña atendida": a person in a complement is someone else
             other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
                                                           and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
+            if other and words[i - 3: i - 1] == ["trata", "de"]:
+                other = False  # "se trata de una señora desorientada": the patient, named by the note
             controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
         if word in _PARTNER_WORDS:
