@@ -207,8 +207,11 @@ _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez
                         "persona", "víctima", "gente", "familia", "policía", "pareja"})
 # infinitives whose object clitic takes a predicate: "haberla visto pálida", "encontrarlo dormido"
 _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", "hallar"})
+# verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
+_ALONE_VERBS = frozenset({"habla", "hablaba", "come", "comía", "duerme", "dormía", "llora", "lloraba", "camina",
+                          "caminaba", "anda", "andaba", "sale", "salía", "viaja", "viajaba"})
 # verbs of spending a time, whose subject's predicate follows the time ("pasa la noche tranquila")
-_SPENDING_VERBS = frozenset({"pasa", "pasó", "pasaba", "pasado", "pasará"})
+_SPENDING_VERBS = frozenset({"pasa", "pasó", "pasaba", "pasado", "pasará", "lleva", "llevaba"})
 # verbs after which a masculine adjective is an adverb of manner, not the patient's ("hablar raro", "ver borroso")
 _MANNER_VERBS = frozenset({"hablar", "habla", "hablaba", "habló", "respirar", "respira", "respiraba", "andar", "anda",
                            "andaba", "caminar", "camina", "caminaba", "oler", "huele", "olía", "ver", "oír", "oye"})
@@ -1910,7 +1913,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # with that noun, not with the patient
             licensed, controller = False, None
             continue
-        if gender == "M" and prev in _MANNER_VERBS:
+        if word in ("solo", "sola") and prev in _ALONE_VERBS and nxt in _CLAUSE_BREAK | {"", "desde", "y", "e"} \
+                and _subject_kind(words, i - 1) == "patient":
+            # "dice que habla solo desde ...", "come sola.": alone, the subject's (before a noun it is "only")
+            gender, licensed, controller, reason = "M" if word == "solo" else "F", True, "patient", "predicative"
+        elif gender == "M" and prev in _MANNER_VERBS:
             licensed, controller = False, None  # "la vio hablar raro", "refiere ver borroso": an adverb of manner
             continue
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
