@@ -1830,6 +1830,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
+            if i + 1 < len(words) and _gender(words[i + 1]) is not None \
+                    and _indefinite_relative_before(words, i) == _gender(words[i + 1]):
+                licensed, controller = False, None  # "Tiene un hermano ..., ingresado": the relative's participle
             continue
         if word in ("y", "e", "pero") and not licensed and i and _gender(words[i - 1]) is None \
                 and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])) \
@@ -2243,6 +2246,17 @@ def _after_agent(tokens: list[tuple[str, int]], words: list[str], i: int, gender
     if not (plural or (person and _person_gender(agent) not in (None, gender))):
         return False
     return any(a.start == tokens[i - 4][1] and a.controller == "patient" and a.gender == gender for a in found)
+
+
+def _indefinite_relative_before(words: list[str], c: int) -> str | None:
+    """The gender of a relative introduced by "un"/"una" in the clause before the comma at c ("Tiene una hermana
+    afectada de la misma enfermedad, fallecida ..."): an apposition of that gender after the comma is theirs."""
+    k = c - 1
+    while k > 0 and words[k] not in _CLAUSE_BREAK:
+        if words[k] in _KIN and words[k - 1] in ("un", "una", "otro", "otra"):
+            return _person_gender(words[k])
+        k -= 1
+    return None
 
 
 def _apposed_to_patient(words: list[str], a: int, found: list[Agreeing], tokens: list[tuple[str, int]]) -> bool:
