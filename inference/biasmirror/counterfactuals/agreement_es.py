@@ -207,6 +207,11 @@ _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez
                         "persona", "víctima", "gente", "familia", "policía", "pareja"})
 # infinitives whose object clitic takes a predicate: "haberla visto pálida", "encontrarlo dormido"
 _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", "hallar"})
+# participles of arriving, also nouns ("a su llegada") or copulas ("ha llegado mareada"): after a comma with a
+# complement they are the patient's ("Natural de Senegal, llegada a España hace dos meses")
+_ARRIVAL_PARTICIPLES = frozenset({"llegado", "llegada", "venido", "venida", "regresado", "regresada"})
+# "desde pequeña", "de niño": the childhood of the person of the run
+_CHILDHOOD = frozenset({"pequeño", "pequeña", "niño", "niña", "chico", "chica", "crío", "cría"})
 # verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
 _ALONE_VERBS = frozenset({"habla", "hablaba", "come", "comía", "duerme", "dormía", "llora", "lloraba", "camina",
                           "caminaba", "anda", "andaba", "sale", "salía", "viaja", "viajaba"})
@@ -1916,6 +1921,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # with that noun, not with the patient
             licensed, controller = False, None
             continue
+        if word in _ARRIVAL_PARTICIPLES and prev == "," and nxt in ("a", "de", "desde", "hace"):
+            gender = "F" if word.endswith("a") else "M"  # "Natural de Senegal, llegada a España": the participle
+        if word in _CHILDHOOD and prev in ("desde", "de") and i >= 2 and words[i - 2] not in _DETERMINERS:
+            # "de niña", "desde pequeño": the childhood of the run's person, or of the patient whose participle of
+            # that gender the sentence has ("llegado a España de niño")
+            gender = "F" if word.endswith("a") else "M"
+            if not (licensed and controller is not None) and any(
+                    a.controller == "patient" and a.start >= clause_start and a.gender == gender for a in found):
+                controller, licensed, reason = "patient", True, "predicative"
         if word in ("solo", "sola") and prev in _ALONE_VERBS and nxt in _CLAUSE_BREAK | {"", "desde", "y", "e"} \
                 and _subject_kind(words, i - 1) == "patient":
             # "dice que habla solo desde ...", "come sola.": alone, the subject's (before a noun it is "only")
@@ -2089,8 +2103,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
             controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
             continue
-        if word in ("desde", "de") and licensed and controller is not None and nxt in ("pequeño", "pequeña"):
-            continue  # "la ha criado desde pequeña", "de pequeño tuvo asma": the age of the run's person
+        if word in ("desde", "de") and licensed and controller is not None and nxt in _CHILDHOOD:
+            continue  # "la ha criado desde pequeña", "llegado a España de niño": the age of the run's person
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
         if word == "como" and licensed and controller is not None and (
