@@ -1839,8 +1839,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     and _indefinite_relative_before(words, i) == _gender(words[i + 1]):
                 licensed, controller = False, None  # "Tiene un hermano ..., ingresado": the relative's participle
             continue
-        if word in ("y", "e", "pero") and not licensed and i and _gender(words[i - 1]) is None \
-                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])) \
+        # ("pero" contrasts a state with the patient's, even after another noun's adjective: "ileso en el aterrizaje
+        # forzoso pero muy nervioso")
+        if word in ("y", "e", "pero") and not licensed and i and ((word == "pero" and i >= 2 and not (
+                words[i - 2] in _COPULAS or words[i - 2] in _FIRST_PERSON_COPULAS)) or (
+                _gender(words[i - 1]) is None
+                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])))) \
                 and (copula_of_patient or any(
                 a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
                 and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
@@ -2102,6 +2106,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
             controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
+            continue
+        if word == "de" and licensed and controller == "patient" and reason == "predicative" \
+                and words[i + 1: i + 3] in (["los", "que"], ["las", "que"]):
+            # «no soy de las que se quejan»: the patient is one of those, the article follows the patient
+            k = i + 1
+            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
+                                  "F" if words[k] == "las" else "M",
+                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
+                                  "determiner"))
+            skip_until = k
             continue
         if word in ("desde", "de") and licensed and controller is not None and nxt in _CHILDHOOD:
             continue  # "la ha criado desde pequeña", "llegado a España de niño": the age of the run's person
