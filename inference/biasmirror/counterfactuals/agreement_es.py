@@ -2167,6 +2167,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                                           and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
             if other and words[i - 3: i - 1] == ["trata", "de"]:
                 other = False  # "se trata de una señora desorientada": the patient, named by the note
+            if prev in ("un", "una") and _another_person_before(words, i):
+                other = True  # "La otra víctima, una niña pequeña": the other person's noun and adjective
             controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
         if word in _PARTNER_WORDS:
