@@ -1483,7 +1483,7 @@ def _role_of_article(words: list[str], i: int) -> bool:
         return False
     if _is_epicene_role(word):
         return True
-    return (word in ROLE_NOUNS or word in _ROLE_F) and _gender(word) == ("F" if words[i - 1] == "la" else "M")
+    return _is_role(word) and _gender(word) == ("F" if words[i - 1] == "la" else "M")
 
 
 def _epicene_patient(words: list[str], i: int) -> bool:
@@ -1885,6 +1885,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
         if word in _PARTICIPLE_NOUNS and prev == "," and controller == "partner" and licensed:
             gender = "F"  # "Su mujer, herida en el mismo choque, ...": apposed to a person, the participle
+        if word == "herida" and nxt in ("en", "durante", "tras", "al", "con") and _names_patient_before(words, i):
+            gender = "F"  # "Bombera herida en un incendio", "Mujer de 29 años, herida en ...": the participle
         if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
                 and (_agent_follows(words, i, window=1 if word != "mordida" else 8)
                      or (prev == "," and words[i + 1: i + 2] == ["por"])):
@@ -2024,7 +2026,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
         if word in _KIN and licensed and controller == "patient" and reason == "predicative":
             continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
-        if role and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+        if (role or _ex_role(word)) and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
                 and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
                 and (_age_apposition(words, i) or _epicene_patient(words, i)):
             # "El camarero, 24 años, ...", "La usuaria está desmejorada": a role noun with its article opening the
@@ -2276,6 +2278,18 @@ def _after_agent(tokens: list[tuple[str, int]], words: list[str], i: int, gender
     if not (plural or (person and _person_gender(agent) not in (None, gender))):
         return False
     return any(a.start == tokens[i - 4][1] and a.controller == "patient" and a.gender == gender for a in found)
+
+
+def _names_patient_before(words: list[str], i: int) -> bool:
+    """Whether the word at i comes right after the patient's noun or role noun ("Bombera herida"), or after a comma
+    closing the patient's age or role ("Mujer de 29 años, herida", "Es guardia civil, herida")."""
+    k = i - 2 if i >= 2 and words[i - 1] == "," else i - 1
+    if k < 0:
+        return False
+    noun = words[k]
+    return noun in ("años", "mujer", "señora", "paciente", "pcte", "pte", "civil") or (
+        _gender(noun) == "F" and (noun in _ROLE_F or _ex_role(noun) is not None)) or (
+        _is_epicene_role(noun) and noun not in _EPICENE_STAFF)
 
 
 def _indefinite_relative_before(words: list[str], c: int) -> str | None:

@@ -63,8 +63,8 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("taxista", None), ("sargento", None),
     # young people named by a colloquial noun ("El chaval se niega a comer")
     ("chaval", "chavala"), ("muchacho", "muchacha"),
-    # round 15: religious life ("Monja de clausura de 78 años", "religiosa de la orden")
-    ("monje", "monja"), ("novicio", "novicia"), ("religioso", "religiosa"))
+    # round 15: religious life ("Monja de clausura de 78 años", "religiosa de la orden"), a midwife
+    ("monje", "monja"), ("novicio", "novicia"), ("religioso", "religiosa"), ("matrón", "matrona"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
