@@ -1587,6 +1587,13 @@ def _placed(words: list[str], i: int) -> bool:
         or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES or nxt[:1] != [] and nxt[0] in _ADMITTED
 
 
+def _agent_of_patient_passive(words: list[str], i: int) -> bool:
+    """Whether the person noun at i is the agent of a passive whose subject is the patient ("ha sido agredido por el
+    paciente al que trasladaba"): the patient is not their own agent, so the noun is someone else."""
+    return i >= 4 and words[i - 1] in ("el", "la") and words[i - 2] == "por" and _gender(words[i - 3]) is not None \
+        and words[i - 4] in ("sido", "fue") and _subject_kind(words, i - 4) == "patient"
+
+
 def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Another patient, placed by a bed or a box, in a complement ("Es cuñada del paciente del box 5", "El sobrino
     de la paciente de la cama 4 se ha mareado") or after the patient was placed elsewhere ("La paciente del box 2
@@ -1598,7 +1605,7 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
     out: list[Agreeing] = []
     placed_before = False
     for i, word in enumerate(words):
-        if word not in _OTHER_PATIENT_NOUNS or not i or not _placed(words, i):
+        if word not in _OTHER_PATIENT_NOUNS or not i or not (_placed(words, i) or _agent_of_patient_passive(words, i)):
             continue
         d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
         complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
