@@ -1833,7 +1833,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
-            after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
+            # (a role noun after "su" is someone who serves the patient too: "su curadora, localizada por teléfono")
+            after_other = bool(i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _OTHER_PERSONS or (
+                words[i - 2] in ("su", "sus") and (_is_role(words[i - 1]) or _is_epicene_role(words[i - 1])))))
             other_gender = _person_gender(words[i - 1]) if after_other else None
             if after_other and i > 2 and words[i - 3] == "por":
                 # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
