@@ -1587,6 +1587,17 @@ def _placed(words: list[str], i: int) -> bool:
         or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES or nxt[:1] != [] and nxt[0] in _ADMITTED
 
 
+def _indefinite_in_complement(words: list[str], i: int) -> bool:
+    """Whether "paciente" at i has an indefinite article in a complement ("la aguja de un paciente"): another
+    patient; "se trata de una paciente de 80 años" names the patient, and so does the object of staff's verb ("La
+    fisioterapeuta describe a una paciente ...") unless the patient was named before ("El Sr. ___ ... al levantar a
+    una paciente")."""
+    if words[i] not in _PATIENT_ABBREVIATED or i < 2 or words[i - 1] not in ("un", "una") \
+            or words[i - 2] not in _PREPOSITIONS or words[i - 3: i - 1] == ["trata", "de"]:
+        return False
+    return words[i - 2] != "a" or any(w in ("_", "___") or w in _PATIENT_ABBREVIATED for w in words[:i - 2])
+
+
 def _agent_of_patient_passive(words: list[str], i: int) -> bool:
     """Whether the person noun at i is the agent of a passive whose subject is the patient ("ha sido agredido por el
     paciente al que trasladaba"): the patient is not their own agent, so the noun is someone else."""
@@ -1605,9 +1616,10 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
     out: list[Agreeing] = []
     placed_before = False
     for i, word in enumerate(words):
-        if word not in _OTHER_PATIENT_NOUNS or not i or not (_placed(words, i) or _agent_of_patient_passive(words, i)):
+        if word not in _OTHER_PATIENT_NOUNS or not i or not (
+                _placed(words, i) or _agent_of_patient_passive(words, i) or _indefinite_in_complement(words, i)):
             continue
-        d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
+        d = i - 1 if words[i - 1] in ("el", "la", "del", "al", "un", "una") else i
         complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
         if not (complement or placed_before):
             placed_before = True  # the patient's own place: "La paciente del box 2 está inquieta ..."
@@ -2178,7 +2190,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                                           and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
             if other and words[i - 3: i - 1] == ["trata", "de"]:
                 other = False  # "se trata de una señora desorientada": the patient, named by the note
-            if prev in ("un", "una") and _another_person_before(words, i):
+            if prev in ("un", "una") and (_another_person_before(words, i) or _indefinite_in_complement(words, i)):
                 other = True  # "La otra víctima, una niña pequeña": the other person's noun and adjective
             controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
