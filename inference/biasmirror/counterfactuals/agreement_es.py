@@ -1345,6 +1345,10 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i in range(len(words)):
+        if _patient_and_partner(words, i, pair_gender):
+            # "La pcte y su novia fueron agredidas": the pair as the subject, its plural predicate
+            out.extend(_pair_predicates(tokens, words, i + 4, pair_gender, taken))
+            continue
         size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
         if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
             continue
@@ -1356,17 +1360,36 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
         out.append(Agreeing(at, at + len(article), article, pair_gender,
                             _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
                             "patient", "determiner"))
-        for k in range(i + size, min(i + size + 6, len(words))):
-            if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
-                break
-            agreeing = _plural_agreeing(words[k])
-            if agreeing and agreeing[0] == pair_gender:
-                token, start = tokens[k]
-                out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
-                                    "patient", "predicative"))
-            elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD or words[k] in ("están", "son")):
-                break
+        out.extend(_pair_predicates(tokens, words, i + size, pair_gender, taken))
     return found + out
+
+
+def _patient_and_partner(words: list[str], i: int, pair_gender: str) -> bool:
+    """Whether the patient of the partner's gender and the partner open a subject at i: "La pcte y su novia", "él y
+    su marido"."""
+    own = {"ella": "F", "él": "M"}.get(words[i]) or (
+        ("F" if words[i - 1] == "la" else "M") if words[i] in _PATIENT_ABBREVIATED and i and words[i - 1] in ("el", "la")
+        else None)
+    return own == pair_gender and words[i + 1: i + 3] in (["y", "su"], ["e", "su"]) and i + 3 < len(words) \
+        and words[i + 3] in _PARTNERS_BY_GENDER[pair_gender]
+
+
+def _pair_predicates(tokens: list[tuple[str, int]], words: list[str], k0: int, pair_gender: str,
+                     taken: set[int]) -> list[Agreeing]:
+    """The plural adjectives and participles of the pair's gender from k0 to the end of the predicate."""
+    out: list[Agreeing] = []
+    for k in range(k0, min(k0 + 6, len(words))):
+        if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
+            break
+        agreeing = _plural_agreeing(words[k])
+        if agreeing and agreeing[0] == pair_gender:
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
+                                "patient", "predicative"))
+        elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD
+                  or words[k] in ("están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden")):
+            break
+    return out
 
 
 _CHILD_NOUNS = frozenset({"niño", "niña", "lactante", "bebé", "menor", "adolescente", "chico", "chica", "chaval",
