@@ -2163,6 +2163,17 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                   "determiner"))
             skip_until = k
             continue
+        if word == "de" and licensed and controller == "patient" and words[i + 1: i + 3] in (["los", "dos"], ["las", "dos"]) \
+                and "más" in words[max(i - 4, 0): i] and _pair_follows_patient(words, i):
+            # "es la más afectada de las dos" (with her flatmate): the pair is of the patient's gender only when the
+            # other one is too, so the article changes with the patient when the other one is a woman
+            k = i + 1
+            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
+                                  "F" if words[k] == "las" else "M",
+                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
+                                  "determiner"))
+            skip_until = k
+            continue
         if word in ("desde", "de") and licensed and controller is not None and nxt in _CHILDHOOD:
             continue  # "la ha criado desde pequeña", "llegado a España de niño": the age of the run's person
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
@@ -2322,6 +2333,13 @@ def _after_agent(tokens: list[tuple[str, int]], words: list[str], i: int, gender
     if not (plural or (person and _person_gender(agent) not in (None, gender))):
         return False
     return any(a.start == tokens[i - 4][1] and a.controller == "patient" and a.gender == gender for a in found)
+
+
+def _pair_follows_patient(words: list[str], i: int) -> bool:
+    """Whether "de las dos"/"de los dos" at i changes with the patient: the other person the sentence names before it
+    is a woman (then "las" is a pair of women and "los" a mixed one)."""
+    other = next((_person_gender(w) for w in reversed(words[:i]) if w in _OTHER_PERSONS or w in _PARTNER_WORDS), None)
+    return other == "F"
 
 
 def _names_patient_before(words: list[str], i: int) -> bool:
