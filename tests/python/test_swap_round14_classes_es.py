@@ -85,6 +85,19 @@ CASES = [
     ("F", "Natural de Perú, venida a España hace un año; está asustada.",
      "Natural de Perú, venido a España hace un año; está asustado."),
     ("F", "Camarera herida en la cocina con un cuchillo.", "Camarero herido en la cocina con un cuchillo."),
+    # other people: the agent of the patient's passive, an apposition to "su" + role noun, "un paciente" in a
+    # complement (with its adjective)
+    ("M", "Es celador y ha sido empujado por el paciente al que acompañaba.",
+     "Es celadora y ha sido empujada por el paciente al que acompañaba."),
+    ("F", "Viuda, vive sola; su tutora, avisada por la trabajadora social, viene de camino.",
+     "Viudo, vive solo; su tutora, avisada por la trabajadora social, viene de camino."),
+    ("F", "La Sra. ___, auxiliar de planta, se cortó con el material de un paciente octogenario.",
+     "El Sr. ___, auxiliar de planta, se cortó con el material de un paciente octogenario."),
+    # the patient and a partner of the same sex as one subject; "de las dos" with another woman
+    ("F", "La paciente y su mujer fueron atropelladas en un paso de cebra.",
+     "El paciente y su marido fueron atropellados en un paso de cebra."),
+    ("F", "Quemada en la cocina junto con su hermana; es la más grave de las dos.",
+     "Quemado en la cocina junto con su hermana; es el más grave de los dos."),
 ]
 
 
