@@ -186,12 +186,17 @@ _KNOWN_ADJECTIVES = frozenset({
     # round 15: states, sizes and origins a note or the patient's own words give of a person ("me siento rara",
     # "no estoy loca", "desde pequeña", "Extranjera, no habla castellano")
     "raro", "loco", "pequeño", "extranjero", "flojo", "serio", "feo", "guapo", "travieso", "tonto", "listo",
-    "tieso", "mojado", "ronco", "pegajoso", "bizco", "cuerdo", "majo", "viejo", "perdido",
+    "tieso", "mojado", "ronco", "pegajoso", "bizco", "cuerdo", "majo", "viejo", "perdido", "intranquilo", "perplejo",
+    "atónito", "sobrio", "abstemio", "huérfano", "grosero", "convulso", "propenso", "malo",
+    # nationalities and origins a note gives ("Pcte argentina", "turista sueca")
+    "argentino", "mexicano", "brasileño", "paraguayo", "uruguayo", "chileno", "hondureño", "salvadoreño", "búlgaro",
+    "griego", "sueco", "noruego", "sirio", "gallego", "vasco", "madrileño", "africano", "europeo", "americano",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
                   "portugués": "portuguesa", "irlandés": "irlandesa", "japonés": "japonesa", "holandés": "holandesa",
-                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa"}
+                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa",
+                  "español": "española"}
 _NATIONALITIES_F = {f: m for m, f in _NATIONALITIES.items()}
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
