@@ -187,7 +187,7 @@ _KNOWN_ADJECTIVES = frozenset({
     # "no estoy loca", "desde pequeña", "Extranjera, no habla castellano")
     "raro", "loco", "pequeño", "extranjero", "flojo", "serio", "feo", "guapo", "travieso", "tonto", "listo",
     "tieso", "mojado", "ronco", "pegajoso", "bizco", "cuerdo", "majo", "viejo", "perdido", "intranquilo", "perplejo",
-    "atónito", "sobrio", "abstemio", "huérfano", "grosero", "convulso", "propenso", "malo",
+    "atónito", "sobrio", "abstemio", "huérfano", "grosero", "convulso", "propenso",
     # nationalities and origins a note gives ("Pcte argentina", "turista sueca")
     "argentino", "mexicano", "brasileño", "paraguayo", "uruguayo", "chileno", "hondureño", "salvadoreño", "búlgaro",
     "griego", "sueco", "noruego", "sirio", "gallego", "vasco", "madrileño", "africano", "europeo", "americano",
@@ -398,6 +398,8 @@ def _body_part_list(words: list[str], i: int) -> bool:
     while j >= 0 and words[j] not in _CLAUSE_BREAK - {","}:
         j -= 1
     start = j + 1
+    if start + 1 < i and words[start] in _PRENOMINAL:
+        start += 1  # "Pequeña herida en la frente, limpia": the wound after its adjective
     if start >= i or words[start] not in _BODY_PARTS:
         return False
     if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
@@ -1960,6 +1962,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                      or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
             licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
             continue
+        if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
+            licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
+            continue
         if gender is not None and nxt in _FEMININE_PERSON_NOUNS:
             licensed, controller = False, None  # "Única víctima del incendio": before its noun, the noun's
             continue
@@ -2312,6 +2317,26 @@ def _patient_relative(tokens: list[tuple[str, int]], words: list[str], i: int,
     return None
 
 
+# adjectives of a person that also stand before a noun, agreeing with it ("pequeña herida", "rara vez")
+_PRENOMINAL = frozenset({"pequeño", "pequeña", "viejo", "vieja", "raro", "rara", "único", "única", "extraño", "extraña",
+                         "ligero", "ligera", "escaso", "escasa", "nuevo", "nueva"})
+# words after an adjective that are no noun it could stand before
+_NOT_NOUNS = frozenset({"se", "que", "hace", "sí", "como", "porque", "aunque", "si", "cuando", "mientras", "pues",
+                        "desde", "todo", "toda", "solo", "sola"})
+
+
+def _noun_after(words: list[str], k: int) -> bool:
+    """Whether the word at k can be the noun an adjective before it stands with: no adjective, adverb, person or
+    grammatical word."""
+    if k >= len(words):
+        return False
+    noun = words[k]
+    return noun.isalpha() and _gender(noun) is None and not _is_epicene_adjective(noun) \
+        and not noun.endswith("mente") and noun not in _PREPOSITIONS and noun not in _DETERMINERS \
+        and noun not in _COORD and noun not in _ADVERBS and noun not in _PATIENT_WORDS and noun not in _CLITICS \
+        and noun not in _NOT_NOUNS and noun not in _COPULAS
+
+
 def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
     """Whether the word at k is a noun of ``gender`` without its article, the subject or object of the participle
     before it in a telegraphic note ("canalizada vía periférica", "retirada sonda"): no adjective, adverb, person,
@@ -2319,10 +2344,8 @@ def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
     if k >= len(words):
         return False
     noun = words[k]
-    if not noun.isalpha() or _gender(noun) is not None or _is_epicene_adjective(noun) or noun.endswith("mente") \
-            or noun in _PREPOSITIONS or noun in _DETERMINERS or noun in _COORD or noun in _ADVERBS \
-            or noun in _PATIENT_WORDS or noun in _OTHER_PERSONS or noun in _CLITICS or noun in _TIME_NOUNS \
-            or noun in _BODY_PARTS or noun in _NOUN_STOPLIST or noun in ("se", "que", "hace", "sí", "como"):
+    if not _noun_after(words, k) or noun in _OTHER_PERSONS or noun in _TIME_NOUNS or noun in _BODY_PARTS \
+            or noun in _NOUN_STOPLIST:
         return False
     return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
 
