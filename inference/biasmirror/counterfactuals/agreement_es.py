@@ -54,6 +54,8 @@ _COPULAS = frozenset({
     "cree", "creía", "creyó", "sentido",
 })
 _CLITICS = frozenset({"lo", "la"})
+# copulas only after "se" ("se notó rara", "se mostró colaboradora"; "notó un chasquido" has an object)
+_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
 _TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
 # the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
@@ -529,7 +531,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
             return None  # "dolor en la pierna izquierda, que está deformada": the limb's
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
-    if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
+    if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD \
+            or words[j] in _OPEN_QUOTES:  # «se siente rara»: quoted words open a clause
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
@@ -2151,7 +2154,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             first_person = True
             controller, licensed, reason = "patient", True, "predicative"  # «me sentí mareada»
             continue
-        if word in _COPULAS:
+        if word in _COPULAS or (prev == "se" and word in _REFLEXIVE_COPULAS):
             kind = _subject_kind(words, i)
             if kind is None and in_quote and first_person:
                 kind = "patient"  # «... cuando me di cuenta estaba tirada»
