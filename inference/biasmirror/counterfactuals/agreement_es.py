@@ -1949,7 +1949,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "F"
         if word == "vivo" and i + 1 < len(words) and words[i + 1] in ("solo", "sola", "con", "en", "de", "desde"):
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
-        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
+        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":", "y"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
         if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed) or (
                 licensed and reason == "object clitic" and prev.startswith(_OBJECT_PREDICATE_STEMS))):
@@ -2216,6 +2216,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 controller, licensed, reason = "patient", True, "object clitic"
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
+                if nxt in _FINDING_VERBS and _person_after(words, i + 2):
+                    skip_until = i + 3  # "la encontró el portero tirada": the finder, then the clitic's predicate
                 continue
         seeing = _ENCLITIC.match(word)
         if seeing and seeing.group(1) in _SEEING_INFINITIVES and not _relative_named_before(words, i, seeing.group(2)):
@@ -2326,6 +2328,15 @@ _PRENOMINAL = frozenset({"pequeño", "pequeña", "viejo", "vieja", "raro", "rara
 # words after an adjective that are no noun it could stand before
 _NOT_NOUNS = frozenset({"se", "que", "hace", "sí", "como", "porque", "aunque", "si", "cuando", "mientras", "pues",
                         "desde", "todo", "toda", "solo", "sola"})
+
+
+def _person_after(words: list[str], k: int) -> bool:
+    """Whether an article and a person's noun start at k: the inverted subject of a verb ("el portero")."""
+    if k + 1 >= len(words) or words[k] not in ("el", "la", "su", "un", "una"):
+        return False
+    noun = words[k + 1]
+    return noun in _OTHER_PERSONS or noun in _STAFF_HEADS or _is_role(noun) or _is_epicene_role(noun) \
+        or noun in ("portero", "portera", "conserje", "policía", "vecino", "vecina")
 
 
 def _noun_after(words: list[str], k: int) -> bool:
