@@ -98,6 +98,13 @@ CASES = [
      "El paciente y su marido fueron atropellados en un paso de cebra."),
     ("F", "Quemada en la cocina junto con su hermana; es la más grave de las dos.",
      "Quemado en la cocina junto con su hermana; es el más grave de los dos."),
+    # adjectives that also stand before a noun are the noun's there; quoted words and "se notó" take a predicate;
+    # an inverted finder between the clitic and its predicate
+    ("M", "Pequeña herida en el mentón, limpia. Está tranquilo.", "Pequeña herida en el mentón, limpia. Está tranquila."),
+    ("F", "Cuenta que «se nota floja desde el lunes».", "Cuenta que «se nota flojo desde el lunes»."),
+    ("M", "Al subir la escalera se notó mareado y se sentó.", "Al subir la escalera se notó mareada y se sentó."),
+    ("F", "La encontró el conserje sentada en el portal, sola y desorientada.",
+     "Lo encontró el conserje sentado en el portal, solo y desorientado."),
 ]
 
 
