@@ -531,6 +531,10 @@ def _subject_kind(words: list[str], i: int) -> str | None:
             return None  # "dolor en la pierna izquierda, que está deformada": the limb's
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
+        staff = k - 3 if k >= 4 and words[k - 2] in ("de", "del") else k - 1
+        if k < j and staff >= 1 and words[staff - 1] in _DETERMINERS and (
+                words[staff] in _STAFF_HEADS or words[staff] in _EPICENE_STAFF or words[staff] in _HELPER_ROLES):
+            return None  # "por la cirujana de guardia, que está satisfecha": the staff's (a relative after a comma)
     if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD \
             or words[j] in _OPEN_QUOTES:  # «se siente rara»: quoted words open a clause
         return "patient"
@@ -1878,11 +1882,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
-            # (a role noun after "su" is someone who serves the patient too: "su curadora, localizada por teléfono")
-            after_other = bool(i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _OTHER_PERSONS or (
-                words[i - 2] in ("su", "sus") and (_is_role(words[i - 1]) or _is_epicene_role(words[i - 1])))))
-            other_gender = _person_gender(words[i - 1]) if after_other else None
-            if after_other and i > 2 and words[i - 3] == "por":
+            n = _other_person_before_comma(words, i)
+            after_other = n is not None
+            other_gender = _person_gender(words[n]) if n is not None else None
+            if n is not None and n > 2 and words[n - 2] == "por" \
+                    and (to_masculine(words[n - 3]) or words[n - 3]) not in _STATES_OF_MIND:
                 # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
                 # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
                 after_other = "agent"
@@ -2014,6 +2018,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # the relative as the subject: opening the sentence, or after a clitic and its verb ("Lo trae su hermana")
         opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
+        # "con otra señora, también operada": "también" gives the other person a state the patient has too
+        apposed = apposed or (words[c] == "," and words[c + 1] == "también")
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
@@ -2328,6 +2334,27 @@ _PRENOMINAL = frozenset({"pequeño", "pequeña", "viejo", "vieja", "raro", "rara
 # words after an adjective that are no noun it could stand before
 _NOT_NOUNS = frozenset({"se", "que", "hace", "sí", "como", "porque", "aunque", "si", "cuando", "mientras", "pues",
                         "desde", "todo", "toda", "solo", "sola"})
+
+
+# adjectives after a kinship noun that do not inflect by the suffix rules: "su hermana gemela", "su hijo mayor"
+_KIN_MODIFIERS = frozenset({"gemelo", "gemela", "mellizo", "melliza", "mayor", "menor", "pequeño", "pequeña"})
+
+
+def _other_person_before_comma(words: list[str], i: int) -> int | None:
+    """The index of someone else's noun closing the phrase before the comma at i, after a determiner and before any
+    adjectives of theirs: a relative, friend or carer ("su hija,", "su hermana gemela,"), a role noun after "su"
+    (someone who serves the patient: "su curadora,") or any person after "otro/otra" ("otra señora,")."""
+    n = i - 1
+    while n > 1 and (words[n] in _KIN_MODIFIERS or (_gender(words[n]) is not None and not _is_role(words[n]))) \
+            and words[n - 1] not in _DETERMINERS:
+        n -= 1  # "su hermana gemela": the noun before its adjective
+    if n < 1 or words[n - 1] not in _DETERMINERS:
+        return None
+    noun, det = words[n], words[n - 1]
+    if noun in _OTHER_PERSONS or (det in ("su", "sus") and (_is_role(noun) or _is_epicene_role(noun))) \
+            or (det in ("otro", "otra") and noun in _PATIENT_WORDS):
+        return n
+    return None
 
 
 def _person_after(words: list[str], k: int) -> bool:
