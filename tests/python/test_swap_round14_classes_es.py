@@ -105,6 +105,14 @@ CASES = [
     ("M", "Al subir la escalera se notó mareado y se sentó.", "Al subir la escalera se notó mareada y se sentó."),
     ("F", "La encontró el conserje sentada en el portal, sola y desorientada.",
      "Lo encontró el conserje sentado en el portal, solo y desorientado."),
+    # someone else's appositions: "otra señora, también ...", a relative past its adjective, a staff noun's relative
+    # clause after a comma, a relative after "preocupada por" (a cause, not an agent)
+    ("F", "Comparte box con otra señora, también caída en casa; está dolorida.",
+     "Comparte box con otra señora, también caída en casa; está dolorido."),
+    ("M", "Su hermano mellizo, también asmático, lo acompaña.", "Su hermano mellizo, también asmático, la acompaña."),
+    ("F", "Fue suturada por la residente de cirugía, que está contenta con el resultado.",
+     "Fue suturado por la residente de cirugía, que está contenta con el resultado."),
+    ("M", "Está angustiado por su hija, ingresada en la UCI.", "Está angustiada por su hija, ingresada en la UCI."),
 ]
 
 
