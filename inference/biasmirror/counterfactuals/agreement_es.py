@@ -217,6 +217,9 @@ _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", 
 # participles of arriving, also nouns ("a su llegada") or copulas ("ha llegado mareada"): after a comma with a
 # complement they are the patient's ("Natural de Senegal, llegada a España hace dos meses")
 _ARRIVAL_PARTICIPLES = frozenset({"llegado", "llegada", "venido", "venida", "regresado", "regresada"})
+# two-word adverbs that keep a run going ("acude de nuevo borracho", "está otra vez agitada")
+_ADVERBIAL_PHRASES = frozenset({("de", "nuevo"), ("otra", "vez"), ("de", "repente"), ("de", "pronto"), ("a", "veces"),
+                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio")})
 # "desde pequeña", "de niño": the childhood of the person of the run
 _CHILDHOOD = frozenset({"pequeño", "pequeña", "niño", "niña", "chico", "chica", "crío", "cría"})
 # verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
@@ -1893,8 +1896,11 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
-            if i + 1 < len(words) and _gender(words[i + 1]) is not None \
-                    and _indefinite_relative_before(words, i) == _gender(words[i + 1]):
+            a = i + 1
+            while a < len(words) and words[a] in _ADVERBS:
+                a += 1  # "un hijo que vive cerca, muy implicado": the adjective after its degree adverbs
+            if a < len(words) and _gender(words[a]) is not None \
+                    and _indefinite_relative_before(words, i) == _gender(words[a]):
                 licensed, controller = False, None  # "Tiene un hermano ..., ingresado": the relative's participle
             continue
         # ("pero" contrasts a state with the patient's, even after another noun's adjective: "ileso en el aterrizaje
@@ -1916,6 +1922,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         prev = words[i - 1] if i else ""
         nxt = words[i + 1] if i + 1 < len(words) else ""
+        if licensed and (word, nxt) in _ADVERBIAL_PHRASES:
+            skip_until = i + 1  # "acude de nuevo borracho": an adverbial phrase inside the run
+            continue
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
             continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
         if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
@@ -2018,8 +2027,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # the relative as the subject: opening the sentence, or after a clitic and its verb ("Lo trae su hermana")
         opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
-        # "con otra señora, también operada": "también" gives the other person a state the patient has too
-        apposed = apposed or (words[c] == "," and words[c + 1] == "también")
+        # "con otra señora, también operada", "su padre, ya fallecido": "también" and "ya" give the other person a
+        # state of their own
+        apposed = apposed or (words[c] == "," and words[c + 1] in ("también", "ya"))
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
