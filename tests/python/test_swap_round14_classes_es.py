@@ -113,6 +113,8 @@ CASES = [
     ("F", "Fue suturada por la residente de cirugía, que está contenta con el resultado.",
      "Fue suturado por la residente de cirugía, que está contenta con el resultado."),
     ("M", "Está angustiado por su hija, ingresada en la UCI.", "Está angustiada por su hija, ingresada en la UCI."),
+    ("M", "Cuenta que su madre, ya fallecida, era diabética; él acude de nuevo mareado.",
+     "Cuenta que su madre, ya fallecida, era diabética; ella acude de nuevo mareada."),
 ]
 
 
