@@ -361,7 +361,8 @@ _NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
 _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
                             "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
                             "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista", "residente",
-                            "docente", "agente", "gerente", "representante", "comerciante"})
+                            "docente", "agente", "gerente", "representante", "comerciante",
+                            "menor"})  # "La menor viene acompañada": a child named by the law's noun
 
 
 def _is_epicene_role(word: str) -> bool:
