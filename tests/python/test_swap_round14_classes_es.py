@@ -115,6 +115,8 @@ CASES = [
     ("M", "Está angustiado por su hija, ingresada en la UCI.", "Está angustiada por su hija, ingresada en la UCI."),
     ("M", "Cuenta que su madre, ya fallecida, era diabética; él acude de nuevo mareado.",
      "Cuenta que su madre, ya fallecida, era diabética; ella acude de nuevo mareada."),
+    ("F", "La menor llega acompañada por su tutora legal; está llorosa.",
+     "El menor llega acompañado por su tutora legal; está lloroso."),
 ]
 
 
