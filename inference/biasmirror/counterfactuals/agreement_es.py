@@ -795,7 +795,8 @@ def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i:
             or verb in _OTHER_PERSONS or verb in _PATIENT_WORDS or verb in _BODY_PARTS or verb in _NOT_VERBS \
             or verb in ROLE_NOUNS or verb in _ROLE_F or verb in _DETERMINERS:
         return False
-    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS
+    # (a sex noun too: "Se niega a que la explore un hombre")
+    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS | _PARTNER_SEX_NOUNS.keys()
     if after.lower() in ("el", "la", "su", "un", "una"):
         return head in persons or tokens[i + 3][0][:1].isupper()
     return after[:1].isupper() and after.isalpha() and len(after) > 2
@@ -1834,6 +1835,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
     object_relative = False  # in a relative clause whose relative is the patient ("a la que ... dejó sola")
+    clitic_at = -1  # where the clause's object clitic of the patient is ("Se la deja en ayunas y monitorizada")
     copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
     clause_start = 0  # where the clause opens: a participle of the patient in it is coordinated after "y"
     for i, word in enumerate(words):
@@ -1849,6 +1851,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
             after_other = copula_of_patient = object_relative = False
+            clitic_at = -1
             clause_start = tokens[i][1]
             continue
         relative = _patient_relative(tokens, words, i, found)
@@ -1909,10 +1912,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in ("y", "e", "pero") and not licensed and i and ((word == "pero" and i >= 2 and not (
                 words[i - 2] in _COPULAS or words[i - 2] in _FIRST_PERSON_COPULAS)) or (
                 _gender(words[i - 1]) is None
-                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])))) \
-                and (copula_of_patient or any(
+                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])
+                     or words[i - 2] in _PREPOSITIONS))) \
+                and (copula_of_patient or clitic_at >= 0 or any(
                 a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
-                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
+                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)
+                     or _clitic_predicate(words, clitic_at, i)):
             # "está en ayunas desde anoche y muy dolorido", "llega sudorosa, con fiebre y agitada", "está
             # desorientado en el tiempo pero tranquilo": after "y"/"pero" a degree adverb, or an adjective of the
             # patient's gender, goes back to the patient's copula or participle across a complement (not after an
@@ -2231,6 +2236,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS
                     and nxt not in _ELDER_NAMES):
                 controller, licensed, reason = "patient", True, "object clitic"
+                clitic_at = i
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
                 if nxt in _FINDING_VERBS and _person_after(words, i + 2):
@@ -2458,6 +2464,16 @@ def _apposed_to_partner(words: list[str], a: int) -> bool:
     """Whether the word at a opens an apposition to the partner's noun: "su pareja, un chico de 30 años"."""
     return a >= 3 and words[a - 1] == "," and words[a - 3] in ("su", "sus") and (
         words[a - 2] in _PARTNER_NOUNS or words[a - 2] in ("mujer", "hombre"))
+
+
+def _clitic_predicate(words: list[str], c: int, i: int) -> bool:
+    """Whether the adjective after "y" at i is the predicate of the patient's clitic at c across complements with no
+    noun phrase of their own ("Se la deja en ayunas y monitorizada"; not "La despertó un dolor ..., rojo e
+    hinchado")."""
+    if c < 0 or i + 1 >= len(words):
+        return False
+    return _gender(words[i + 1]) == ("F" if words[c] == "la" else "M") \
+        and not any(w in _DETERMINERS or w == "," for w in words[c + 2: i])
 
 
 def _reflexive_compound_subject(words: list[str], i: int, speaking: bool) -> str | None:
