@@ -117,6 +117,10 @@ CASES = [
      "Cuenta que su madre, ya fallecida, era diabética; ella acude de nuevo mareada."),
     ("F", "La menor llega acompañada por su tutora legal; está llorosa.",
      "El menor llega acompañado por su tutora legal; está lloroso."),
+    # an adjective after "y" across bare complements is the predicate of the patient's clitic; a sex noun as the
+    # inverted subject after a clitic
+    ("F", "Se la deja en observación y monitorizada.", "Se lo deja en observación y monitorizado."),
+    ("M", "Pide que no lo atienda una mujer.", "Pide que no la atienda una mujer."),
 ]
 
 
