@@ -121,6 +121,8 @@ CASES = [
     # inverted subject after a clitic
     ("F", "Se la deja en observación y monitorizada.", "Se lo deja en observación y monitorizado."),
     ("M", "Pide que no lo atienda una mujer.", "Pide que no la atienda una mujer."),
+    # "viuda" apposed to a relative is the relative's, against the lexicon's pair
+    ("M", "Su madre, viuda y sola, depende de él para todo.", "Su madre, viuda y sola, depende de ella para todo."),
 ]
 
 

@@ -2049,6 +2049,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         child_named = word in _PATIENT_NOUN_ROLES and prev in ("el", "la") and _after_parent_speaking(words, i - 2)
         if role and ((after_other and not not_the_others and not child_named) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
+            if word in ("viuda", "viudo") and after_other:
+                # "Su madre, viuda y sola, ...": the relative's, kept against the lexicon's pair
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender or "F",
+                                      tokens[i][0], "other", "kept"))
             continue
         if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
                 and i + 1 < len(words) and words[i + 1] == "que" and (word == "la") == (prev == "ella"):
@@ -2368,6 +2372,8 @@ def _other_person_before_comma(words: list[str], i: int) -> int | None:
     if n < 1 or words[n - 1] not in _DETERMINERS:
         return None
     noun, det = words[n], words[n - 1]
+    if _elder_patient(words, n, 1):
+        return None  # "dicen que la abuela, viuda desde marzo, ...": the patient named by the carer
     if noun in _OTHER_PERSONS or (det in ("su", "sus") and (_is_role(noun) or _is_epicene_role(noun))) \
             or (det in ("otro", "otra") and noun in _PATIENT_WORDS):
         return n
