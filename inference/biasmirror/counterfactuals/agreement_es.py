@@ -54,6 +54,8 @@ _COPULAS = frozenset({
     "cree", "creía", "creyó", "sentido",
 })
 _CLITICS = frozenset({"lo", "la"})
+# copulas only after "se" ("se notó rara", "se mostró colaboradora"; "notó un chasquido" has an object)
+_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
 _TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
 # the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
@@ -138,7 +140,7 @@ _NOUN_STOPLIST = frozenset({
 ROLE_NOUNS = person_nouns_es.masculine_to_feminine()
 _ROLE_F = {f: m for m, f in ROLE_NOUNS.items() if f}
 # "el abuelo del box 1": the grandparent's noun as a name for an elderly patient (with the definite article only)
-_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo"}
+_ELDER_NAMES = {"abuelo": "abuela", "abuela": "abuelo", "abuelito": "abuelita", "abuelita": "abuelito"}
 _PATIENT_NOUN_ROLES = frozenset({"niño", "niña", "chico", "chica", "anciano", "anciana", "chaval", "chavala",
                                  "muchacho", "muchacha",
                                  # a person by the decade of their age ("un septuagenario")
@@ -183,11 +185,20 @@ _KNOWN_ADJECTIVES = frozenset({
     "amarillo", "cuarentón", "cincuentón", "sesentón", "setentón",
     # round 14: "me he levantado yo solita" (the diminutive of "solo", which is no adverb)
     "solito", "seco", "expuesto", "descompuesto", "repuesto",
+    # round 15: states, sizes and origins a note or the patient's own words give of a person ("me siento rara",
+    # "no estoy loca", "desde pequeña", "Extranjera, no habla castellano")
+    "raro", "loco", "pequeño", "extranjero", "flojo", "serio", "feo", "guapo", "travieso", "tonto", "listo",
+    "tieso", "mojado", "ronco", "pegajoso", "bizco", "cuerdo", "majo", "viejo", "perdido", "intranquilo", "perplejo",
+    "atónito", "sobrio", "abstemio", "huérfano", "grosero", "convulso", "propenso",
+    # nationalities and origins a note gives ("Pcte argentina", "turista sueca")
+    "argentino", "mexicano", "brasileño", "paraguayo", "uruguayo", "chileno", "hondureño", "salvadoreño", "búlgaro",
+    "griego", "sueco", "noruego", "sirio", "gallego", "vasco", "madrileño", "africano", "europeo", "americano",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
                   "portugués": "portuguesa", "irlandés": "irlandesa", "japonés": "japonesa", "holandés": "holandesa",
-                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa"}
+                  "escocés": "escocesa", "danés": "danesa", "finlandés": "finlandesa", "senegalés": "senegalesa",
+                  "español": "española"}
 _NATIONALITIES_F = {f: m for m, f in _NATIONALITIES.items()}
 # nouns that also are the feminine participle: after a copula they are the participle ("fue mordida por su
 # perro", "está herida")
@@ -198,7 +209,27 @@ _TIME_NOUNS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "v�
 _PARTICIPLE_NOUNS = frozenset({"mordida", "herida", "caída", "llamada", "parada", "pérdida", "salida", "recaída"})
 # words after "la"/"lo" that are nouns, never the verb of an object clitic ("la semana pasada", "la noche")
 _NOT_VERBS = frozenset({"semana", "noche", "mañana", "tarde", "madrugada", "vez", "víspera", "casa", "cama", "calle",
-                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor"})
+                        "zona", "mano", "cabeza", "pierna", "espalda", "cara", "boca", "primera", "última", "mayor",
+                        # nouns of people: "la persona agredida" is no clitic before a verb
+                        "persona", "víctima", "gente", "familia", "policía", "pareja"})
+# infinitives whose object clitic takes a predicate: "haberla visto pálida", "encontrarlo dormido"
+_SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", "hallar"})
+# participles of arriving, also nouns ("a su llegada") or copulas ("ha llegado mareada"): after a comma with a
+# complement they are the patient's ("Natural de Senegal, llegada a España hace dos meses")
+_ARRIVAL_PARTICIPLES = frozenset({"llegado", "llegada", "venido", "venida", "regresado", "regresada"})
+# two-word adverbs that keep a run going ("acude de nuevo borracho", "está otra vez agitada")
+_ADVERBIAL_PHRASES = frozenset({("de", "nuevo"), ("otra", "vez"), ("de", "repente"), ("de", "pronto"), ("a", "veces"),
+                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio")})
+# "desde pequeña", "de niño": the childhood of the person of the run
+_CHILDHOOD = frozenset({"pequeño", "pequeña", "niño", "niña", "chico", "chica", "crío", "cría"})
+# verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
+_ALONE_VERBS = frozenset({"habla", "hablaba", "come", "comía", "duerme", "dormía", "llora", "lloraba", "camina",
+                          "caminaba", "anda", "andaba", "sale", "salía", "viaja", "viajaba"})
+# verbs of spending a time, whose subject's predicate follows the time ("pasa la noche tranquila")
+_SPENDING_VERBS = frozenset({"pasa", "pasó", "pasaba", "pasado", "pasará", "lleva", "llevaba"})
+# verbs after which a masculine adjective is an adverb of manner, not the patient's ("hablar raro", "ver borroso")
+_MANNER_VERBS = frozenset({"hablar", "habla", "hablaba", "habló", "respirar", "respira", "respiraba", "andar", "anda",
+                           "andaba", "caminar", "camina", "caminaba", "oler", "huele", "olía", "ver", "oír", "oye"})
 # the partner's nouns that an apposition after a comma follows ("su marido, incapacitado tras un ictus")
 # where a patient lies: "la paciente del box 2", "el señor de la cama 4"
 _PLACES = frozenset({"box", "cama", "habitación", "hab", "sala", "camilla", "consulta"})
@@ -330,7 +361,8 @@ _NOUN_ENDINGS = ("sis", "tis", "betes", "pasos", "tesis")
 _EPICENE_ROLES = frozenset({"auxiliar", "ciclista", "militar", "contable", "deportista", "futbolista", "fisioterapeuta",
                             "estudiante", "pensionista", "policía", "cantante", "periodista", "taxista", "dentista",
                             "conserje", "guía", "atleta", "psiquiatra", "pediatra", "economista", "residente",
-                            "docente", "agente", "gerente", "representante", "comerciante"})
+                            "docente", "agente", "gerente", "representante", "comerciante",
+                            "menor"})  # "La menor viene acompañada": a child named by the law's noun
 
 
 def _is_epicene_role(word: str) -> bool:
@@ -372,6 +404,8 @@ def _body_part_list(words: list[str], i: int) -> bool:
     while j >= 0 and words[j] not in _CLAUSE_BREAK - {","}:
         j -= 1
     start = j + 1
+    if start + 1 < i and words[start] in _PRENOMINAL:
+        start += 1  # "Pequeña herida en la frente, limpia": the wound after its adjective
     if start >= i or words[start] not in _BODY_PARTS:
         return False
     if i + 1 < len(words) and (words[i + 1] in ROLE_NOUNS or words[i + 1] in _ROLE_F):
@@ -478,6 +512,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         if k is not None and n >= 1 and words[n - 1] in _DETERMINERS and all(
                 w not in _CLAUSE_BREAK and (w not in _COPULAS or words[k + 1] == "que") for w in words[k + 1:j]):
             noun = words[n]
+            if _elder_patient(words, n, 1):
+                return "patient"  # "dicen que el abuelo, viudo desde marzo, está aislado": the patient named again
             if noun in _PARTNER_NOUNS or (noun in ("mujer", "hombre") and words[n - 1] in ("su", "sus")):
                 return "partner"
             if noun in _OTHER_PERSONS:
@@ -499,7 +535,12 @@ def _subject_kind(words: list[str], i: int) -> str | None:
             return None  # "dolor en la pierna izquierda, que está deformada": the limb's
         if k >= 2 and words[k - 1] in _OTHER_PERSONS and words[k - 2] in _DETERMINERS:
             return None  # "su hija, que dice haber sido avisada": the relative's
-    if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD:
+        staff = k - 3 if k >= 4 and words[k - 2] in ("de", "del") else k - 1
+        if k < j and staff >= 1 and words[staff - 1] in _DETERMINERS and (
+                words[staff] in _STAFF_HEADS or words[staff] in _EPICENE_STAFF or words[staff] in _HELPER_ROLES):
+            return None  # "por la cirujana de guardia, que está satisfecha": the staff's (a relative after a comma)
+    if j < 0 or words[j] in _CLAUSE_BREAK or words[j] in _PATIENT_WORDS or words[j] in _COORD \
+            or words[j] in _OPEN_QUOTES:  # «se siente rara»: quoted words open a clause
         return "patient"
     if words[j] in _PARTNER_WORDS or (words[j] in ("mujer", "hombre") and j > 0 and words[j - 1] in ("su", "sus")):
         return "partner"
@@ -518,7 +559,7 @@ def _subject_kind(words: list[str], i: int) -> str | None:
 
 
 _FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
-                                    "por"})
+                                    "por", "de"})  # "de momento está inmovilizada", "de madrugada estaba ..."
 
 
 def _after_subordinate_verb(words: list[str], j: int) -> bool:
@@ -754,7 +795,8 @@ def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i:
             or verb in _OTHER_PERSONS or verb in _PATIENT_WORDS or verb in _BODY_PARTS or verb in _NOT_VERBS \
             or verb in ROLE_NOUNS or verb in _ROLE_F or verb in _DETERMINERS:
         return False
-    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS
+    # (a sex noun too: "Se niega a que la explore un hombre")
+    persons = _OTHER_PERSONS | ROLE_NOUNS.keys() | _ROLE_F.keys() | _STAFF_HEADS | _PARTNER_SEX_NOUNS.keys()
     if after.lower() in ("el", "la", "su", "un", "una"):
         return head in persons or tokens[i + 3][0][:1].isupper()
     return after[:1].isupper() and after.isalpha() and len(after) > 2
@@ -797,6 +839,21 @@ def _first_singular(word: str) -> bool:
         and word not in _BODY_PARTS
 
 
+def _relative_named_before(words: list[str], i: int, clitic: str) -> bool:
+    """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora de su
+    padre, se lesionó al levantarlo"): the clitic is the relative's."""
+    j, purpose = i - 1, False
+    while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
+        purpose = purpose or words[j - 1: j + 1] == ["para", "que"]
+        if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
+                and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
+            # "se avisa a su hermana para que venga a acompañarla": the relative is the subject of the purpose
+            # clause, and its clitic someone else
+            return not (purpose and words[j - 2] == "a")
+        j -= 1
+    return False
+
+
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Object clitics of the patient that the lexicon's verb list does not know: before a past verb ("la revisé",
     "lo rescataron", "que la crio") and joined to an infinitive or gerund ("buscarlo"). A "lo" of the verbs of
@@ -814,17 +871,6 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             part = words[j]
             part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
             if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
-                return True
-            j -= 1
-        return False
-
-    def relatives(i: int, clitic: str) -> bool:
-        """Whether a relative of the clitic's gender is named as a complement earlier in the sentence ("cuidadora
-        de su padre, se lesionó al levantarlo"): the clitic is the relative's."""
-        j = i - 1
-        while j >= 2 and words[j] not in (".", "\n", "!", "?", ";"):
-            if words[j] in _KIN and words[j - 1] in ("su", "sus") and words[j - 2] in ("de", "a") \
-                    and (words[j] in KINSHIP_PAIRS) == (clitic == "la"):
                 return True
             j -= 1
         return False
@@ -855,7 +901,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
                 or m.group(1).startswith(_THING_VERB_STEMS) or limb(i, m.group(2), m.group(1)) \
-                or relatives(i, m.group(2)):
+                or _relative_named_before(words, i, m.group(2)):
             continue
         token = tokens[i][0]
         gender = "F" if m.group(2) == "la" else "M"
@@ -1271,6 +1317,7 @@ def analyse(text: str) -> list[Agreeing]:
     words = [t.lower() for t, _ in tokens]
     found = _object_clitics(tokens, words, _kinship(text, tokens, words, _analyse(text, tokens, words)))
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
+    found = _child_brought(tokens, words, found)
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
     found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
     found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
@@ -1317,6 +1364,10 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i in range(len(words)):
+        if _patient_and_partner(words, i, pair_gender):
+            # "La pcte y su novia fueron agredidas": the pair as the subject, its plural predicate
+            out.extend(_pair_predicates(tokens, words, i + 4, pair_gender, taken))
+            continue
         size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
         if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
             continue
@@ -1328,17 +1379,36 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
         out.append(Agreeing(at, at + len(article), article, pair_gender,
                             _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
                             "patient", "determiner"))
-        for k in range(i + size, min(i + size + 6, len(words))):
-            if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
-                break
-            agreeing = _plural_agreeing(words[k])
-            if agreeing and agreeing[0] == pair_gender:
-                token, start = tokens[k]
-                out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
-                                    "patient", "predicative"))
-            elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD or words[k] in ("están", "son")):
-                break
+        out.extend(_pair_predicates(tokens, words, i + size, pair_gender, taken))
     return found + out
+
+
+def _patient_and_partner(words: list[str], i: int, pair_gender: str) -> bool:
+    """Whether the patient of the partner's gender and the partner open a subject at i: "La pcte y su novia", "él y
+    su marido"."""
+    own = {"ella": "F", "él": "M"}.get(words[i]) or (
+        ("F" if words[i - 1] == "la" else "M") if words[i] in _PATIENT_ABBREVIATED and i and words[i - 1] in ("el", "la")
+        else None)
+    return own == pair_gender and words[i + 1: i + 3] in (["y", "su"], ["e", "su"]) and i + 3 < len(words) \
+        and words[i + 3] in _PARTNERS_BY_GENDER[pair_gender]
+
+
+def _pair_predicates(tokens: list[tuple[str, int]], words: list[str], k0: int, pair_gender: str,
+                     taken: set[int]) -> list[Agreeing]:
+    """The plural adjectives and participles of the pair's gender from k0 to the end of the predicate."""
+    out: list[Agreeing] = []
+    for k in range(k0, min(k0 + 6, len(words))):
+        if words[k] in _CLAUSE_BREAK or tokens[k][1] in taken:
+            break
+        agreeing = _plural_agreeing(words[k])
+        if agreeing and agreeing[0] == pair_gender:
+            token, start = tokens[k]
+            out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
+                                "patient", "predicative"))
+        elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD
+                  or words[k] in ("están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden")):
+            break
+    return out
 
 
 _CHILD_NOUNS = frozenset({"niño", "niña", "lactante", "bebé", "menor", "adolescente", "chico", "chica", "chaval",
@@ -1353,7 +1423,7 @@ def _elder_patient(words: list[str], i: int, size: int) -> bool:
     if words[i] not in _ELDER_NAMES or i < size + 1 or words[i + 1: i + 2] in (["de"], ["del"]):
         return False
     article = _ELDER_ARTICLES.get(tuple(words[i - size: i]))
-    return article is not None and article[0] == ("F" if words[i] == "abuela" else "M") \
+    return article is not None and article[0] == ("F" if words[i].endswith("a") else "M") \
         and words[i - size - 1] in (",", "que") and not any(w in _CHILD_NOUNS for w in words)
 
 
@@ -1376,6 +1446,37 @@ def _elder_named(tokens: list[tuple[str, int]], words: list[str], found: list[Ag
                             _match_case(first[0], new), "patient", "determiner"))
         out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
                             _match_case(tokens[i][0], _ELDER_NAMES[word]), "patient", "noun"))
+    return found + out
+
+
+# verbs of bringing or seeing someone to care: "Los padres traen al niño", "Exploramos a la niña"
+_BRINGING_VERBS = frozenset({"trae", "traen", "trajo", "trajeron", "traía", "traían", "acompaña", "acompañan",
+                             "acompañó", "acompañaron", "lleva", "llevan", "llevó", "llevaron", "atiende", "atienden",
+                             "atendemos", "exploro", "exploramos", "exploran", "valoramos", "valoran"})
+_DATIVE_ARTICLES = {("al",): ("M", "a la"), ("a", "la"): ("F", "al")}
+
+
+def _child_brought(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A noun that names the patient by age ("niño", "chica", "anciano") after "al"/"a la" and a verb of bringing or
+    seeing to care is the patient ("Los padres traen al niño, de 2 años"): its article and noun swap, unless a
+    complement ties the noun to someone else ("traen al niño de su vecina")."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
+        article = _DATIVE_ARTICLES.get(tuple(words[i - size: i])) if i > size else None
+        if word not in _PATIENT_NOUN_ROLES or article is None or words[i - size - 1] not in _BRINGING_VERBS \
+                or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+            continue
+        gender, new = article
+        if _gender(word) != gender:
+            continue
+        first, last = tokens[i - size], tokens[i - 1]
+        out.append(Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i - size, i - 1), gender,
+                            _match_case(first[0], new), "patient", "determiner"))
+        out.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                            _match_case(tokens[i][0], to_masculine(word) if gender == "F" else to_feminine(word)),
+                            "patient", "noun"))
     return found + out
 
 
@@ -1403,17 +1504,48 @@ def _opening(words: list[str], i: int) -> bool:
     return i == 1 or (i >= 2 and words[i - 2] in _SENTENCE_BREAKS and words[i] in words[:i - 2])
 
 
+# role nouns of people who care for, bring or teach the patient: opening a note with their article they are not the
+# patient ("La cuidadora refiere que ...", "El monitor del campamento ...")
+_HELPER_ROLES = frozenset({"enfermero", "enfermera", "cuidador", "cuidadora", "celador", "celadora", "supervisor",
+                           "supervisora", "gerocultor", "gerocultora", "director", "directora", "tutor", "tutora",
+                           "monitor", "monitora", "encargado", "encargada", "jefe", "jefa", "entrenador", "entrenadora",
+                           "técnico", "técnica", "profesor", "profesora", "maestro", "maestra", "dueño", "dueña",
+                           "propietario", "propietaria", "bombero", "bombera", "psicólogo", "psicóloga",
+                           "farmacéutico", "farmacéutica", "odontólogo", "odontóloga"})
+
+# feminine role nouns that are also things ("La cartera que entregó es suya": the wallet)
+_ROLE_HOMONYMS = frozenset({"cartera", "técnica", "física", "química", "música", "práctica"})
+
+
+def _role_of_article(words: list[str], i: int) -> bool:
+    """Whether the word at i is a role noun of one form, or one of two forms of its article's gender ("la usuaria",
+    "el camarero"), and not the noun of staff or of a helper."""
+    word = words[i]
+    if word in _EPICENE_STAFF or word in _HELPER_ROLES or word in _OTHER_PERSONS or word in _ROLE_HOMONYMS:
+        return False
+    if _is_epicene_role(word):
+        return True
+    return _is_role(word) and _gender(word) == ("F" if words[i - 1] == "la" else "M")
+
+
 def _epicene_patient(words: list[str], i: int) -> bool:
-    """Whether the noun of one form at i, opening as `_opening` says with "el"/"la", is the patient: not staff, and
-    its sentence names no patient otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an
-    object ("La residente la exploró"), nor is it a label ("El guía: ...")."""
-    if words[i - 1] not in ("el", "la") or not _is_epicene_role(words[i]) or words[i] in _EPICENE_STAFF \
-            or not _opening(words, i):
+    """Whether the role noun at i (of one form, or of two forms since round 15: "La usuaria ..."), opening as
+    `_opening` says with "el"/"la", is the patient: not staff nor a helper, and its sentence names no patient
+    otherwise ("El motorista cuenta que la paciente ...") nor has the patient as an object ("La residente la
+    exploró"), nor is it a label ("El guía: ...")."""
+    if words[i - 1] not in ("el", "la") or not _role_of_article(words, i) or not _opening(words, i):
         return False
     end = next((k for k in range(i, len(words)) if words[k] in _SENTENCE_BREAKS - {":"}), len(words))
     return not (any(w in _PATIENT_ABBREVIATED for w in words[i + 1: end]) or ":" in words[i + 1: min(i + 5, end)]
-                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX)
+                or any(w in _CLITICS and (_past_verb(v) or v in _CLITIC_VERB_AUX) and not _plural_verb(v)
                        for w, v in zip(words[i + 1: end], words[i + 2: end])) or _clitic_in_clause(words, i))
+
+
+def _plural_verb(word: str) -> bool:
+    """A third person plural ("atienden", "trajeron", "han"): its subject is not the singular noun that opens the
+    sentence ("La usuaria, según las gerocultoras que la atienden, ..." is still the patient)."""
+    return word in ("han", "habían") or (len(word) > 4 and word.endswith(("an", "en", "aron", "ieron", "yeron"))
+                                           and word not in _NOUNS_IN_EN)
 
 
 def _epicene_named(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1497,6 +1629,24 @@ def _placed(words: list[str], i: int) -> bool:
         or nxt[:2] == ["de", "la"] and nxt[2:3] != [] and nxt[2] in _PLACES or nxt[:1] != [] and nxt[0] in _ADMITTED
 
 
+def _indefinite_in_complement(words: list[str], i: int) -> bool:
+    """Whether "paciente" at i has an indefinite article in a complement ("la aguja de un paciente"): another
+    patient; "se trata de una paciente de 80 años" names the patient, and so does the object of staff's verb ("La
+    fisioterapeuta describe a una paciente ...") unless the patient was named before ("El Sr. ___ ... al levantar a
+    una paciente")."""
+    if words[i] not in _PATIENT_ABBREVIATED or i < 2 or words[i - 1] not in ("un", "una") \
+            or words[i - 2] not in _PREPOSITIONS or words[i - 3: i - 1] == ["trata", "de"]:
+        return False
+    return words[i - 2] != "a" or any(w in ("_", "___") or w in _PATIENT_ABBREVIATED for w in words[:i - 2])
+
+
+def _agent_of_patient_passive(words: list[str], i: int) -> bool:
+    """Whether the person noun at i is the agent of a passive whose subject is the patient ("ha sido agredido por el
+    paciente al que trasladaba"): the patient is not their own agent, so the noun is someone else."""
+    return i >= 4 and words[i - 1] in ("el", "la") and words[i - 2] == "por" and _gender(words[i - 3]) is not None \
+        and words[i - 4] in ("sido", "fue") and _subject_kind(words, i - 4) == "patient"
+
+
 def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """Another patient, placed by a bed or a box, in a complement ("Es cuñada del paciente del box 5", "El sobrino
     de la paciente de la cama 4 se ha mareado") or after the patient was placed elsewhere ("La paciente del box 2
@@ -1508,9 +1658,10 @@ def _other_patient(tokens: list[tuple[str, int]], words: list[str], found: list[
     out: list[Agreeing] = []
     placed_before = False
     for i, word in enumerate(words):
-        if word not in _OTHER_PATIENT_NOUNS or not i or not _placed(words, i):
+        if word not in _OTHER_PATIENT_NOUNS or not i or not (
+                _placed(words, i) or _agent_of_patient_passive(words, i) or _indefinite_in_complement(words, i)):
             continue
-        d = i - 1 if words[i - 1] in ("el", "la", "del", "al") else i
+        d = i - 1 if words[i - 1] in ("el", "la", "del", "al", "un", "una") else i
         complement = words[d] in ("del", "al") or (d >= 1 and words[d - 1] in ("de", "a", "con", "por"))
         if not (complement or placed_before):
             placed_before = True  # the patient's own place: "La paciente del box 2 está inquieta ..."
@@ -1683,6 +1834,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
     reason = "subjectless clause"
     skip_until = -1
     in_quote = first_person = False  # inside quoted speech, and whether it has spoken in the first person
+    object_relative = False  # in a relative clause whose relative is the patient ("a la que ... dejó sola")
+    clitic_at = -1  # where the clause's object clitic of the patient is ("Se la deja en ayunas y monitorizada")
     copula_of_patient = False  # the clause has the patient's copula ("está en ayunas ... y muy dolorido")
     clause_start = 0  # where the clause opens: a participle of the patient in it is coordinated after "y"
     for i, word in enumerate(words):
@@ -1697,13 +1850,33 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             first_person = True
         if word in _CLAUSE_BREAK and word != ",":
             controller, licensed, reason = "patient", True, "subjectless clause"
-            after_other = copula_of_patient = False
+            after_other = copula_of_patient = object_relative = False
+            clitic_at = -1
             clause_start = tokens[i][1]
+            continue
+        relative = _patient_relative(tokens, words, i, found)
+        if relative is not None:
+            # "La anciana, a la que su cuidador había dejado sola": the relative's article follows the patient
+            found.append(relative)
+            object_relative, skip_until = True, i + len(relative.text.split())
+            controller, licensed = None, False
+            continue
+        if object_relative and (word.startswith(_OBJECT_PREDICATE_STEMS) or word in _FINDING_VERBS):
+            controller, licensed, reason = "patient", True, "object clitic"  # "... había dejado sola": its predicate
             continue
         if licensed and word in ("esta", "este", "esa", "ese") and words[i + 1: i + 2] != [] \
                 and words[i + 1] in _TIME_NOUNS:
             skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
             continue
+        if word in _SPENDING_VERBS:
+            # "pasa la noche tranquila", "ha pasado toda la tarde adormilado": the time spent, then the subject's
+            # predicate
+            time = i + 2 if words[i + 1: i + 2] in (["toda"], ["todo"]) else i + 1
+            if words[time: time + 1] in (["la"], ["el"]) and words[time + 1: time + 2] != [] \
+                    and words[time + 1] in _TIME_NOUNS:
+                kind = _subject_kind(words, i)
+                controller, licensed, reason, skip_until = kind, kind is not None, "predicative", time + 1
+                continue
         if licensed and reason == "object clitic" and word in ("en", "a") and i + 3 < len(words) \
                 and words[i + 1] in ("el", "la", "su") and _gender(words[i + 2]) is None \
                 and words[i + 2] not in _OTHER_PERSONS and words[i + 2].isalpha():
@@ -1716,21 +1889,35 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
             controller, licensed, reason = "patient", True, "apposed"
-            after_other = bool(i > 1 and words[i - 1] in _OTHER_PERSONS and words[i - 2] in _DETERMINERS)
-            other_gender = _person_gender(words[i - 1]) if after_other else None
-            if after_other and i > 2 and words[i - 3] == "por":
+            n = _other_person_before_comma(words, i)
+            after_other = n is not None
+            other_gender = _person_gender(words[n]) if n is not None else None
+            if n is not None and n > 2 and words[n - 2] == "por" \
+                    and (to_masculine(words[n - 3]) or words[n - 3]) not in _STATES_OF_MIND:
                 # the agent of a participle ("encontrada por una vecina, tumbada en la escalera"): what follows
                 # is the patient's again, but a role noun still is the agent's ("por su hija, enfermera")
                 after_other = "agent"
             if i > 1 and words[i - 2] in _DETERMINERS and (words[i - 1] in _PARTNER_NOUNS or (
                     words[i - 1] in ("mujer", "hombre") and words[i - 2] in ("su", "sus"))):
                 controller = "partner"  # "su marido, incapacitado": apposed to the partner, swapped with them
+            a = i + 1
+            while a < len(words) and words[a] in _ADVERBS:
+                a += 1  # "un hijo que vive cerca, muy implicado": the adjective after its degree adverbs
+            if a < len(words) and _gender(words[a]) is not None \
+                    and _indefinite_relative_before(words, i) == _gender(words[a]):
+                licensed, controller = False, None  # "Tiene un hermano ..., ingresado": the relative's participle
             continue
-        if word in ("y", "e", "pero") and not licensed and i and _gender(words[i - 1]) is None \
-                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])) \
-                and (copula_of_patient or any(
+        # ("pero" contrasts a state with the patient's, even after another noun's adjective: "ileso en el aterrizaje
+        # forzoso pero muy nervioso")
+        if word in ("y", "e", "pero") and not licensed and i and ((word == "pero" and i >= 2 and not (
+                words[i - 2] in _COPULAS or words[i - 2] in _FIRST_PERSON_COPULAS)) or (
+                _gender(words[i - 1]) is None
+                and (words[i - 1] in _SUBJECT_SKIP or not _is_epicene_adjective(words[i - 1])
+                     or words[i - 2] in _PREPOSITIONS))) \
+                and (copula_of_patient or clitic_at >= 0 or any(
                 a.controller == "patient" and a.start >= clause_start and a.reason != "object clitic" for a in found)) \
-                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)):
+                and (_degree_then_adjective(words, i + 1) or _participle_of(words, i + 1, found, clause_start)
+                     or _clitic_predicate(words, clitic_at, i)):
             # "está en ayunas desde anoche y muy dolorido", "llega sudorosa, con fiebre y agitada", "está
             # desorientado en el tiempo pero tranquilo": after "y"/"pero" a degree adverb, or an adjective of the
             # patient's gender, goes back to the patient's copula or participle across a complement (not after an
@@ -1740,6 +1927,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word in _COORD or word in _ADVERBS:
             continue
         prev = words[i - 1] if i else ""
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if licensed and (word, nxt) in _ADVERBIAL_PHRASES:
+            skip_until = i + 1  # "acude de nuevo borracho": an adverbial phrase inside the run
+            continue
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
             continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
         if word.endswith(("ando", "iendo", "yendo")) and licensed and reason == "predicative" and prev in _COPULAS:
@@ -1756,12 +1947,19 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         gender = _gender(word)
         role = word in ROLE_NOUNS or word in _ROLE_F
         if gender is not None and prev in _HABER and not role and word not in _COPULAS:
-            licensed, controller = False, None  # "haberse tragado": a compound tense's invariable participle
+            # "haberse tragado": a compound tense's invariable participle; after a reflexive one ("se ha despertado
+            # empapada", «me he levantado mareado») the next adjective is the subject's predicate
+            kind = _reflexive_compound_subject(words, i, in_quote and first_person)
+            controller, licensed, reason = kind, kind is not None, "predicative"
             continue
         if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
                                                                and words[i - 2] in _CLITICS)) \
                 and licensed and controller is not None:
             gender = "F"  # "fue mordida por su perro", "la encontró caída"
+        if word in _PARTICIPLE_NOUNS and prev == "," and controller == "partner" and licensed:
+            gender = "F"  # "Su mujer, herida en el mismo choque, ...": apposed to a person, the participle
+        if word == "herida" and nxt in ("en", "durante", "tras", "al", "con") and _names_patient_before(words, i):
+            gender = "F"  # "Bombera herida en un incendio", "Mujer de 29 años, herida en ...": the participle
         if word in _PARTICIPLE_NOUNS and licensed and controller is not None and prev not in _DETERMINERS \
                 and (_agent_follows(words, i, window=1 if word != "mordida" else 8)
                      or (prev == "," and words[i + 1: i + 2] == ["por"])):
@@ -1770,10 +1968,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             gender = "F"
         if word == "vivo" and i + 1 < len(words) and words[i + 1] in ("solo", "sola", "con", "en", "de", "desde"):
             gender = None  # «vivo sola»: the verb in the first person, not the adjective
-        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":"):
+        if word in ("solo", "sola") and prev == "," and i + 1 < len(words) and words[i + 1] in (",", ".", ";", ":", "y"):
             gender = "M" if word == "solo" else "F"  # "Llega andando, solo, ...": alone (the adverb comes before)
-        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed)):
-            # "ha entrado él solo", "Llegó solo o acompañado": alone, after the patient's pronoun or verb
+        if word in ("solo", "sola") and (prev in ("él", "ella") or (prev in _COPULAS and licensed) or (
+                licensed and reason == "object clitic" and prev.startswith(_OBJECT_PREDICATE_STEMS))):
+            # "ha entrado él solo", "Llegó solo o acompañado", "la dejaron sola": alone, after the patient's pronoun
+            # or verb, or the verb of which the patient is the object
             gender = "M" if word == "solo" else "F"
         if word == "yo" and in_quote:
             controller, licensed, reason = "patient", True, "predicative"  # «me he levantado yo solita»: the speaker
@@ -1784,6 +1984,16 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                      or words[i + 1] in ("familia", "enfermera", "enfermero", "supervisora", "supervisor")):
             licensed, controller = False, None  # "Avisado traumatólogo de guardia": the staff's participle
             continue
+        if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
+            licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
+            continue
+        if gender is not None and nxt in _FEMININE_PERSON_NOUNS:
+            licensed, controller = False, None  # "Única víctima del incendio": before its noun, the noun's
+            continue
+        if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
+                and word.endswith(("ado", "ada", "ido", "ida")) and _bare_noun_of(words, i + 1, gender):
+            licensed, controller = False, None  # "canalizada vía periférica", "Retirada sonda": the noun's participle
+            continue
         if gender is not None and not role and (prev in _CLAUSE_BREAK or prev == "") \
                 and words[i + 1: i + 2] in (["el"], ["la"]) and i + 2 < len(words) \
                 and words[i + 2] not in _TIME_NOUNS \
@@ -1792,6 +2002,22 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "Avisada la supervisora", "revisado el bolso": a participle before its own subject or object agrees
             # with that noun, not with the patient
             licensed, controller = False, None
+            continue
+        if word in _ARRIVAL_PARTICIPLES and prev == "," and nxt in ("a", "de", "desde", "hace"):
+            gender = "F" if word.endswith("a") else "M"  # "Natural de Senegal, llegada a España": the participle
+        if word in _CHILDHOOD and prev in ("desde", "de") and i >= 2 and words[i - 2] not in _DETERMINERS:
+            # "de niña", "desde pequeño": the childhood of the run's person, or of the patient whose participle of
+            # that gender the sentence has ("llegado a España de niño")
+            gender = "F" if word.endswith("a") else "M"
+            if not (licensed and controller is not None) and any(
+                    a.controller == "patient" and a.start >= clause_start and a.gender == gender for a in found):
+                controller, licensed, reason = "patient", True, "predicative"
+        if word in ("solo", "sola") and prev in _ALONE_VERBS and nxt in _CLAUSE_BREAK | {"", "desde", "y", "e"} \
+                and _subject_kind(words, i - 1) == "patient":
+            # "dice que habla solo desde ...", "come sola.": alone, the subject's (before a noun it is "only")
+            gender, licensed, controller, reason = "M" if word == "solo" else "F", True, "patient", "predicative"
+        elif gender == "M" and prev in _MANNER_VERBS:
+            licensed, controller = False, None  # "la vio hablar raro", "refiere ver borroso": an adverb of manner
             continue
         if word == "vestido" and licensed and controller is not None and i + 1 < len(words) \
                 and words[i + 1] in ("con", "de") and prev not in _DETERMINERS:
@@ -1807,6 +2033,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # the relative as the subject: opening the sentence, or after a clitic and its verb ("Lo trae su hermana")
         opening_other = c >= 2 and (c == 2 or words[c - 3] in _CLAUSE_BREAK - {","} or _opens_with_verb(words, c - 2))
         apposed = prev == "," or (words[c] == "," and opening_other)  # "con su hijo, más tranquila": the patient's
+        # "con otra señora, también operada", "su padre, ya fallecido": "también" and "ya" give the other person a
+        # state of their own
+        apposed = apposed or (words[c] == "," and words[c + 1] in ("también", "ya"))
         if gender is not None and after_other is True and apposed and not role and not not_the_others \
                 and not (i + 1 < len(words) and words[i + 1] == "por" and not opening_other
                          and not (i + 3 < len(words) and words[i + 2] in ("su", "sus")
@@ -1820,6 +2049,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         child_named = word in _PATIENT_NOUN_ROLES and prev in ("el", "la") and _after_parent_speaking(words, i - 2)
         if role and ((after_other and not not_the_others and not child_named) or _speaker_label(words, i)):
             licensed, controller = False, None  # "Enfermera de la residencia: paciente encontrada ..."
+            if word in ("viuda", "viudo") and after_other:
+                # "Su madre, viuda y sola, ...": the relative's, kept against the lexicon's pair
+                found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender or "F",
+                                      tokens[i][0], "other", "kept"))
             continue
         if word in ("el", "la") and prev in ("él", "ella") and i >= 2 and words[i - 2] in ("es", "era", "fue") \
                 and i + 1 < len(words) and words[i + 1] == "que" and (word == "la") == (prev == "ella"):
@@ -1854,13 +2087,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                   "patient", "determiner"))
             article = i
             continue
-        if word in ("un", "una") and licensed and controller == "patient" and prev in _COPULAS and i + 1 < len(words):
-            # "es un antiguo obrero": the article of the patient's predicate noun
+        if word in ("un", "una") and licensed and controller == "patient" and i + 1 < len(words) \
+                and (prev in _COPULAS or _apposed_to_patient(words, i, found, tokens)):
+            # "es un antiguo obrero", "es una taxista", "La paciente, una taxista de 48 años": the article of the
+            # patient's predicate or apposed noun
             nxt = words[i + 1]
             head = words[i + 2] if nxt in ("antiguo", "antigua", "gran", "ex") and i + 2 < len(words) else nxt
             own = "F" if word == "una" else "M"
             if (_gender(head) == own and (head in ROLE_NOUNS or head in _ROLE_F or _gender(nxt) is not None)) \
-                    or (_is_epicene_role(head) and _gender(nxt) == own):
+                    or (_is_epicene_role(head) and (head == nxt or _gender(nxt) == own)):
                 found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0],
                                       "F" if word == "una" else "M", _match_case(tokens[i][0], "un" if word == "una" else "una"),
                                       "patient", "determiner"))
@@ -1874,10 +2109,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue  # "gran fumador": an epicene adjective before the noun keeps the run going
         if word in _KIN and licensed and controller == "patient" and reason == "predicative":
             continue  # "es hijo único y cuidador principal": the patient's kinship noun (see _kinship) goes on
-        if role and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
-                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) and _age_apposition(words, i):
-            # "El camarero, 24 años, ...": a role noun with its article opening the note, its age apposed, is
-            # the patient named by their trade; the article and the noun change together
+        if (role or _ex_role(word)) and gender is not None and prev in ("el", "la") and (prev == "la") == (gender == "F") \
+                and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","}) \
+                and (_age_apposition(words, i) or _epicene_patient(words, i)):
+            # "El camarero, 24 años, ...", "La usuaria está desmejorada": a role noun with its article opening the
+            # note, its age apposed or naming no one else, is the patient named by their trade; the article and the
+            # noun change together
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
                 found.append(Agreeing(tokens[i - 1][1], tokens[i - 1][1] + len(tokens[i - 1][0]), tokens[i - 1][0],
@@ -1887,6 +2124,8 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), "patient", "role noun"))
                 controller, licensed, reason = "patient", True, "apposed"
                 continue
+        if gender is not None and not licensed and not role and _after_agent(tokens, words, i, gender, found):
+            controller, licensed, reason = "patient", True, "predicative"  # "Encontrada por los bomberos atrapada"
         if gender is not None and licensed and controller is not None and (prev not in _DETERMINERS or article == i - 1):
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             if new:
@@ -1894,7 +2133,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                                       _match_case(tokens[i][0], new), controller, "role noun" if role else reason))
             continue
         if word in _ELDER_NAMES and prev in ("el", "la"):
-            gender = "F" if word == "abuela" else "M"
+            gender = "F" if word.endswith("a") else "M"
         if gender is not None and (word in _PATIENT_NOUN_ROLES or word in _ELDER_NAMES) \
                 and prev in ("el", "la") and (prev == "la") == (gender == "F") \
                 and (i == 1 or words[i - 2] in _CLAUSE_BREAK - {","} or _after_parent_speaking(words, i - 2)) \
@@ -1911,24 +2150,37 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if word == "mayor" and prev in _PATIENT_WORDS and licensed:
             continue  # "la señora mayor fue encontrada": an adjective of one form after the patient's noun
+        if word in _PARTNER_SEX_NOUNS and prev in ("un", "una") and _apposed_to_partner(words, i - 1) \
+                and _PARTNER_SEX_NOUNS[word][0] == ("F" if prev == "una" else "M"):
+            # "Viene con su marido, un señor de 70 años muy preocupado": the partner's noun and what follows it
+            gender, new = _PARTNER_SEX_NOUNS[word]
+            article = tokens[i - 1]
+            found.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
+                                  _match_case(article[0], "un" if prev == "una" else "una"), "partner", "determiner"))
+            found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
+                                  _match_case(tokens[i][0], new), "partner", "noun"))
+            controller, licensed, reason = "partner", True, "apposed"
+            continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
                 and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
-            # "un chico de 16 años": a noun for the patient, with its article
+            # "un chico de 16 años": a noun for the patient, with its article; apposed to the partner's noun it is
+            # the partner's ("con su pareja, una chica de 30 años") and changes with the partner
+            owner = "partner" if _apposed_to_partner(words, i - 1) else "patient"
             new = to_masculine(word) if gender == "F" else to_feminine(word)
             article = tokens[i - 1]
             found.append(Agreeing(article[1], article[1] + len(article[0]), article[0], gender,
-                                  _match_case(article[0], "un" if prev == "una" else "una"), "patient", "determiner"))
+                                  _match_case(article[0], "un" if prev == "una" else "una"), owner, "determiner"))
             found.append(Agreeing(tokens[i][1], tokens[i][1] + len(tokens[i][0]), tokens[i][0], gender,
-                                  _match_case(tokens[i][0], new or word), "patient", "noun"))
-            controller, licensed, reason = "patient", True, "apposed"
+                                  _match_case(tokens[i][0], new or word), owner, "noun"))
+            controller, licensed, reason = owner, True, "apposed"
             continue
         # licensors
         if in_quote and word in _FIRST_PERSON_COPULAS:
             first_person = True
             controller, licensed, reason = "patient", True, "predicative"  # «me sentí mareada»
             continue
-        if word in _COPULAS:
+        if word in _COPULAS or (prev == "se" and word in _REFLEXIVE_COPULAS):
             kind = _subject_kind(words, i)
             if kind is None and in_quote and first_person:
                 kind = "patient"  # «... cuando me di cuenta estaba tirada»
@@ -1940,8 +2192,34 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "como" and prev in ("misma", "mismo") and i >= 2 and words[i - 2] == "sí":
             controller, licensed, reason = "patient", True, "predicative"  # "se describe a sí misma como ansiosa"
             continue
+        if word == "de" and licensed and controller == "patient" and reason == "predicative" \
+                and words[i + 1: i + 3] in (["los", "que"], ["las", "que"]):
+            # «no soy de las que se quejan»: the patient is one of those, the article follows the patient
+            k = i + 1
+            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
+                                  "F" if words[k] == "las" else "M",
+                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
+                                  "determiner"))
+            skip_until = k
+            continue
+        if word == "de" and licensed and controller == "patient" and words[i + 1: i + 3] in (["los", "dos"], ["las", "dos"]) \
+                and "más" in words[max(i - 4, 0): i] and _pair_follows_patient(words, i):
+            # "es la más afectada de las dos" (with her flatmate): the pair is of the patient's gender only when the
+            # other one is too, so the article changes with the patient when the other one is a woman
+            k = i + 1
+            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
+                                  "F" if words[k] == "las" else "M",
+                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
+                                  "determiner"))
+            skip_until = k
+            continue
+        if word in ("desde", "de") and licensed and controller is not None and nxt in _CHILDHOOD:
+            continue  # "la ha criado desde pequeña", "llegado a España de niño": the age of the run's person
         if word == "como" and licensed and controller == "patient" and reason == "object clitic":
             continue  # "su hija lo describe como muy activo": the clitic's predicate after "como"
+        if word == "como" and licensed and controller is not None and (
+                _degree_then_adjective(words, i + 1) or _gender(nxt) or (nxt.isalpha() and _is_epicene_adjective(nxt))):
+            continue  # «me siento raro, como mareado», "está como ausente": a hedge before the same predicate
         if word in ("dice", "decía", "declara", "considera") and prev == "se":
             controller, licensed, reason = "patient", True, "predicative"  # "se dice agotada"
             continue
@@ -1962,15 +2240,34 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                     nxt.isalpha() and _gender(nxt) is None and nxt not in _DETERMINERS and nxt not in _NOT_VERBS
                     and nxt not in _ELDER_NAMES):
                 controller, licensed, reason = "patient", True, "object clitic"
+                clitic_at = i
                 # the verb (and the participle after an auxiliary) belong to the clitic: "la ha visto confusa"
                 skip_until = i + 2 if nxt in _CLITIC_VERB_AUX else i + 1
+                if nxt in _FINDING_VERBS and _person_after(words, i + 2):
+                    skip_until = i + 3  # "la encontró el portero tirada": the finder, then the clitic's predicate
                 continue
+        seeing = _ENCLITIC.match(word)
+        if seeing and seeing.group(1) in _SEEING_INFINITIVES and not _relative_named_before(words, i, seeing.group(2)):
+            # "refiere haberla visto pálida", "dice verlo cansado": the predicate of the patient's clitic
+            controller, licensed, reason = "patient", True, "object clitic"
+            if seeing.group(1) == "haber" and i + 1 < len(words) and words[i + 1].endswith(("ado", "ido", "sto")):
+                skip_until = i + 1  # the participle of the compound infinitive
+            continue
         if word in ("él", "ella", "mismo", "misma") and controller == "partner" and licensed:
             continue  # "Su marido, él mismo sanitario": the partner's pronoun, what follows is the partner's
+        if word == "años" and i >= 3 and words[i - 2] == "de" and any(
+                a.controller == "partner" and a.start == tokens[i - 3][1] for a in found):
+            # "su marido, un señor de 70 años muy preocupado": the age of the partner's noun goes on with the partner
+            controller, licensed, reason = "partner", True, "apposed"
+            continue
         if word in _PATIENT_WORDS and word not in ("que",):
             # "la madre de la niña atendida": a person in a complement is someone else
             other = prev in ("su", "sus", "del", "al") or (prev in ("un", "una") and i >= 2 and words[i - 2] == "por") or (word not in ("años", "___", "_") and prev in _DETERMINERS
                                                           and i >= 2 and words[i - 2] in _PREPOSITIONS - {"a"})
+            if other and words[i - 3: i - 1] == ["trata", "de"]:
+                other = False  # "se trata de una señora desorientada": the patient, named by the note
+            if prev in ("un", "una") and (_another_person_before(words, i) or _indefinite_in_complement(words, i)):
+                other = True  # "La otra víctima, una niña pequeña": the other person's noun and adjective
             controller, licensed, reason = ("patient", True, "apposed") if not other else (None, False, "")
             continue
         if word in _PARTNER_WORDS:
@@ -2003,6 +2300,197 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         # any other word (a noun, a verb, a preposition) closes the run: a candidate after it agrees with it
         licensed, controller = False, None
     return _coordinated_participles(tokens, words, found)
+
+
+# sex nouns apposed to the partner, with their gender and the other sex's noun
+_PARTNER_SEX_NOUNS = {"hombre": ("M", "mujer"), "varón": ("M", "mujer"), "mujer": ("F", "hombre"),
+                      "señor": ("M", "señora"), "señora": ("F", "señor")}
+
+
+# verbs whose object takes a predicate: "la dejaron sola", "a la que encontraron tirada"
+_OBJECT_PREDICATE_STEMS = ("dej", "encontr", "encuentr", "hall")
+# the relative pronoun with its article, whose article follows the antecedent: (words, its gender, the other one)
+_RELATIVE_ARTICLES = ((("a", "la"), "F", "al"), (("al",), "M", "a la"), (("la",), "F", "el"), (("el",), "M", "la"))
+_HONORIFIC_SEXES = {"dña": "F", "doña": "F", "sra": "F", "srta": "F", "d": "M", "don": "M", "sr": "M"}
+
+
+def _antecedent_gender(tokens: list[tuple[str, int]], words: list[str], c: int, found: list[Agreeing]) -> str | None:
+    """The gender of the patient named by the word at c before a comma: a noun of the patient found so far ("La
+    anciana,"), the patient's noun after its article ("La paciente,") or a name after a title ("Dña. ___,")."""
+    own = next((a for a in found if a.start == tokens[c][1] and a.controller == "patient"
+                and a.reason in ("noun", "role noun")), None)
+    if own is not None:
+        return own.gender
+    if words[c] in _PATIENT_ABBREVIATED and c >= 1 and words[c - 1] in ("el", "la") \
+            and (c < 2 or words[c - 2] not in _PREPOSITIONS):
+        return "F" if words[c - 1] == "la" else "M"
+    k = c
+    while k >= 0 and words[k] == "_":  # the blank name is tokenised one "_" at a time
+        k -= 1
+    if k < c and k >= 0:
+        title = words[k - 1] if words[k] == "." and k >= 1 else words[k]
+        return _HONORIFIC_SEXES.get(title)
+    return None
+
+
+def _patient_relative(tokens: list[tuple[str, int]], words: list[str], i: int,
+                      found: list[Agreeing]) -> Agreeing | None:
+    """The article of a relative pronoun ("a la que", "al que", "la cual") opening an apposition to the patient:
+    it agrees with the patient ("Dña. ___, a la que todo el barrio conoce" -> "D. ___, al que ...")."""
+    if i < 2 or words[i - 1] != ",":
+        return None
+    for article, gender, new in _RELATIVE_ARTICLES:
+        size = len(article)
+        if tuple(words[i: i + size]) == article and words[i + size: i + size + 1] in (["que"], ["cual"]) \
+                and _antecedent_gender(tokens, words, i - 2, found) == gender:
+            first, last = tokens[i], tokens[i + size - 1]
+            return Agreeing(first[1], last[1] + len(last[0]), _tokens_text(tokens, i, i + size - 1), gender,
+                            _match_case(first[0], new), "patient", "determiner")
+    return None
+
+
+# adjectives of a person that also stand before a noun, agreeing with it ("pequeña herida", "rara vez")
+_PRENOMINAL = frozenset({"pequeño", "pequeña", "viejo", "vieja", "raro", "rara", "único", "única", "extraño", "extraña",
+                         "ligero", "ligera", "escaso", "escasa", "nuevo", "nueva"})
+# words after an adjective that are no noun it could stand before
+_NOT_NOUNS = frozenset({"se", "que", "hace", "sí", "como", "porque", "aunque", "si", "cuando", "mientras", "pues",
+                        "desde", "todo", "toda", "solo", "sola"})
+
+
+# adjectives after a kinship noun that do not inflect by the suffix rules: "su hermana gemela", "su hijo mayor"
+_KIN_MODIFIERS = frozenset({"gemelo", "gemela", "mellizo", "melliza", "mayor", "menor", "pequeño", "pequeña"})
+
+
+def _other_person_before_comma(words: list[str], i: int) -> int | None:
+    """The index of someone else's noun closing the phrase before the comma at i, after a determiner and before any
+    adjectives of theirs: a relative, friend or carer ("su hija,", "su hermana gemela,"), a role noun after "su"
+    (someone who serves the patient: "su curadora,") or any person after "otro/otra" ("otra señora,")."""
+    n = i - 1
+    while n > 1 and (words[n] in _KIN_MODIFIERS or (_gender(words[n]) is not None and not _is_role(words[n]))) \
+            and words[n - 1] not in _DETERMINERS:
+        n -= 1  # "su hermana gemela": the noun before its adjective
+    if n < 1 or words[n - 1] not in _DETERMINERS:
+        return None
+    noun, det = words[n], words[n - 1]
+    if _elder_patient(words, n, 1):
+        return None  # "dicen que la abuela, viuda desde marzo, ...": the patient named by the carer
+    if noun in _OTHER_PERSONS or (det in ("su", "sus") and (_is_role(noun) or _is_epicene_role(noun))) \
+            or (det in ("otro", "otra") and noun in _PATIENT_WORDS):
+        return n
+    return None
+
+
+def _person_after(words: list[str], k: int) -> bool:
+    """Whether an article and a person's noun start at k: the inverted subject of a verb ("el portero")."""
+    if k + 1 >= len(words) or words[k] not in ("el", "la", "su", "un", "una"):
+        return False
+    noun = words[k + 1]
+    return noun in _OTHER_PERSONS or noun in _STAFF_HEADS or _is_role(noun) or _is_epicene_role(noun) \
+        or noun in ("portero", "portera", "conserje", "policía", "vecino", "vecina")
+
+
+def _noun_after(words: list[str], k: int) -> bool:
+    """Whether the word at k can be the noun an adjective before it stands with: no adjective, adverb, person or
+    grammatical word."""
+    if k >= len(words):
+        return False
+    noun = words[k]
+    return noun.isalpha() and _gender(noun) is None and not _is_epicene_adjective(noun) \
+        and not noun.endswith("mente") and noun not in _PREPOSITIONS and noun not in _DETERMINERS \
+        and noun not in _COORD and noun not in _ADVERBS and noun not in _PATIENT_WORDS and noun not in _CLITICS \
+        and noun not in _NOT_NOUNS and noun not in _COPULAS
+
+
+def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
+    """Whether the word at k is a noun of ``gender`` without its article, the subject or object of the participle
+    before it in a telegraphic note ("canalizada vía periférica", "retirada sonda"): no adjective, adverb, person,
+    limb or grammatical word, and an ending of that gender ("-a"; "-o" or a consonant)."""
+    if k >= len(words):
+        return False
+    noun = words[k]
+    if not _noun_after(words, k) or noun in _OTHER_PERSONS or noun in _TIME_NOUNS or noun in _BODY_PARTS \
+            or noun in _NOUN_STOPLIST:
+        return False
+    return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
+
+
+def _after_agent(tokens: list[tuple[str, int]], words: list[str], i: int, gender: str,
+                 found: list[Agreeing]) -> bool:
+    """Whether the adjective at i follows the agent of the patient's participle ("Encontrada por los bomberos
+    atrapada") and cannot agree with that agent: the agent is plural or of the other gender."""
+    if i < 4 or words[i - 3] != "por" or words[i - 2] not in _DETERMINERS:
+        return False
+    agent, plural = words[i - 1], words[i - 2] in ("los", "las", "unos", "unas", "sus")
+    person = agent in _OTHER_PERSONS or agent in ROLE_NOUNS or agent in _ROLE_F
+    if not (plural or (person and _person_gender(agent) not in (None, gender))):
+        return False
+    return any(a.start == tokens[i - 4][1] and a.controller == "patient" and a.gender == gender for a in found)
+
+
+def _pair_follows_patient(words: list[str], i: int) -> bool:
+    """Whether "de las dos"/"de los dos" at i changes with the patient: the other person the sentence names before it
+    is a woman (then "las" is a pair of women and "los" a mixed one)."""
+    other = next((_person_gender(w) for w in reversed(words[:i]) if w in _OTHER_PERSONS or w in _PARTNER_WORDS), None)
+    return other == "F"
+
+
+def _names_patient_before(words: list[str], i: int) -> bool:
+    """Whether the word at i comes right after the patient's noun or role noun ("Bombera herida"), or after a comma
+    closing the patient's age or role ("Mujer de 29 años, herida", "Es guardia civil, herida")."""
+    k = i - 2 if i >= 2 and words[i - 1] == "," else i - 1
+    if k < 0:
+        return False
+    noun = words[k]
+    return noun in ("años", "mujer", "señora", "paciente", "pcte", "pte", "civil") or (
+        _gender(noun) == "F" and (noun in _ROLE_F or _ex_role(noun) is not None)) or (
+        _is_epicene_role(noun) and noun not in _EPICENE_STAFF)
+
+
+def _indefinite_relative_before(words: list[str], c: int) -> str | None:
+    """The gender of a relative introduced by "un"/"una" in the clause before the comma at c ("Tiene una hermana
+    afectada de la misma enfermedad, fallecida ..."): an apposition of that gender after the comma is theirs."""
+    k = c - 1
+    while k > 0 and words[k] not in _CLAUSE_BREAK:
+        if words[k] in _KIN and words[k - 1] in ("un", "una", "otro", "otra"):
+            return _person_gender(words[k])
+        k -= 1
+    return None
+
+
+def _apposed_to_patient(words: list[str], a: int, found: list[Agreeing], tokens: list[tuple[str, int]]) -> bool:
+    """Whether the word at a opens an apposition to the patient's noun: "La paciente, una taxista de 48 años"."""
+    if a < 3 or words[a - 1] != ",":
+        return False
+    noun = a - 2
+    return (words[noun] in _PATIENT_ABBREVIATED and words[noun - 1] in ("el", "la")) or any(
+        x.start == tokens[noun][1] and x.controller == "patient" and x.reason in ("noun", "role noun") for x in found)
+
+
+def _apposed_to_partner(words: list[str], a: int) -> bool:
+    """Whether the word at a opens an apposition to the partner's noun: "su pareja, un chico de 30 años"."""
+    return a >= 3 and words[a - 1] == "," and words[a - 3] in ("su", "sus") and (
+        words[a - 2] in _PARTNER_NOUNS or words[a - 2] in ("mujer", "hombre"))
+
+
+def _clitic_predicate(words: list[str], c: int, i: int) -> bool:
+    """Whether the adjective after "y" at i is the predicate of the patient's clitic at c across complements with no
+    noun phrase of their own ("Se la deja en ayunas y monitorizada"; not "La despertó un dolor ..., rojo e
+    hinchado")."""
+    if c < 0 or i + 1 >= len(words):
+        return False
+    return _gender(words[i + 1]) == ("F" if words[c] == "la" else "M") \
+        and not any(w in _DETERMINERS or w == "," for w in words[c + 2: i])
+
+
+def _reflexive_compound_subject(words: list[str], i: int, speaking: bool) -> str | None:
+    """Who the predicate after the participle at i of a reflexive compound tense is about ("se ha despertado
+    sudorosa"): the subject of "se" + haber, or the speaker of quoted words with "me"; None for any other participle
+    (the writer's own "me he quedado preocupada" keeps its form)."""
+    if i < 2 or words[i - 2] not in ("se", "me") or words[i - 1] not in _HABER:
+        return None
+    if words[i - 2] == "me":
+        return "patient" if speaking and words[i - 1] in ("he", "había") else None
+    return _subject_kind(words, i - 1)
 
 
 def _mismatched_after_noun(words: list[str], i: int, gender: str) -> bool:

@@ -62,7 +62,9 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     ("gerente", None), ("turista", None), ("poeta", None), ("testigo", None), ("lactante", None),
     ("taxista", None), ("sargento", None),
     # young people named by a colloquial noun ("El chaval se niega a comer")
-    ("chaval", "chavala"), ("muchacho", "muchacha"))
+    ("chaval", "chavala"), ("muchacho", "muchacha"),
+    # round 15: religious life ("Monja de clausura de 78 años", "religiosa de la orden"), a midwife
+    ("monje", "monja"), ("novicio", "novicia"), ("religioso", "religiosa"), ("matrón", "matrona"))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
