@@ -34,8 +34,10 @@ AVOIR = {"a", "avait", "ont", "aurait", "ai", "avoir", "ayant", "eu", "ait", "ai
          "avons", "avez"}
 COPULAS = {"est", "était", "sont", "sera", "serait", "soit", "être", "été", "reste", "restait", "semble", "semblait",
            "paraît", "parait", "paraissait", "devient", "demeure", "dit", "sent", "trouve", "montre", "déclare",
-           "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge"}
-IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut"}
+           "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge", "apparaît", "apparait",
+           "apparaissait"}
+IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut", "pleuvait", "neige",
+                       "neigeait"}
 IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
                          "conseillé", "recommandé", "prévu", "noté", "rapporté", "signalé", "indiqué", "clair",
                          "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
@@ -47,6 +49,16 @@ PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame
                  "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
 PARTNER_NOUNS = {"mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin",
                  "concubine", "fiancé", "fiancée", "copain", "copine"}
+# the patient's descendants, and the nouns of their parents: "Son fils, inquiet pour sa mère" names the patient
+DESCENDANTS = {"fils", "fille", "filles", "gendre", "gendres", "belle-fille", "bru", "petit-fils", "petite-fille",
+               "petits-fils", "petites-filles", "petits-enfants", "enfant", "enfants", "filleul", "filleule",
+               "neveu", "nièce", "neveux", "nièces"}
+ASCENDANTS = {"mère", "père", "maman", "papa", "grand-mère", "grand-père", "belle-mère", "beau-père", "marraine",
+              "parrain", "tante", "oncle", "mamie", "papi", "papy", "mamy"}
+ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
+# person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
+OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
+               "mamy": "F", "professeur": "M", "professeure": "F"}
 # relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
 KINSHIP = person_nouns_fr.kinship_forms() | {"voisine", "voisin", "amie", "ami"}
 PERSONAL_ROLE = person_nouns_fr.kinship_forms("parent")
@@ -69,11 +81,24 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "cycliste", "interprète", "bénévole", "collègue", "psychologue", "pédiatre", "dentiste",
                    "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
-                   "interne", "externe", "responsable"}
+                   "interne", "externe", "responsable", "gendarme", "quadragénaire", "quinquagénaire",
+                   "sexagénaire", "septuagénaire", "octogénaire", "nonagénaire", "centenaire", "trentenaire"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
             ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
             ("trice", "F"), ("teur", "M"), ("ienne", "F"), ("ien", "M"))
+
+
+def number_clash(adjective: str, noun: str) -> bool:
+    """A plural noun with a singular adjective, or a plural adjective ("-es", "-és") with a singular noun."""
+    noun_plural = noun.endswith(("s", "x"))
+    return (noun_plural and not adjective.endswith(("s", "x"))) or (
+        not noun_plural and adjective.endswith(("es", "és", "ées", "ifs", "aux")))
+
+
+def ex_partner(w: str) -> bool:
+    """A former partner: "ex-mari", "ex-femme", "ex-conjointe"."""
+    return w.startswith("ex-") and (w[3:] in PARTNER_NOUNS or w[3:] in ("femme", "homme"))
 
 
 def tokens(text: str) -> list[Token]:
@@ -96,8 +121,11 @@ class _Reader:
         return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
 
     def is_role_noun(self, w: str) -> bool:
-        """A noun with a feminine and a masculine form: the shared role-noun lexicon's, or by the Lefff."""
-        return w in ROLE_SEXES or self.lex.is_role_noun(w)
+        """A noun with a feminine and a masculine form: the shared role-noun lexicon's, or by the Lefff; a compound
+        of such nouns too ("chauffeur-livreur")."""
+        if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
+            return all(self.is_role_noun(part) for part in w.split("-"))
+        return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
         w = self.word(i)
@@ -109,6 +137,10 @@ class _Reader:
             return "F"
         if w in EPICENE_PERSONS:
             return None
+        if w in OWN_PERSONS:
+            return OWN_PERSONS[w]
+        if "-" in w and self.lex.get(w) is None and w not in ROLE_SEXES:
+            return self.compound_gender(w)
         if w in ANT_PERSONS:
             return "F" if w.endswith("e") else "M"
         if w in ROLE_SEXES:
@@ -121,6 +153,22 @@ class _Reader:
                                                                                             "ente")):
             return self.unknown_gender(w)  # "méfiant": an adjective the Lefff gives no gender
         return known
+
+    def compound_gender(self, w: str) -> str | None:
+        """A compound the Lefff lacks: "demi-assise" as "assise"; two role nouns of one sex ("chauffeuse-livreuse")
+        have that sex."""
+        first, _, rest = w.partition("-")
+        if first == "demi":
+            return self.gender_of_word(rest)
+        genders = {self.gender_of_word(part) for part in w.split("-")}
+        if len(genders) == 1 and all(self.is_role_noun(part) for part in w.split("-")):
+            return genders.pop()
+        return self.unknown_gender(w)
+
+    def gender_of_word(self, w: str) -> str | None:
+        if w in ROLE_SEXES:
+            return ROLE_SEXES[w]
+        return self.lex.gender(w) if self.lex.get(w) is not None else self.unknown_gender(w)
 
     def unknown_gender(self, w: str) -> str | None:
         if "-" in w and self.lex.get(w.split("-")[0]) is not None and self.lex.get(w.split("-")[0]).noun:
@@ -143,13 +191,15 @@ class _Reader:
                 self.lex.get(w) is None or self.word(i - 1) in PREPOSED or self.word(i - 1) in ("un", "une")
                 or self.word(i - 1) in COPULAS):
             return True
-        return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS
+        return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or ex_partner(w)
                 or w in ANT_PERSONS or self.is_role_noun(w))
 
     def is_noun(self, i: int) -> bool:
         w = self.word(i)
-        if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
+        if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or ex_partner(w):
             return True
+        if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans"):
+            return False    # "vivant seul", "habitant chez sa fille": a present participle
         if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
                 or w in DETERMINERS:
             return False
@@ -225,7 +275,7 @@ class _Reader:
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
-        if nxt in IMPERSONAL_AFTER_IL:
+        if nxt in IMPERSONAL_AFTER_IL or (nxt in ("a", "avait") and self.word(i + 2) == "fallu"):
             return True
         if nxt in ("semble", "semblait", "paraît", "parait") and self.word(i + 2) in ("que", "qu'", "qu’"):
             return True
@@ -235,6 +285,13 @@ class _Reader:
     def noun_referent(self, i: int) -> str:
         w = self.word(i)
         before = self.word(i - 1)
+        if ex_partner(w) and before in POSSESSIVES:
+            return PARTNER      # "son ex-mari" / "son ex-femme": a former partner
+        if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
+                and self.descendant_subject(i):
+            return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
+        if w in ("patient", "patiente") and before in ("un", "une") and self.patient_named_before(i):
+            return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -254,6 +311,34 @@ class _Reader:
             return PATIENT
         return "other"
 
+    def sentence_start(self, i: int) -> int:
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        return k
+
+    def descendant_subject(self, i: int) -> bool:
+        """Whether the sentence before i names one of the patient's descendants ("Son fils", "Sa petite-fille")."""
+        return any(self.word(k) in DESCENDANTS and self.word(k - 1) in POSSESSIVES
+                   for k in range(self.sentence_start(i) + 1, i - 1))
+
+    def patient_named_before(self, i: int) -> bool:
+        """Whether the sentence has named the patient (a pronoun of the patient's sex) before i."""
+        return any(self.word(k) == ("elle" if self.sex == "F" else "il") for k in range(self.sentence_start(i) + 1, i))
+
+    def opens_note(self, i: int) -> bool:
+        """A person noun that opens the text (after an article or a preposed adjective at most) and is followed by
+        an age, a bed or a verb names the note's subject: "Un gendarme de 29 ans", "La journaliste, 40 ans",
+        "Le garçon est tombé", "Le papi du lit 4 réclame"."""
+        k = i - 1
+        while k >= 0 and (self.word(k) in PREPOSED or self.word(k) in ("le", "la", "l'", "l’", "un", "une")):
+            k -= 1
+        if k >= 0 or i == 0 and not self.word(i)[:1].isalpha():
+            return False
+        nxt, after = self.word(i + 1), self.word(i + 2)
+        return (nxt in ("de", ",") and after.isdigit()) or (nxt in ("du", "de") and after in ("lit", "box", "chambre")) \
+            or self.is_finite_verb(i + 1)
+
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
 
@@ -268,6 +353,8 @@ class _Reader:
         kin = w in KINSHIP
         if prev == "comme":
             return self.subject_of(j - 1) == PATIENT
+        if self.opens_note(i):
+            return True
         if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
             return False
         if prev in ("le", "la", "l'", "l’") and j == i - 1:
@@ -388,6 +475,9 @@ class _Reader:
         w = self.word(j)
         if w in ("il", "elle"):
             return None if w == "il" and self.impersonal_il(j) else PATIENT
+        if w in ("je", "j'", "j’", "tu", "nous"):
+            # "je suis restée avec lui": the writer's participle; quoted, the patient speaks ("« je suis née ... »")
+            return PATIENT if self.quoted(j) else "other"
         if w in ("qui",):
             k = j - 1
             while k >= 0 and self.word(k) == ",":
@@ -430,11 +520,25 @@ class _Reader:
         if j >= 0 and self.word(j) == "-":
             j -= 1
         w = self.word(j)
+        if self.before_its_noun(i, own) and (self.clause_start(j) or w == ","):
+            return "other"      # "Dernier rappel inconnu", "volumineux hématome": a preposed adjective
         if self.clause_start(j):
             return PATIENT
-        if w in ("trouve", "trouvait", "juge", "jugeait", "considère", "estime") and self.word(j - 1) in ("il", "elle") \
-                and self.word(j - 2) in ("qu'", "qu’", "que"):
-            return "other"  # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+        if w in ("trouve", "trouvait", "trouvent", "juge", "jugeait", "considère", "estime") \
+                and self.word(j - 1) in ("il", "elle", "ils", "elles") and self.word(j - 2) in ("qu'", "qu’", "que"):
+            # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+            k = j - 3
+            while k >= 0 and self.word(k) == ",":
+                k -= 1
+            return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
+        if w in ("il", "elle") and self.word(j - 1) == "-":
+            # "Est-il couvert ?", "Vit-elle seule ?": after an inverted subject pronoun
+            return PATIENT if self.gender(j) == self.sex else "other"
+        if w == ",":
+            verb = self.verb_before_incise(j)
+            if verb is not None:
+                # "Il a été, selon les témoins, retrouvé cyanosé": the incise is passed over
+                return self.subject_of(verb - 1) if self.word(verb) == "été" else self.verb_controller(verb)
         if w == ",":
             # "Chute chez sa fille, retrouvée par son gendre": a place "chez" someone is no controller
             c = next((c for c in range(j - 1, max(j - 5, -1), -1) if self.word(c) == "chez"), None)
@@ -467,6 +571,32 @@ class _Reader:
         if self.is_finite_verb(j):
             return self.verb_controller(j)
         return "other"
+
+    def quoted(self, j: int) -> bool:
+        """Whether position j lies inside quotation marks."""
+        before = [self.word(k) for k in range(j)]
+        return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def before_its_noun(self, i: int, own: str | None) -> bool:
+        """The adjective at i stands before a noun (not a person) of its gender and number."""
+        nxt = self.word(i + 1)
+        if nxt in PREPOSITIONS or nxt in DETERMINERS or nxt in FUNCTION_WORDS or nxt in ADVERBS or nxt in COPULAS:
+            return False
+        entry = self.lex.get(nxt)
+        return bool(entry and entry.noun and not entry.adjective and not self.is_person(i + 1) and own is not None
+                    and self.lex.gender(self.word(i + 1), as_noun=True) == own
+                    and not number_clash(self.word(i), self.word(i + 1)))
+
+    def verb_before_incise(self, j: int) -> int | None:
+        """j is a comma that closes an incise opened right after a copula or "été" ("Elle est, d'après ..., ",
+        "Il a été, selon ..., "): the position of that verb, else None."""
+        k = j - 1
+        while k >= 0 and not self.clause_start(k):
+            if self.word(k) == ",":
+                verb = self.word(k - 1)
+                return k - 1 if verb in COPULAS or (verb == "été" and self.word(k - 2) in AVOIR) else None
+            k -= 1
+        return None
 
     def in_bare_complement(self, k: int) -> int | None:
         """The preposition of a complement without determiner that k ends ("en sueur", "à 39 °C", "au sol")."""
@@ -577,6 +707,38 @@ class _Reader:
         return self.subject_of(v)
 
     # --- the reading ---------------------------------------------------------------------------------------
+    def infinitive(self, i: int) -> bool:
+        entry = self.lex.get(self.word(i))
+        return bool(entry and entry.infinitive)
+
+    def sex_code(self, i: int) -> bool:
+        """"H 71 ans", "F, 19 ans": a sex letter opening a sentence before an age."""
+        return self.word(i) in ("h", "f", "m") and self.t[i].text.isupper() and self.clause_start(i - 1) and (
+            self.word(i + 1).isdigit() or (self.word(i + 1) == "," and self.word(i + 2).isdigit()))
+
+    def emphatic_of_partner(self, i: int) -> bool:
+        """"lui-même"/"elle-même" apposed to a partner ("Sa compagne, elle-même aide-soignante") or in a relative
+        clause on one ("son mari, qui est lui-même infirmier")."""
+        k = i - 1
+        if self.word(k) in COPULAS and self.word(k - 1) == "qui":
+            k -= 2
+        elif self.word(k) != ",":
+            return False
+        while k >= 0 and self.word(k) == ",":
+            k -= 1
+        return self.word(k) in PARTNER_NOUNS or ex_partner(self.word(k)) or (
+            self.word(k) in ("femme", "homme") and self.word(k - 1) in POSSESSIVES)
+
+    def apposed_after(self, i: int) -> list[int]:
+        """The emphatic pronoun at i and the role nouns and adjectives after it, up to a comma or a clause end."""
+        out = [i]
+        k = i + 1
+        while k < len(self.t) and not self.clause_start(k) and self.word(k) != "," and (
+                self.is_person(k) or self.is_adjective(k) or self.adverb(k)):
+            out.append(k)
+            k += 1
+        return out
+
     def read(self) -> Reading:
         patient: dict[int, str] = {}
         partner: set[int] = set()
@@ -589,6 +751,9 @@ class _Reader:
                     patient[i] = "pronoun"
                 continue
             if w in ("lui-même", "elle-même"):
+                if self.emphatic_of_partner(i):
+                    partner.update(self.apposed_after(i))     # "Son mari, lui-même diabétique, ..."
+                    continue
                 if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
                     reasons[i] = "other person"     # "Son fils, lui-même urgentiste, ..."
                     continue
@@ -599,12 +764,19 @@ class _Reader:
                 if w.upper() == self.sex:
                     patient[i] = "sex code"
                 continue
+            if self.sex_code(i):
+                if {"h": "M", "m": "M", "f": "F"}[w] == self.sex:
+                    patient[i] = "sex code"
+                continue
+            if w == "fait" and self.infinitive(i + 1):
+                continue    # "il s'est fait poser": "fait" before an infinitive does not agree
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
             if w in ("la", "le") and (self.is_finite_verb(i + 1) or (self.lex.get(self.word(i + 1)) or False)
                                       and self.lex.get(self.word(i + 1)).infinitive):
-                if (w == "la") == (self.sex == "F") and self.word(i - 1) not in PREPOSITIONS:
+                if (w == "la") == (self.sex == "F") and (self.word(i - 1) not in PREPOSITIONS or (
+                        self.infinitive(i + 1) and not self.lex.get(self.word(i + 1)).noun)):   # "pour la relever"
                     patient[i] = "object pronoun"
                 continue
             if w in COPULAS and self.word(i - 1) in ("est", "était", "été", "sera", "fut") and g is not None:
@@ -628,7 +800,7 @@ class _Reader:
                 continue
             if self.is_adjective(i) and g is not None:
                 entry = self.lex.get(w)
-                if self.word(i - 1) in SUBJECT_PRONOUNS or (
+                if (self.word(i - 1) in SUBJECT_PRONOUNS and self.word(i - 2) != "-") or (
                         self.clause_start(i - 1) and self.word(i + 1) in ("un", "une", "le", "la", "les")
                         and entry is not None and entry.finite_verb and not w.endswith(("é", "ée", "és", "ées"))):
                     continue
@@ -748,8 +920,7 @@ class _Reader:
             if self.word(j) in ("un", "une", "le", "la", "ce", "cette") or self.gender(j) is not None:
                 if partner is not None:
                     partner.add(j)
-                elif patient is not None and self.gender(j, as_noun=self.word(j) in ("un", "une", "le", "la")) \
-                        == self.sex:
+                elif patient is not None and ARTICLE_SEXES.get(self.word(j), self.gender(j)) == self.sex:
                     patient[j] = "determiner" if self.word(j) in ("un", "une", "le", "la", "ce", "cette") \
                         else "agreement"
             if self.word(j) in ("un", "une", "le", "la", "ce", "cette"):
