@@ -55,6 +55,9 @@ DESCENDANTS = {"fils", "fille", "filles", "gendre", "gendres", "belle-fille", "b
                "neveu", "nièce", "neveux", "nièces"}
 ASCENDANTS = {"mère", "père", "maman", "papa", "grand-mère", "grand-père", "belle-mère", "beau-père", "marraine",
               "parrain", "tante", "oncle", "mamie", "papi", "papy", "mamy"}
+# people a note's first words name by what happened to them ("Le piéton a été renversé")
+ROAD_USERS = {"piéton", "piétonne", "cycliste", "motard", "motarde", "conducteur", "conductrice", "passager",
+              "passagère", "randonneur", "randonneuse", "nageur", "nageuse", "skieur", "skieuse", "coureur", "coureuse"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -81,8 +84,10 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "cycliste", "interprète", "bénévole", "collègue", "psychologue", "pédiatre", "dentiste",
                    "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
-                   "interne", "externe", "responsable", "gendarme", "quadragénaire", "quinquagénaire",
-                   "sexagénaire", "septuagénaire", "octogénaire", "nonagénaire", "centenaire", "trentenaire"}
+                   "interne", "externe", "responsable"}
+# more of them, for the reading only (the checks read EPICENE_PERSONS too)
+AGE_PERSONS = {"gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
+               "nonagénaire", "centenaire", "trentenaire"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
             ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
@@ -135,7 +140,7 @@ class _Reader:
             return "M"
         if w == "elle":
             return "F"
-        if w in EPICENE_PERSONS:
+        if w in EPICENE_PERSONS or w in AGE_PERSONS:
             return None
         if w in OWN_PERSONS:
             return OWN_PERSONS[w]
@@ -192,6 +197,7 @@ class _Reader:
                 or self.word(i - 1) in COPULAS):
             return True
         return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or ex_partner(w)
+                or w in AGE_PERSONS
                 or w in ANT_PERSONS or self.is_role_noun(w))
 
     def is_noun(self, i: int) -> bool:
@@ -324,7 +330,8 @@ class _Reader:
 
     def patient_named_before(self, i: int) -> bool:
         """Whether the sentence has named the patient (a pronoun of the patient's sex) before i."""
-        return any(self.word(k) == ("elle" if self.sex == "F" else "il") for k in range(self.sentence_start(i) + 1, i))
+        pronoun = "elle" if self.sex == "F" else "il"
+        return any(self.word(k) == pronoun and not self.impersonal_il(k) for k in range(self.sentence_start(i) + 1, i))
 
     def opens_note(self, i: int) -> bool:
         """A person noun that opens the text (after an article or a preposed adjective at most) and is followed by
@@ -336,8 +343,10 @@ class _Reader:
         if k >= 0 or i == 0 and not self.word(i)[:1].isalpha():
             return False
         nxt, after = self.word(i + 1), self.word(i + 2)
+        # before a verb only a noun that names no trade ("Le garçon est tombé", not "Le kiné note ...")
         return (nxt in ("de", ",") and after.isdigit()) or (nxt in ("du", "de") and after in ("lit", "box", "chambre")) \
-            or self.is_finite_verb(i + 1)
+            or (self.is_finite_verb(i + 1) and (self.word(i) in OWN_PERSONS or self.word(i) in KINSHIP
+                                                or self.word(i) in ROAD_USERS))
 
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
@@ -532,8 +541,7 @@ class _Reader:
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
         if w in ("il", "elle") and self.word(j - 1) == "-":
-            # "Est-il couvert ?", "Vit-elle seule ?": after an inverted subject pronoun
-            return PATIENT if self.gender(j) == self.sex else "other"
+            return self.after_inverted(j, i)
         if w == ",":
             verb = self.verb_before_incise(j)
             if verb is not None:
@@ -572,6 +580,20 @@ class _Reader:
             return self.verb_controller(j)
         return "other"
 
+    def after_inverted(self, j: int, i: int) -> str | None:
+        """What the word at i agrees with after an inverted subject pronoun at j: the pronoun ("Est-il couvert ?",
+        "Vit-elle seule ?"), but nothing after "avoir" ("A-t-il fait son insuline ?") or a reflexive verb with an
+        object ("S'est-il cogné la tête ?")."""
+        k = j - 2
+        if self.word(k) == "t" and self.word(k - 1) == "-":
+            k -= 2
+        if self.word(k) in AVOIR:      # "l'a-t-il vue ?": the object before "avoir"
+            clitic = self.object_clitic_before(k)
+            return PATIENT if clitic is not None and self.word(clitic) != "les" else None
+        if self.word(k - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS:
+            return None
+        return PATIENT if self.gender(j) == self.sex else "other"
+
     def quoted(self, j: int) -> bool:
         """Whether position j lies inside quotation marks."""
         before = [self.word(k) for k in range(j)]
@@ -580,6 +602,8 @@ class _Reader:
     def before_its_noun(self, i: int, own: str | None) -> bool:
         """The adjective at i stands before a noun (not a person) of its gender and number."""
         nxt = self.word(i + 1)
+        if self.word(i).endswith(("é", "ée", "és", "ées")):
+            return False    # a participle ("Agressé hier soir") does not stand before its noun
         if nxt in PREPOSITIONS or nxt in DETERMINERS or nxt in FUNCTION_WORDS or nxt in ADVERBS or nxt in COPULAS:
             return False
         entry = self.lex.get(nxt)
@@ -735,7 +759,8 @@ class _Reader:
         k = i + 1
         while k < len(self.t) and not self.clause_start(k) and self.word(k) != "," and (
                 self.is_person(k) or self.is_adjective(k) or self.adverb(k)):
-            out.append(k)
+            if self.gender(k) is not None:
+                out.append(k)
             k += 1
         return out
 
