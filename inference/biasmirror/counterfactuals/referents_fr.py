@@ -58,6 +58,15 @@ ASCENDANTS = {"mère", "père", "maman", "papa", "grand-mère", "grand-père", "
 # people a note's first words name by what happened to them ("Le piéton a été renversé")
 ROAD_USERS = {"piéton", "piétonne", "cycliste", "motard", "motarde", "conducteur", "conductrice", "passager",
               "passagère", "randonneur", "randonneuse", "nageur", "nageuse", "skieur", "skieuse", "coureur", "coureuse"}
+# right and left, abbreviated after an organ ("genou D chaud")
+SIDE_ABBREVIATIONS = {"d", "g", "dt", "dte", "gche", "bilat"}
+# states that only a person is in, so that no noun of a thing hosts them ("colique néphrétique G, agitée")
+PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté", "désorienté", "angoissé", "rassuré",
+                                 "somnolent", "ralenti", "prostré", "vacciné", "casqué", "ceinturé", "déshydraté",
+                                 "fatigué", "épuisé", "hypotendu", "hypertendu", "normotendu", "coopérant",
+                                 "opposant", "calmé", "apaisé", "endormi", "réveillé", "confus")
+                 for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse", "agressif",
+                                                  "agressive"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -842,40 +851,80 @@ class _Reader:
 
     def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
-        segment ("Passager avant, ceinturé, ...", "Retrouvée par les pompiers, hypotherme, couchée au sol") is
-        the patient's when its sentence has named the patient before it and holds no other noun of that sex
-        and number before it that it could agree with ("50 ans" is no controller of "amaigri")."""
-        articles = {"F": ("une", "la", "cette", "sa", "ma"), "M": ("un", "le", "ce", "cet", "son", "mon")}[self.sex]
+        segment ("Passager avant, ceinturé, ...", "chute de 3 m, consciente, ...") is detached, and a detached
+        adjective is said of the sentence's subject: the patient's, when its sentence has named the patient before
+        it, no other person of that sex comes between, and the segment before it cannot host it (it does not end
+        with a noun of the adjective's gender and number: "douleur thoracique, constrictive" stays the pain's)."""
         for i in range(len(self.t)):
             if i in patient or reasons.get(i) not in (None, "agrees with something else"):
                 continue
             j = i - 1
-            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal"):
+            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal", "plus", "moins"):
                 j -= 1
-            if self.word(j) != "," or self.gender(i) != self.sex or not self.is_adjective(i) \
-                    or self.word(i).endswith(("ant", "ante")):      # "criant": a present participle
-                continue
-            start = j
-            while start >= 0 and self.word(start) not in CLAUSE_ENDS:
-                start -= 1
+            if self.word(j) not in (",", "car") or self.gender(i) != self.sex or not self.is_adjective(i) \
+                    or self.word(i).endswith(("ant", "ante")) or self.heads_noun_phrase(i):
+                continue    # "criant": a present participle; "reprise spontanée": a noun
+            start = self.sentence_start(j + 1)
             if not any(start < k < j for k in patient):
                 continue
-            seg = j - 1
-            while seg > start and self.word(seg) != ",":
-                seg -= 1
-            head = seg + 1
-            while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
-                head += 1
-            if head in patient and self.word(seg) == ",":
-                pass                            # the segment before is the patient's: "connu du service, alcoolisé"
-            elif any(k not in patient and self.is_noun(k) and (self.gender(k, as_noun=True) == self.sex
-                                                              or self.gender(k) == self.sex)
-                     and not (self.word(k).endswith(("s", "x")) and not self.word(i).endswith(("s", "x")))
-                     for k in range(start + 1, j)) or any(
-                    k - 1 not in patient and self.word(k - 1) in articles for k in range(start + 2, j)):
+            if not self.segment_head_is_patient(j, patient) and (self.other_person_between(start, j, patient) or (
+                    self.word(i) not in PERSON_STATES and self.segment_hosts(j, i))):
                 continue
             patient[i] = "agreement"
             reasons.pop(i, None)
+
+    def heads_noun_phrase(self, i: int) -> bool:
+        """A word the Lefff has as a noun, before an adjective of its gender ("reprise spontanée") or before a noun
+        it stands before ("volumineux hématome")."""
+        entry = self.lex.get(self.word(i))
+        if self.before_its_noun(i, self.gender(i)):
+            return True
+        return bool(entry and entry.noun) and self.is_adjective(i + 1) and self.gender(i + 1) == self.gender(i)
+
+    def segment_head_is_patient(self, j: int, patient: dict[int, str]) -> bool:
+        """The segment that the comma at j ends opens with a patient's word ("il plaisantait avec son fils, ...")."""
+        seg = self.segment_start(j - 1)
+        head = seg + 1
+        while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
+            head += 1
+        return head in patient and self.word(seg) == ","
+
+    def segment_start(self, k: int) -> int:
+        """The comma or clause end before the segment that k is in ("8/10" is one number)."""
+        seg = k
+        while seg >= 0 and self.word(seg) != "," and (not self.clause_start(seg) or (
+                self.word(seg) == "/" and self.word(seg - 1).isdigit())):
+            seg -= 1
+        return seg
+
+    def other_person_between(self, start: int, j: int, patient: dict[int, str]) -> bool:
+        """A person noun of the patient's sex between start and j that is not the patient ("Son fils, inquiet")."""
+        return any(k not in patient and self.is_noun(k) and self.is_person(k)
+                   and self.gender(k, as_noun=True) == self.sex for k in range(start + 1, j))
+
+    def segment_hosts(self, j: int, i: int) -> bool:
+        """Whether the segment that the comma at j ends could be what the adjective at i agrees with: it ends with
+        a noun of the adjective's gender and number, adjectives after it passed over, that no preposition governs
+        ("douleur thoracique, constrictive"; not "chute de 3 m, consciente" nor "FC 112, marbrée")."""
+        k = j - 1
+        while k >= 0 and (self.adverb(k) or (self.is_adjective(k) and not self.is_noun(k))
+                          or self.word(k) in SIDE_ABBREVIATIONS) and self.word(k) not in (",", "et"):
+            k -= 1
+        if self.word(k) == "," and k < j - 1:
+            return self.segment_hosts(k, i)     # a segment of adjectives only continues the one before it
+        seg = self.segment_start(k)
+        if any(self.is_finite_verb(v) or (self.word(v - 1) in SUBJECT_PRONOUNS and self.lex.get(self.word(v))
+                                          and self.lex.get(self.word(v)).finite_verb) for v in range(seg + 1, j)):
+            # a clause ("Elle cote la douleur à 8/10, majorée ..."): any noun of its may be the host
+            return any(self.hosts(n, i) for n in range(seg + 1, j))
+        if k < 0 or self.clause_start(k) or self.word(k).isdigit():
+            return False
+        return self.in_complement(k) is None and self.hosts(k, i)
+
+    def hosts(self, k: int, i: int) -> bool:
+        """The word at k is a noun, not a person, of the gender and number of the adjective at i."""
+        return self.is_noun(k) and not self.is_person(k) and self.gender(k, as_noun=True) == self.gender(i) \
+            and not number_clash(self.word(i), self.word(k))
 
     def _lists(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """Every member of a list agrees as the patient's word that opens it ("Patiente agitée, désorientée, non
