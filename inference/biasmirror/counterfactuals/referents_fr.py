@@ -65,8 +65,8 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                  "somnolent", "ralenti", "prostré", "vacciné", "casqué", "ceinturé", "déshydraté",
                                  "fatigué", "épuisé", "hypotendu", "hypertendu", "normotendu", "coopérant",
                                  "opposant", "calmé", "apaisé", "endormi", "réveillé", "confus")
-                 for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse", "agressif",
-                                                  "agressive"}
+                 for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
+                                        "agressif", "agressive"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",

@@ -88,10 +88,15 @@ def tokenizer_for(language: str) -> Callable[[str], list[Token]]:
     return tokens
 
 
+POSSESSIVE_PAIRS = {"son", "sa", "mon", "ma", "ton", "ta"}
+
+
 def _elision_pair(a: str, b: str) -> bool:
     """French function words that change with the next word's gender or first letter (d'/de, l'/le/la)."""
     forms = {"de", "d'", "d’", "le", "la", "l'", "l’", "du", "au", "à", "ce", "cet", "cette", "un", "une", "qu'",
-             "que", "qu’", "lo", "el", "del", "al", "a"}
+             "que", "qu’", "lo", "el", "del", "al", "a", "si", "s'", "s’"}
+    if a in POSSESSIVE_PAIRS and b in POSSESSIVE_PAIRS:
+        return True     # a possessive agrees with the noun after it: "sa mère" / "son père"
     return a in forms and b in forms
 
 
