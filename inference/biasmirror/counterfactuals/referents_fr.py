@@ -23,10 +23,10 @@ CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
 COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
 ADVERBS = {"très", "non", "pas", "plus", "moins", "peu", "bien", "mal", "trop", "assez", "si", "aussi", "encore",
            "toujours", "déjà", "un", "légèrement", "parfois", "souvent", "tout", "toute", "ne", "n'", "n’", "jamais",
-           "vraiment", "plutôt", "fort", "super"}
+           "vraiment", "plutôt", "fort", "super", "mieux"}
 PREPOSITIONS = {"à", "au", "aux", "en", "de", "d'", "d’", "du", "des", "sur", "sous", "par", "pour", "avec", "dans",
                 "depuis", "pendant", "vers", "contre", "chez", "sans", "selon", "après", "avant", "envers", "entre",
-                "dès", "jusqu'", "jusqu’"}
+                "dès", "jusqu'", "jusqu’", "malgré", "parmi", "durant", "via", "hormis"}
 DETERMINERS = {"le", "la", "l'", "l’", "les", "un", "une", "des", "du", "ce", "cet", "cette", "ces", "son", "sa",
                "ses", "leur", "leurs", "mon", "ma", "notre", "votre", "quelques", "plusieurs", "aucun", "aucune"}
 POSSESSIVES = {"son", "sa", "ses", "leur", "leurs", "mon", "ma", "mes", "notre", "votre"}
@@ -64,9 +64,14 @@ SIDE_ABBREVIATIONS = {"d", "g", "dt", "dte", "gche", "bilat"}
 PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté", "désorienté", "angoissé", "rassuré",
                                  "somnolent", "ralenti", "prostré", "vacciné", "casqué", "ceinturé", "déshydraté",
                                  "fatigué", "épuisé", "hypotendu", "hypertendu", "normotendu", "coopérant",
-                                 "opposant", "calmé", "apaisé", "endormi", "réveillé", "confus")
+                                 "opposant", "calmé", "apaisé", "endormi", "réveillé", "confus", "gêné", "choqué",
+                                 "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
+                                 "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
+                                 "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé")
                  for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
                                         "agressif", "agressive"}
+TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
+              "jeudi", "vendredi", "samedi", "dimanche", "semaine", "mois"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -320,11 +325,19 @@ class _Reader:
             return "other"
         if w in PATIENT_NOUNS:
             return PATIENT
+        if self.predicate_of_partner(i):
+            return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
             return "other"
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def predicate_of_partner(self, i: int) -> bool:
+        j = i - 1
+        while j >= 0 and (self.word(j) in POSSESSIVES or self.word(j) in DETERMINERS or self.word(j) in PREPOSED):
+            j -= 1
+        return self.word(j) in COPULAS and self.is_person(i) and self.subject_of(j) == PARTNER
 
     def sentence_start(self, i: int) -> int:
         k = i - 1
@@ -576,8 +589,9 @@ class _Reader:
             clitic = self.object_clitic_before(j)
             return PATIENT if clitic is not None and self.word(clitic) != "les" else None
         if w in COPULAS:
-            if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS:
-                return None
+            if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS \
+                    and self.word(i + 2) not in TIME_NOUNS:
+                return None     # "elle s'est cogné la tête", but "elle s'est présentée ce soir"
             return self.verb_controller(j)
         if w in COORDINATION:
             return self.conjunct(j - 1, own)
@@ -669,6 +683,9 @@ class _Reader:
         if self.word(k - 1).isdigit() and self.in_complement(k) is None:
             return self.before(k - 2, own)
         noun_gender = self.gender(k, as_noun=True) if not self.word(k).isdigit() else None
+        if noun_gender is None and self.word(k).endswith(_EPICENE_ENDINGS) and not self.is_person(k) \
+                and (self.word(k - 1) == "," or self.clause_start(k - 1)):
+            return self.controller(k)   # "Patient de 41 ans, lithiasique connu": an adjective used as a noun
         fits = not self.word(k).isdigit() and not self.word(k - 1).isdigit() and (
             own is None or noun_gender is None or noun_gender == own)
         if fits and self.is_person(k):
@@ -913,8 +930,9 @@ class _Reader:
         if self.word(k) == "," and k < j - 1:
             return self.segment_hosts(k, i)     # a segment of adjectives only continues the one before it
         seg = self.segment_start(k)
-        if any(self.is_finite_verb(v) or (self.word(v - 1) in SUBJECT_PRONOUNS and self.lex.get(self.word(v))
-                                          and self.lex.get(self.word(v)).finite_verb) for v in range(seg + 1, j)):
+        if any((self.is_finite_verb(v) and self.word(v - 1) != "y") or (
+                self.word(v - 1) in SUBJECT_PRONOUNS and self.lex.get(self.word(v)) and self.lex.get(self.word(v)).finite_verb)
+               for v in range(seg + 1, j)):     # a clause ("il y a un mois" is none)
             # a clause ("Elle cote la douleur à 8/10, majorée ..."): any noun of its may be the host
             return any(self.hosts(n, i) for n in range(seg + 1, j))
         if k < 0 or self.clause_start(k) or self.word(k).isdigit():
