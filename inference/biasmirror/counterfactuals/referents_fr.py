@@ -35,7 +35,7 @@ AVOIR = {"a", "avait", "ont", "aurait", "ai", "avoir", "ayant", "eu", "ait", "ai
 COPULAS = {"est", "était", "sont", "sera", "serait", "soit", "être", "été", "reste", "restait", "semble", "semblait",
            "paraît", "parait", "paraissait", "devient", "demeure", "dit", "sent", "trouve", "montre", "déclare",
            "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge", "apparaît", "apparait",
-           "apparaissait"}
+           "apparaissait", "vivant", "restant", "demeurant"}
 IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut", "pleuvait", "neige",
                        "neigeait"}
 IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
@@ -72,6 +72,13 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                         "agressif", "agressive"}
 TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
               "jeudi", "vendredi", "samedi", "dimanche", "semaine", "mois"}
+CLITICS_BEFORE_VERB = {"il", "elle", "ils", "elles", "je", "j'", "j’", "tu", "nous", "vous", "on", "me", "te", "se",
+                      "s'", "s’", "m'", "m’", "t'", "t’", "ne", "n'", "n’"}
+# nouns of one grammatical gender whatever the sex of the person ("La victime, un homme de 30 ans, a été percutée")
+FIXED_GENDER_PERSONS = {"victime", "personne"}
+NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
+                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
+PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -218,6 +225,9 @@ class _Reader:
         w = self.word(i)
         if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or ex_partner(w):
             return True
+        if w in PREPOSED and self.lex.get(self.word(i + 1)) and self.lex.get(self.word(i + 1)).noun \
+                and not self.is_person(i + 1):
+            return False    # "une nouvelle douleur": an adjective before its noun
         if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans"):
             return False    # "vivant seul", "habitant chez sa fille": a present participle
         if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
@@ -286,6 +296,8 @@ class _Reader:
         if w in COPULAS or w in AVOIR:
             return True
         entry = self.lex.get(w)
+        if entry and entry.finite_verb and self.word(i - 1) in CLITICS_BEFORE_VERB:
+            return True     # "je me débrouille": after a subject or reflexive pronoun, a verb
         return bool(entry and entry.finite_verb and not (entry.adjective or entry.noun))
 
     def clause_start(self, i: int) -> bool:
@@ -514,8 +526,12 @@ class _Reader:
             while k >= 0 and self.word(k) == ",":
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
+        if w == "," and self.word(self.segment_start(j - 1) - 1) in FIXED_GENDER_PERSONS:
+            return "other"      # "La victime, une femme de 30 ans, a été percutée": agrees with "victime"
         if self.clause_start(j) or w == ",":
             return PATIENT
+        if w in FIXED_GENDER_PERSONS:
+            return "other"
         if j >= 0 and self.is_noun(j):
             return self.noun_referent(j)
         if j >= 0 and self.is_adjective(j):
@@ -546,7 +562,8 @@ class _Reader:
         if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
         j = i - 1
-        while j >= 0 and self.adverb(j) and not (self.word(j) == "un" and self.is_noun(j + 1)):
+        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"}) and not (
+                self.word(j) == "un" and self.is_noun(j + 1)):
             j -= 1
         if j >= 0 and self.word(j) == "-":
             j -= 1
@@ -564,6 +581,8 @@ class _Reader:
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
         if w in ("il", "elle") and self.word(j - 1) == "-":
             return self.after_inverted(j, i)
+        if (w == "que" and self.word(j - 1) == "bien") or w == "quoique":
+            return self.subject_after_comma(i)      # "Bien que vacciné, il présente ..."
         if w == ",":
             verb = self.verb_before_incise(j)
             if verb is not None:
@@ -602,6 +621,16 @@ class _Reader:
         if self.is_finite_verb(j):
             return self.verb_controller(j)
         return "other"
+
+    def subject_after_comma(self, i: int) -> str | None:
+        """The subject pronoun after the next comma, for a fronted concessive clause."""
+        k = i + 1
+        while k < len(self.t) and self.word(k) != "," and not self.clause_start(k):
+            k += 1
+        w = self.word(k + 1)
+        if self.word(k) != "," or w not in ("il", "elle"):
+            return "other"
+        return PATIENT if self.gender(k + 1) == self.sex else "other"
 
     def after_inverted(self, j: int, i: int) -> str | None:
         """What the word at i agrees with after an inverted subject pronoun at j: the pronoun ("Est-il couvert ?",
@@ -852,9 +881,15 @@ class _Reader:
             if self.is_adjective(i) and g is not None:
                 entry = self.lex.get(w)
                 if (self.word(i - 1) in SUBJECT_PRONOUNS and self.word(i - 2) != "-") or (
-                        self.clause_start(i - 1) and self.word(i + 1) in ("un", "une", "le", "la", "les")
+                        (self.clause_start(i - 1) or self.word(i - 1) in ("et", ","))
+                        and self.word(i + 1) in ("un", "une", "le", "la", "les", "des", "du", "son", "sa", "ses")
                         and entry is not None and entry.finite_verb and not w.endswith(("é", "ée", "és", "ées"))):
-                    continue
+                    continue    # "... et présente des aphtes": a verb before its object
+                if (self.word(i - 1) == "," or self.clause_start(i - 1)) and self.heads_noun_phrase(i) \
+                        and not self.is_person(i):
+                    continue    # "moteur allumé": a noun before its adjective
+                if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
+                    continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
                     partner.add(i)
@@ -864,7 +899,33 @@ class _Reader:
                     reasons[i] = "agrees with something else"
         self._lists(patient, reasons)
         self._fragments(patient, reasons)
+        self._nicknames(patient, reasons)
+        for i in range(len(self.t) - 1):
+            if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
+                patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
         return Reading(patient, frozenset(partner), reasons)
+
+    def short_quote(self, k: int) -> bool:
+        """The quotation opened at k closes within five words."""
+        return any(self.word(m) in ("»", '"') for m in range(k + 1, min(k + 7, len(self.t))))
+
+    def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """What the patient is called, in quotation marks after a verb of naming ("l'appellent « la Mamie du
+        quatrième »", "dit « le Capitaine »", "Appelée « la Grande »"): its words of the patient's sex are the
+        patient's, and so is a naming participle of that sex."""
+        for i in range(len(self.t) - 1):
+            if self.word(i) not in NAMING_WORDS or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
+                    or self.word(i - 1) in AVOIR or self.word(i - 1) in ("lui", "leur", "me", "m'", "m’"):
+                continue    # "il lui a dit « je suis épuisé »" quotes words, it names no one
+            if NAMING_WORDS[self.word(i)] == self.sex:
+                patient[i] = "agreement"
+                reasons.pop(i, None)
+            k = i + 2
+            while k < len(self.t) and k < i + 6 and self.word(k) not in ("»", '"', "du", "de", "des"):
+                if ARTICLE_SEXES.get(self.word(k), self.gender(k)) == self.sex:
+                    patient[k] = "nickname"
+                    reasons.pop(k, None)
+                k += 1
 
     def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
@@ -891,12 +952,14 @@ class _Reader:
             reasons.pop(i, None)
 
     def heads_noun_phrase(self, i: int) -> bool:
-        """A word the Lefff has as a noun, before an adjective of its gender ("reprise spontanée") or before a noun
-        it stands before ("volumineux hématome")."""
+        """A word the Lefff has as a noun, before an adjective of its gender ("reprise spontanée", "moteur allumé";
+        not a participle: "Greffé rénal", "Assise penchée"), or an adjective before its noun ("volumineux
+        hématome")."""
         entry = self.lex.get(self.word(i))
         if self.before_its_noun(i, self.gender(i)):
             return True
-        return bool(entry and entry.noun) and self.is_adjective(i + 1) and self.gender(i + 1) == self.gender(i)
+        return bool(entry and entry.noun) and not self.word(i).endswith(PARTICIPLE_ENDINGS) \
+            and self.is_adjective(i + 1) and self.gender(i + 1) == self.gender(i)
 
     def segment_head_is_patient(self, j: int, patient: dict[int, str]) -> bool:
         """The segment that the comma at j ends opens with a patient's word ("il plaisantait avec son fils, ...")."""
@@ -984,8 +1047,9 @@ class _Reader:
                     k += 1
                     continue
                 if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
-                        or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS:
-                    break
+                        or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS \
+                        or self.heads_noun_phrase(k):
+                    break   # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list
                 g = None if w.endswith(_EPICENE_ENDINGS) else self.gender(k)
                 entry = self.lex.get(w)
                 known = entry is not None and (entry.adjective or entry.noun or entry.finite_verb or entry.infinitive)
