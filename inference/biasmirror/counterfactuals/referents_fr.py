@@ -74,6 +74,8 @@ TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour"
               "jeudi", "vendredi", "samedi", "dimanche", "semaine", "mois"}
 CLITICS_BEFORE_VERB = {"il", "elle", "ils", "elles", "je", "j'", "j’", "tu", "nous", "vous", "on", "me", "te", "se",
                       "s'", "s’", "m'", "m’", "t'", "t’", "ne", "n'", "n’"}
+# what a word agrees with when both its forms are right: the noun's grammatical gender or the person's sex
+EITHER = "either"
 # nouns of one grammatical gender whatever the sex of the person ("La victime, un homme de 30 ans, a été percutée")
 FIXED_GENDER_PERSONS = {"victime", "personne"}
 NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
@@ -527,11 +529,9 @@ class _Reader:
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
         if w == "," and self.word(self.segment_start(j - 1) - 1) in FIXED_GENDER_PERSONS:
-            return "other"      # "La victime, une femme de 30 ans, a été percutée": agrees with "victime"
+            return EITHER       # "La victime, un homme de 30 ans, a été percutée / percuté": either agreement
         if self.clause_start(j) or w == ",":
             return PATIENT
-        if w in FIXED_GENDER_PERSONS:
-            return "other"
         if j >= 0 and self.is_noun(j):
             return self.noun_referent(j)
         if j >= 0 and self.is_adjective(j):
@@ -891,8 +891,8 @@ class _Reader:
                 if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
                     continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
-                if ctrl == PARTNER:
-                    partner.add(i)
+                if ctrl in (PARTNER, EITHER):
+                    partner.add(i)      # a partner's word, or one that may agree either way: free to change
                 elif ctrl == PATIENT and g == self.sex:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
