@@ -309,6 +309,9 @@ class _Reader:
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
+        if nxt == "y" and self.word(i + 2) in AVOIR and self.word(i + 3) not in ("eu", "un", "une", "des", "du") \
+                and self.word(i + 3).endswith(PARTICIPLE_ENDINGS):
+            return False    # "il y aurait passé la nuit": he, not "il y a"
         if nxt in IMPERSONAL_AFTER_IL or (nxt in ("a", "avait") and self.word(i + 2) == "fallu"):
             return True
         if nxt in ("semble", "semblait", "paraît", "parait") and self.word(i + 2) in ("que", "qu'", "qu’"):
@@ -562,7 +565,7 @@ class _Reader:
         if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
         j = i - 1
-        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"}) and not (
+        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)) and not (
                 self.word(j) == "un" and self.is_noun(j + 1)):
             j -= 1
         if j >= 0 and self.word(j) == "-":
@@ -606,11 +609,16 @@ class _Reader:
             if w == "été":
                 return self.subject_of(j - 1)
             clitic = self.object_clitic_before(j)
-            return PATIENT if clitic is not None and self.word(clitic) != "les" else None
+            if clitic is None:
+                return self.relative_object(j)
+            return PATIENT if self.word(clitic) != "les" else None
         if w in COPULAS:
             if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS \
                     and self.word(i + 2) not in TIME_NOUNS:
-                return None     # "elle s'est cogné la tête", but "elle s'est présentée ce soir"
+                # "elle s'est cogné la tête": no agreement, though writers often make one ("s'est scarifiée")
+                if self.verb_controller(j) != PATIENT or own != self.sex:
+                    return None
+                return PATIENT if own == "F" else EITHER
             return self.verb_controller(j)
         if w in COORDINATION:
             return self.conjunct(j - 1, own)
@@ -650,6 +658,26 @@ class _Reader:
         """Whether position j lies inside quotation marks."""
         before = [self.word(k) for k in range(j)]
         return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def time_adverbial(self, j: int) -> bool:
+        """"hier", "hier soir", "ce matin": a time, passed over between a verb and its adjective."""
+        w = self.word(j)
+        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette"))
+
+    def relative_object(self, j: int) -> str | None:
+        """After "avoir" at j, the antecedent of a relative "que" that opens the clause ("La dame du lit 2, que sa
+        voisine a vue"), which the participle agrees with; None without one."""
+        k = j - 1
+        while k >= 0 and k > j - 8 and not self.clause_start(k) and self.word(k) not in ("que", "qu'", "qu’", ","):
+            k -= 1
+        if self.word(k) not in ("que", "qu'", "qu’"):
+            return None
+        a = k - 1
+        while a >= 0 and self.word(a) == ",":
+            a -= 1
+        while a >= 0 and self.in_complement(a) is not None and self.in_complement(a) > 0:
+            a = self.in_complement(a) - 1
+        return self.noun_referent(a) if a >= 0 and self.is_noun(a) and self.is_person(a) else None
 
     def before_its_noun(self, i: int, own: str | None) -> bool:
         """The adjective at i stands before a noun (not a person) of its gender and number."""
