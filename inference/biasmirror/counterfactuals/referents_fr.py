@@ -309,8 +309,8 @@ class _Reader:
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
-        if nxt == "y" and self.word(i + 2) in AVOIR and self.word(i + 3) not in ("eu", "un", "une", "des", "du") \
-                and self.word(i + 3).endswith(PARTICIPLE_ENDINGS):
+        if nxt == "y" and self.word(i + 2) in AVOIR and self.word(i + 3) != "eu" \
+                and self.word(i + 3).endswith(PARTICIPLE_ENDINGS) and self.word(i + 3) not in NUMBER_WORDS:
             return False    # "il y aurait passé la nuit": he, not "il y a"
         if nxt in IMPERSONAL_AFTER_IL or (nxt in ("a", "avait") and self.word(i + 2) == "fallu"):
             return True
@@ -850,6 +850,7 @@ class _Reader:
     def read(self) -> Reading:
         patient: dict[int, str] = {}
         partner: set[int] = set()
+        free: set[int] = set()
         reasons: dict[int, str] = {}
         for i, tok in enumerate(self.t):
             w = tok.lower
@@ -919,8 +920,10 @@ class _Reader:
                 if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
                     continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
-                if ctrl in (PARTNER, EITHER):
-                    partner.add(i)      # a partner's word, or one that may agree either way: free to change
+                if ctrl == PARTNER:
+                    partner.add(i)
+                elif ctrl == EITHER:
+                    free.add(i)     # either agreement is right
                 elif ctrl == PATIENT and g == self.sex:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
@@ -931,7 +934,7 @@ class _Reader:
         for i in range(len(self.t) - 1):
             if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
                 patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
-        return Reading(patient, frozenset(partner), reasons)
+        return Reading(patient, frozenset(partner), reasons, frozenset(free), whole_partner=True)
 
     def short_quote(self, k: int) -> bool:
         """The quotation opened at k closes within five words."""
