@@ -43,7 +43,7 @@ IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "di
                          "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
 PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
             "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
-            "ex", "fervent", "fervente", "véritable"}
+            "ex", "fervent", "fervente", "véritable", "défunt", "défunte"}
 PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
                  "m.": "M", "mme.": "F", "mlle.": "F",
                  "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
@@ -81,6 +81,7 @@ FIXED_GENDER_PERSONS = {"victime", "personne"}
 NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
                 "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
 PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
+MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -324,6 +325,9 @@ class _Reader:
         before = self.word(i - 1)
         if ex_partner(w) and before in POSSESSIVES:
             return PARTNER      # "son ex-mari" / "son ex-femme": a former partner
+        if before in ("un", "une") and self.word(i - 2) in ("à", "avec") and self.is_person(i) \
+                and any(self.word(k) in MARRIED for k in range(max(0, i - 7), i - 2)):
+            return PARTNER      # "Marié depuis dix ans à un ambulancier": the spouse
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
