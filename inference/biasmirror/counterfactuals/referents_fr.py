@@ -64,7 +64,7 @@ SIDE_ABBREVIATIONS = {"d", "g", "dt", "dte", "gche", "bilat"}
 PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté", "désorienté", "angoissé", "rassuré",
                                  "somnolent", "ralenti", "prostré", "vacciné", "casqué", "ceinturé", "déshydraté",
                                  "fatigué", "épuisé", "hypotendu", "hypertendu", "normotendu", "coopérant",
-                                 "opposant", "calmé", "apaisé", "endormi", "réveillé", "confus", "gêné", "choqué",
+                                 "opposant", "apaisé", "endormi", "rendormi", "réveillé", "confus", "gêné", "choqué",
                                  "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
                                  "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
                                  "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé")
@@ -82,6 +82,8 @@ NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment
                 "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
 PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
 MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
+YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
+VERB_COMPLEMENTS = ("pour", "chez", "avec", "dans")
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -110,7 +112,7 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
                    "interne", "externe", "responsable"}
 # more of them, for the reading only (the checks read EPICENE_PERSONS too)
-AGE_PERSONS = {"gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
+AGE_PERSONS = {"sdf", "sans-abri", "gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
                "nonagénaire", "centenaire", "trentenaire"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
@@ -231,7 +233,7 @@ class _Reader:
         if w in PREPOSED and self.lex.get(self.word(i + 1)) and self.lex.get(self.word(i + 1)).noun \
                 and not self.is_person(i + 1):
             return False    # "une nouvelle douleur": an adjective before its noun
-        if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans"):
+        if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans", "pour"):
             return False    # "vivant seul", "habitant chez sa fille": a present participle
         if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
                 or w in DETERMINERS:
@@ -279,7 +281,7 @@ class _Reader:
         w = self.word(i)
         entry = self.lex.get(w)
         if w.endswith("ant") and self.word(i + 1) in ("son", "sa", "ses", "le", "la", "les", "un", "une", "l'", "l’",
-                                                      "leur", "leurs"):
+                                                      "leur", "leurs") or self.verb_with_complement(i):
             return False  # "promenant son chien": a present participle with its object is a verb, invariable
         if self.word(i - 1) == "non" and w.endswith(("ant", "ante")) and entry is not None and entry.noun \
                 and not entry.adjective:
@@ -293,6 +295,12 @@ class _Reader:
         if entry is None or not (entry.adjective or entry.noun or entry.finite_verb):
             return self.unknown_gender(w) is not None or (self.predicative(i) and w.isalpha())
         return entry.adjective or (entry.noun and self.predicative(i) and not self.is_person(i))
+
+    def verb_with_complement(self, i: int) -> bool:
+        """A present participle that is no adjective, before its complement ("consultant pour entorse"; not
+        "dépendant pour les soins")."""
+        entry = self.lex.get(self.word(i))
+        return self.word(i).endswith("ant") and self.word(i + 1) in VERB_COMPLEMENTS and not (entry and entry.adjective)
 
     def is_finite_verb(self, i: int) -> bool:
         w = self.word(i)
@@ -331,7 +339,8 @@ class _Reader:
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
-        if w in ("patient", "patiente") and before in ("un", "une") and self.patient_named_before(i):
+        if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
+                and self.word(i - 2) not in COPULAS and self.word(i - 2) != "," and self.patient_named_before(i):
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
@@ -344,8 +353,12 @@ class _Reader:
                 return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
+        if w in ("femme", "homme", "mari") and self.word(i + 1) in ("de", "d'", "d’") \
+                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
+            return "other"      # "(la femme de son père)": the wife of someone else
         if w in PATIENT_NOUNS:
-            return PATIENT
+            # but "son voisin de chambre, M. ___" is the neighbour
+            return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
         if self.predicate_of_partner(i):
             return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
@@ -353,6 +366,14 @@ class _Reader:
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def apposed_to_relative(self, k: int) -> bool:
+        """The word at k ends a possessed person's noun phrase ("son voisin de chambre")."""
+        prep = self.in_complement(k)
+        if prep is not None:
+            k = prep - 1
+        return self.is_noun(k) and self.is_person(k) and self.word(k - 1) in POSSESSIVES \
+            and self.noun_referent(k) != PATIENT
 
     def predicate_of_partner(self, i: int) -> bool:
         j = i - 1
@@ -391,6 +412,19 @@ class _Reader:
             or (self.is_finite_verb(i + 1) and (self.word(i) in OWN_PERSONS or self.word(i) in KINSHIP
                                                 or self.word(i) in ROAD_USERS))
 
+    def young_subject(self, i: int) -> bool:
+        """"la petite", "le petit", "l'adolescent" opening a clause (or after "que") as a verb's subject: the
+        child the note is about ("Son père dit que la petite a avalé une pile")."""
+        if self.word(i) not in YOUNG or self.word(i - 1) not in ("le", "la", "l'", "l’"):
+            return False
+        if not (self.clause_start(i - 2) or self.word(i - 2) in ("que", "qu'", "qu’")):
+            return False
+        k = i + 1
+        while self.word(k) == "," and k + 2 < len(self.t):     # "l'adolescent, mutique, refuse ..."
+            k += 2 if self.word(k + 2) == "," else 1
+        entry = self.lex.get(self.word(k))
+        return self.is_finite_verb(k) or bool(entry and entry.finite_verb)
+
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
 
@@ -405,7 +439,7 @@ class _Reader:
         kin = w in KINSHIP
         if prev == "comme":
             return self.subject_of(j - 1) == PATIENT
-        if self.opens_note(i):
+        if self.opens_note(i) or self.young_subject(i):
             return True
         if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
             return False
@@ -439,6 +473,8 @@ class _Reader:
                 return self.segment_is_patient(k) or (not kin and not self.segment_is_other_person(k))
             return False
         if self.clause_start(j):
+            if self.fronted_before(i, ("je", "j'", "j’")):
+                return False    # "Infirmier de nuit, j'ai dû le recoucher": the writer
             if kin:
                 if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
                     return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
@@ -447,6 +483,15 @@ class _Reader:
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
                     and w not in ("voisin", "voisine")
             return True
+        return False
+
+    def fronted_before(self, i: int, pronouns: tuple[str, ...]) -> bool:
+        """The phrase after i runs, within its clause, to a comma followed by one of the pronouns."""
+        for k in range(i + 1, min(i + 16, len(self.t) - 1)):
+            if self.word(k) in (".", ";", ":", "!", "?", "\n"):
+                return False
+            if self.word(k) == ",":
+                return self.word(k + 1) in pronouns
         return False
 
     def fronted_before_pronoun(self, i: int) -> bool:
@@ -1083,8 +1128,10 @@ class _Reader:
                     continue
                 if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
                         or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS \
-                        or self.heads_noun_phrase(k):
-                    break   # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list
+                        or self.heads_noun_phrase(k) or self.verb_with_complement(k):
+                    # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list, and so does a
+                    # present participle with its complement ("consultant pour entorse")
+                    break
                 g = None if w.endswith(_EPICENE_ENDINGS) else self.gender(k)
                 entry = self.lex.get(w)
                 known = entry is not None and (entry.adjective or entry.noun or entry.finite_verb or entry.infinitive)
