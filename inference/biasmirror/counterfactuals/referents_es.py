@@ -84,6 +84,23 @@ ALONE_AFTER = {"llega", "llegó", "vino", "viene", "acude", "acudió", "está", 
 AGENT_ENDINGS = ("dor", "dora", "ero", "era", "ado", "ada", "ista")
 
 
+# states that only a person is in (masculine forms)
+PERSON_STATES = {"orientado", "desorientado", "consciente", "inconsciente", "asustado", "angustiado", "preocupado",
+                 "cansado", "agotado", "alterado", "agitado", "tranquilo", "nervioso", "ansioso", "aislado",
+                 "descuidado", "delgado", "adelgazado", "harto", "alérgico", "asintomático", "acompañado",
+                 "sudoroso", "pálido", "mareado", "somnoliento", "obnubilado", "confuso", "activo", "autónomo",
+                 "independiente", "dependiente", "vacunado", "intubado", "sedado", "borracho", "herido", "rescatado",
+                 "trasladado", "ingresado", "contusionado", "despierto", "dormido", "lloroso", "triste", "contento",
+                 "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico"}
+# endings that only nouns have
+NOUN_SUFFIXES = ("ión", "iones", "dad", "dades", "tud", "aje", "ajes", "miento", "mientos", "ncia", "ncias", "itis",
+                 "osis", "algia", "algias", "emia", "emias", "uria", "patía", "patías", "grafía", "scopia", "tomía",
+                 "plastia", "rragia", "ismo", "mento", "mentos")
+# adjectives that a note's segment may open with ("Tranquilo, ...", "Consciente, ...")
+ADJECTIVE_WORDS = {"tranquilo", "tranquila", "contento", "contenta", "despierto", "despierta", "sucio", "sucia",
+                   "frío", "fría", "pálido", "pálida", "lúcido", "lúcida", "estable", "febril", "afebril"}
+
+
 def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
 
@@ -145,8 +162,12 @@ class _Reader:
             return False
         if w in NOUN_WORDS or w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
             return True
+        if w.endswith(NOUN_SUFFIXES) and w not in ROLE_NOUNS:
+            return True     # "erosión", "cervicalgia", "enrojecimiento": endings only nouns have
         if self.is_verb(i):
             return False
+        if self.heads_finding(i):
+            return True
         if self.word(i - 1) in DETERMINERS and not (self.word(i - 1) in ("la", "lo") and self.word(i - 2) not in
                                                      PREPOSITIONS and self.clause_start(i - 2) is False
                                                      and self.is_verb(i)):
@@ -164,6 +185,23 @@ class _Reader:
                 return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
+
+    def heads_finding(self, i: int) -> bool:
+        """A word opening a segment before an adjective of its gender or a "de" complement, that no participle
+        ending or written accent marks as an adjective, is a noun: "fetor enólico", "globo vesical palpable",
+        "aumento de expectoración", "Pérdida de conocimiento"."""
+        w = self.word(i)
+        if not (self.clause_start(i - 1) or self.word(i - 1) in (",", "y")) or self.is_person(i) \
+                or w.endswith(LIST_ADJECTIVE_ENDINGS) or len(w) < 4:
+            return False
+        # an adjective's ending, unless a written accent before it makes the word a noun ("pérdida")
+        adjective_like = w.endswith(ADJECTIVE_ENDINGS) and not re.search(r"[áéó]\w*(?:ida|ido|ada|ado)$", w)
+        if adjective_like or w in ADJECTIVE_WORDS or w.startswith("ex") or "-" in w:
+            return False
+        nxt = self.word(i + 1)
+        return (nxt == "de" and not self.word(i + 2).endswith(("ado", "ada"))) or (
+            len(nxt) > 3 and nxt not in ADVERBS and nxt not in DETERMINERS and nxt.endswith(("o", "a"))
+            and ending_gender(nxt) == ending_gender(w) is not None and not self.is_person(i + 1))
 
     def is_adjective(self, i: int) -> bool:
         w = self.word(i)
@@ -438,7 +476,25 @@ class _Reader:
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
         self._self_apposition(patient, reasons)
+        self._person_states(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A state only a person is in ("orientada", "asustado", "alérgica") that the reading gave to a thing is
+        the patient's, when its sentence names no other person of the patient's sex."""
+        for i in range(len(self.t)):
+            w = self.word(i)
+            if reasons.get(i) != "agrees with something else" or self.gender(i) != self.sex \
+                    or (w[:-1] + "o" if w.endswith("a") else w) not in PERSON_STATES:
+                continue
+            start = i
+            while start >= 0 and self.word(start) not in (".", ";", "!", "?", "\n"):
+                start -= 1
+            if any(k not in patient and self.is_person(k) and self.is_noun(k) and self.gender(k) == self.sex
+                   for k in range(start + 1, len(self.t)) if not self.clause_start(k) or k > i):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
 
     def _self_apposition(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """"El Dr. ___, cirujano él mismo, consulta ...", "Una pediatra del hospital, ella misma paciente, ...":
