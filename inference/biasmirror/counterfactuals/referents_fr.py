@@ -980,6 +980,7 @@ class _Reader:
         self._lists(patient, reasons)
         self._fragments(patient, reasons)
         self._nicknames(patient, reasons)
+        self._person_states(patient, reasons)
         for i in range(len(self.t) - 1):
             if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
                 patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
@@ -988,6 +989,23 @@ class _Reader:
     def short_quote(self, k: int) -> bool:
         """The quotation opened at k closes within five words."""
         return any(self.word(m) in ("»", '"') for m in range(k + 1, min(k + 7, len(self.t))))
+
+    def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A state only a person is in ("agitée", "inquiet", "conscient") that the reading gave to a thing is the
+        patient's, when its sentence names no other person of the patient's sex (not right after a noun it may
+        agree with: "transit ralenti", nor a verb: "elle s'inquiète")."""
+        for i in range(len(self.t)):
+            if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
+                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB:
+                continue
+            start, end = self.sentence_start(i), i
+            while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
+                end += 1
+            if any(k not in patient and self.is_noun(k) and self.is_person(k) and self.gender(k, as_noun=True)
+                   in (self.sex, None) for k in range(start + 1, end)):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
 
     def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """What the patient is called, in quotation marks after a verb of naming ("l'appellent « la Mamie du
