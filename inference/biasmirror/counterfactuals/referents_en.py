@@ -58,7 +58,19 @@ DECADE_PREPOSITIONS = {"in", "since", "by", "until", "into", "from"}
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 # forms of address and nicknames that name whoever is called by them ("calls him 'Uncle'", "Sir ___")
 TITLES = {"sir": "M", "madam": "F", "uncle": "M", "auntie": "F", "aunty": "F", "grandpa": "M", "grandma": "F",
-          "granny": "F", "grandad": "M", "granddad": "M", "nana": "F"}
+          "granny": "F", "grandad": "M", "granddad": "M", "nana": "F", "nan": "F", "dame": "F"}
+# the patient's relatives by the direction of kinship: the parent named by a child of the patient ("Her son,
+# angry with his mother") is the patient, and so is the child named by a parent ("His mother, frightened for
+# her son")
+ASCENDANTS = {"mother", "father", "mum", "mom", "dad", "mummy", "daddy", "nan", "nana", "gran", "granny", "grandma",
+              "grandpa", "grandad", "granddad", "grandmother", "grandfather", "godmother", "godfather", "stepmother",
+              "stepfather", "mother-in-law", "father-in-law", "aunt", "uncle", "auntie"}
+DESCENDANTS = {"son", "daughter", "sons", "daughters", "grandson", "granddaughter", "grandsons", "granddaughters",
+               "godson", "goddaughter", "stepson", "stepdaughter", "daughter-in-law", "son-in-law", "nephew", "niece",
+               "children", "kids", "child", "grandchildren"}
+QUOTED_SELF_WORDS = {"not", "the", "kind", "sort", "type", "of", "a", "an", "really", "just", "never"}
+# nouns that name the person the note is about by what befell them ("The victim, a woman of 30")
+CASUALTY_NOUNS = {"victim", "casualty"}
 QUOTES = {"'", '"', "‘", "’", "“", "”"}
 # nouns ending in "man" that name no sex
 NOT_MAN_COMPOUNDS = {"human", "german", "roman", "shaman", "ottoman", "talisman", "caiman", "cayman", "walkman",
@@ -138,6 +150,8 @@ class _Reader:
             return True                         # the patient quoted: "I'm a grandmother"
         k = verb - 1
         w = self.word(k)
+        if w in CASUALTY_NOUNS and self.word(k - 1) == "the":
+            return True                         # "The casualty is a man of about 50"
         if w in ("she", "he", "pt", "patient", "___", "this", "who"):
             if w == "who":
                 return self.subject_is_patient(k) if False else self.word(k - 1) in ("patient", "pt")
@@ -171,7 +185,10 @@ class _Reader:
     def fronted(self, i: int) -> bool:
         """The noun phrase of i opens its clause and is followed by a comma and a pronoun: "A woman in her 60s,
         she presents ...", "Mother of the pt in bed 3, she fainted": an apposition to the subject."""
-        if not self.clause_start(self.start_of_phrase(i) - 1):
+        first = self.start_of_phrase(i)
+        if self.word(first - 1) == "the":
+            first -= 1                          # "The landlady of the pub, she was hit ..."
+        if not self.clause_start(first - 1):
             return False
         # a comma right after the noun opens an apposition that may run on to a semicolon: "A 50-something
         # woman, unkempt, found wandering ...; she ..."
@@ -221,6 +238,8 @@ class _Reader:
             return None
         if self.fronted(i):
             return "fronted"
+        if self.definite_subject(i):
+            return "subject"
         the = next((k for k in range(i - 1, max(i - 4, -1), -1) if self.word(k) == "the"), None)
         if the is not None and self.clause_start(the - 1) and all(
                 self.word(k).isalpha() and self.word(k) not in NOT_MODIFIERS for k in range(the + 1, i)) \
@@ -238,7 +257,7 @@ class _Reader:
             if self.word(the - 1) not in ("and", ","):
                 return None
             first, before = the, self.word(the - 1)     # "is a lawyer and the mother of ...": coordinated
-        if before == "," and (self.word(first - 2) in ("pt", "patient") or (
+        if before == "," and (self.word(first - 2) in ("pt", "patient") or self.word(first - 2) in CASUALTY_NOUNS or (
                 self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
             return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
         if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE and not self.has_age(first, i) \
@@ -250,6 +269,8 @@ class _Reader:
             return None
         if self.has_age(first, i):
             return "age"
+        if self.quoted_self(first):
+            return "predicate"
         if before in COPULA:
             if before == "as":
                 return "predicate"
@@ -278,6 +299,33 @@ class _Reader:
         if before in ("triage",) or (before == ":" and self.word(first - 2) == "triage"):
             return "start"
         return None
+
+    def quoted_self(self, first: int) -> bool:
+        """"I'm not the kind of man who ...", "I'm not a man to ...": the patient quoted, saying what they are."""
+        k = first - 1
+        while k >= 0 and first - k < 7 and self.word(k) in QUOTED_SELF_WORDS:
+            k -= 1
+        return self.word(k) in ("i'm", "i’m") or (self.word(k) == "am" and self.word(k - 1) == "i")
+
+    def kin_of_kin(self, i: int) -> bool:
+        """A kinship noun possessed by the relative that opens the sentence, in the other direction of kinship:
+        "Her son, angry with his mother", "His mother, frightened for her son", "Mother reports her son"."""
+        w = self.word(i)
+        if self.word(i - 1) not in ("his", "her", "their") or not (w in ASCENDANTS or w in DESCENDANTS):
+            return False
+        k = i - 2
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        opener = k + 1 + (self.word(k + 1) in ("his", "her", "their", "the"))
+        wanted = DESCENDANTS if w in ASCENDANTS else ASCENDANTS
+        return opener < i - 1 and self.word(opener) in wanted
+
+    def definite_subject(self, i: int) -> bool:
+        """"Ambulance crew report the gentleman was trapped", "Has the lady in bed 9 been seen": a person word
+        of the patient's sex after "the", followed by a verb or a bed, names the note's subject."""
+        return self.word(i - 1) == "the" and PERSON_WORDS.get(self.word(i)) == self.sex \
+            and self.word(i - 2) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like") \
+            and self.word(i + 1) in ("in", "was", "is", "has", "had", "who", "says", "said", "reports")
 
     def decade_of_other(self, i: int, patient: dict[int, str], partner: set[int] | None = None) -> bool:
         """"in her 30s": whose decade. The nearest person word before the pronoun in its sentence decides: the
@@ -334,7 +382,7 @@ class _Reader:
                 self.t[i - 1].text[-1:].isalnum()
             if (re.fullmatch(r"\d+[fm]", w) and not glued) or (w in ("f", "m") and tok.text in ("F", "M") and (
                     self.word(i - 1) in AGE_UNITS or self.word(i - 1) in (":",)
-                    or re.fullmatch(r"\d+|\d0s", self.word(i - 1)))):
+                    or re.fullmatch(r"\d+|\d0s|\d+(?:yo|y|yr|yrs)", self.word(i - 1)))):
                 if w[-1].upper() == self.sex:
                     patient[i] = "sex code"
                 continue
@@ -368,6 +416,13 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if self.kin_of_kin(i):
+                if (PERSON_WORDS.get(w) or ROLES.get(w)) == self.sex:
+                    patient[i] = "role noun"
+                reasons[i - 1] = "other person"     # the possessive is the relative's
+                patient.pop(i - 1, None)
+                continue
+            counted = "-of-" in w                   # "Mother-of-three": counted like "mother of three"
             if w not in PERSON_WORDS and w not in ROLES and "-" in w:
                 w = base_form(w)                # "ex-policewoman", "mother-of-four"
             if w not in PERSON_WORDS and w not in ROLES and compound_sex(w) and tok.text.isalpha():
@@ -389,7 +444,7 @@ class _Reader:
                     # a parent noun names the patient in "mother of three"; any kinship noun as the patient's
                     # predicate ("he is the eldest son")
                     named = how is not None and ((w in PARENT_ROLES and (how not in ("start", "fronted") or
-                                                                         self.word(i + 1) == "of"))
+                                                                         self.word(i + 1) == "of" or counted))
                                                  or how == "predicate"
                                                  or (how == "coordinated" and self.word(i - 1) in ("and", "a", "an")))
                 else:
