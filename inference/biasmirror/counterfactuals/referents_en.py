@@ -324,7 +324,8 @@ class _Reader:
         """"Ambulance crew report the gentleman was trapped", "Has the lady in bed 9 been seen": a person word
         of the patient's sex after "the", followed by a verb or a bed, names the note's subject."""
         return self.word(i - 1) == "the" and PERSON_WORDS.get(self.word(i)) == self.sex \
-            and self.word(i - 2) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like") \
+            and self.word(i - 2) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like", "as",
+                                         "near", "beside", "behind", "after", "before", "on", "about") \
             and self.word(i + 1) in ("in", "was", "is", "has", "had", "who", "says", "said", "reports")
 
     def decade_of_other(self, i: int, patient: dict[int, str], partner: set[int] | None = None) -> bool:
