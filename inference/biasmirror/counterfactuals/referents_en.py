@@ -401,6 +401,11 @@ class _Reader:
                 if self.word(k) in PERSON_WORDS:
                     partner.add(k)
                 continue
+            if w in PARTNER_SEXES and self.fronted(i) and self.word(i - 1) in ("a", "an"):
+                # "A wife, mother and full-time nurse, she says ...": the patient, described
+                if PARTNER_SEXES[w] == self.sex:
+                    patient[i] = "role noun"
+                continue
             if w in PARTNERS:
                 partner.add(i)
                 continue
@@ -445,7 +450,9 @@ class _Reader:
                     # a parent noun names the patient in "mother of three"; any kinship noun as the patient's
                     # predicate ("he is the eldest son")
                     named = how is not None and ((w in PARENT_ROLES and (how not in ("start", "fronted") or
-                                                                         self.word(i + 1) == "of" or counted))
+                                                                         self.word(i + 1) == "of" or counted
+                                                                         or (how == "fronted"
+                                                                             and self.word(i + 1) == "and")))
                                                  or how == "predicate"
                                                  or (how == "coordinated" and self.word(i - 1) in ("and", "a", "an")))
                 else:
