@@ -92,6 +92,8 @@ PERSON_STATES = {"orientado", "desorientado", "consciente", "inconsciente", "asu
                  "independiente", "dependiente", "vacunado", "intubado", "sedado", "borracho", "herido", "rescatado",
                  "trasladado", "ingresado", "contusionado", "despierto", "dormido", "lloroso", "triste", "contento",
                  "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico"}
+# person nouns of one grammatical gender whatever the person's sex
+FIXED_GENDER_PERSONS = {"pareja", "persona", "víctima"}
 # endings that only nouns have
 NOUN_SUFFIXES = ("ión", "iones", "dad", "dades", "tud", "aje", "ajes", "miento", "mientos", "ncia", "ncias", "itis",
                  "osis", "algia", "algias", "emia", "emias", "uria", "patía", "patías", "grafía", "scopia", "tomía",
@@ -491,7 +493,7 @@ class _Reader:
             while start >= 0 and self.word(start) not in (".", ";", "!", "?", "\n"):
                 start -= 1
             if any(k not in patient and self.is_person(k) and self.is_noun(k) and self.gender(k) == self.sex
-                   for k in range(start + 1, len(self.t)) if not self.clause_start(k) or k > i):
+                   and self.word(k) not in FIXED_GENDER_PERSONS for k in range(start + 1, len(self.t))):
                 continue
             patient[i] = "agreement"
             reasons.pop(i, None)

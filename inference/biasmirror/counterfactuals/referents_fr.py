@@ -214,6 +214,8 @@ class _Reader:
 
     def is_person(self, i: int) -> bool:
         w = self.word(i)
+        if len(w) < 2:
+            return False    # "1 m", "J3": a unit or a code
         entry = self.lex.get(w)
         suffix_gender = "F" if w.endswith(("euse", "trice", "ière", "ienne")) else "M"
         noun_gender = self.lex.gender(w, as_noun=True) if entry is not None else suffix_gender
