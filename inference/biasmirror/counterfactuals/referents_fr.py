@@ -120,6 +120,12 @@ _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"
             ("trice", "F"), ("teur", "M"), ("ienne", "F"), ("ien", "M"))
 
 
+def plural(adjective: str) -> bool:
+    """An adjective or participle whose ending is plural ("déclenchés", "constantes", "normaux")."""
+    return adjective.endswith(("ées", "és", "es", "aux", "ifs", "ives", "ants", "ents", "ites", "ues", "ies")) \
+        and not adjective.endswith("ès")
+
+
 def number_clash(adjective: str, noun: str) -> bool:
     """A plural noun with a singular adjective, or a plural adjective ("-es", "-és") with a singular noun."""
     noun_plural = noun.endswith(("s", "x"))
@@ -341,6 +347,9 @@ class _Reader:
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
+        if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
+                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’")):
+            return "other"      # "Fille de la patiente du box 2": another patient, the relative's
         if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
                 and self.word(i - 2) not in COPULAS and self.word(i - 2) != "," and self.patient_named_before(i):
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
@@ -582,8 +591,13 @@ class _Reader:
             while k >= 0 and self.word(k) == ",":
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
-        if w == "," and self.word(self.segment_start(j - 1) - 1) in FIXED_GENDER_PERSONS:
-            return EITHER       # "La victime, un homme de 30 ans, a été percutée / percuté": either agreement
+        if w == ",":
+            apposed_to = self.segment_start(j - 1) - 1
+            if self.word(apposed_to) in FIXED_GENDER_PERSONS:
+                return EITHER   # "La victime, un homme de 30 ans, a été percutée / percuté": either agreement
+            if self.word(apposed_to + 1) == "," and self.is_noun(apposed_to) and self.is_person(apposed_to) \
+                    and self.word(apposed_to - 1) in POSSESSIVES:
+                return self.noun_referent(apposed_to)   # "Son épouse, présente, est très inquiète"
         if self.clause_start(j) or w == ",":
             return PATIENT
         if j >= 0 and self.is_noun(j):
@@ -930,6 +944,10 @@ class _Reader:
                 continue
             if w == "fait" and self.infinitive(i + 1):
                 continue    # "il s'est fait poser": "fait" before an infinitive does not agree
+            if w in ("lui", "elle") and self.word(i - 1) == "est" and self.word(i - 2) in ("c'", "c’"):
+                if (w == "elle") == (self.sex == "F"):
+                    patient[i] = "pronoun"      # "C'est lui qui a été retrouvé"
+                continue
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
@@ -957,6 +975,9 @@ class _Reader:
                     self._determiners(i, None, patient)
                 else:
                     reasons[i] = "other person"
+                continue
+            if self.is_adjective(i) and g is not None and plural(w) and not self.patient_coordinated(i, patient):
+                reasons[i] = "agrees with something else"   # "airbags déclenchés": a plural, not the one patient
                 continue
             if self.is_adjective(i) and g is not None:
                 entry = self.lex.get(w)
@@ -991,6 +1012,10 @@ class _Reader:
     def short_quote(self, k: int) -> bool:
         """The quotation opened at k closes within five words."""
         return any(self.word(m) in ("»", '"') for m in range(k + 1, min(k + 7, len(self.t))))
+
+    def patient_coordinated(self, i: int, patient: dict[int, str]) -> bool:
+        """The sentence before i coordinates the patient with someone ("La pte et sa copine ont été agressées")."""
+        return any(k in patient and self.word(k + 1) == "et" for k in range(self.sentence_start(i) + 1, i))
 
     def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A state only a person is in ("agitée", "inquiet", "conscient") that the reading gave to a thing is the
