@@ -92,6 +92,12 @@ PERSON_STATES = {"orientado", "desorientado", "consciente", "inconsciente", "asu
                  "independiente", "dependiente", "vacunado", "intubado", "sedado", "borracho", "herido", "rescatado",
                  "trasladado", "ingresado", "contusionado", "despierto", "dormido", "lloroso", "triste", "contento",
                  "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico"}
+# the patient's descendants and the nouns of their parents: "Su hija, preocupada por su madre" names the patient
+DESCENDANTS = {"hijo", "hija", "hijos", "hijas", "nieto", "nieta", "nietos", "nietas", "yerno", "nuera", "sobrino",
+               "sobrina", "sobrinos", "sobrinas", "ahijado", "ahijada", "hijastro", "hijastra"}
+ASCENDANTS = {"madre", "padre", "mamá", "papá", "abuela", "abuelo", "suegra", "suegro", "tía", "tío", "madrina",
+              "padrino", "madrastra", "padrastro"}
+SIBLINGS = {"hermano", "hermana", "primo", "prima", "gemelo", "gemela", "cuñado", "cuñada"}
 # person nouns of one grammatical gender whatever the person's sex
 FIXED_GENDER_PERSONS = {"pareja", "persona", "víctima"}
 # endings that only nouns have
@@ -228,8 +234,25 @@ class _Reader:
     def noun_referent(self, i: int) -> str:
         w = self.word(i)
         before = self.word(i - 1)
+        if w in PARTNER_NOUNS and (before == "del" or (before in ("el", "la") and self.word(i - 2) == "de")):
+            return "other"      # "Madrina del novio": someone else's partner, the groom
         if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
             return PARTNER
+        apposed = i - 2 if before in ("un", "una", "antiguo", "antigua") else i - 1
+        if self.word(apposed) == "," and self.word(apposed - 1) == "víctima" and w in PATIENT_NOUNS:
+            return PATIENT      # "La víctima, una mujer de 40 años": the person the note is about
+        if self.word(apposed) == "," and (self.word(apposed - 1) in PARTNER_NOUNS - {"pareja"} or (
+                self.word(apposed - 1) == "pareja" and self.word(apposed - 2) in POSSESSIVES)):
+            return PARTNER      # "Su esposa, antigua enfermera", "su pareja, un hombre de 30 años"
+        if w in ASCENDANTS and before in POSSESSIVES and self.gender(i) == self.sex and self.descendant_subject(i):
+            return PATIENT      # "Su hija, preocupada por su madre": the mother of the patient's child
+        if w in KINSHIP and i == 0 and w not in SIBLINGS:
+            # "Madre soltera de dos hijos, ...", "Abuelo que cuidaba a sus nietos, ...": the note opens on the
+            # patient (a sibling opening it is family history: "Hermano gemelo en seguimiento por ...")
+            return PATIENT
+        if before == "de" and self.word(i - 2) in ("trabaja", "trabajaba", "trabajó") and (
+                self.clause_start(i - 3) or self.word(i - 3) in (",", "y")):
+            return PATIENT      # "Trabaja de camarera": the unsaid subject is the patient
         if w in ("mujer", "hombre", "varón", "varon") and before in ("un", "una") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
@@ -237,6 +260,13 @@ class _Reader:
         if before in POSSESSIVES or not self.is_person(i) or w in STAFF - ROLE_NOUNS:
             return "other"
         return PATIENT if self.role_position(i) else "other"
+
+    def descendant_subject(self, i: int) -> bool:
+        """The sentence before i opens on one of the patient's descendants ("Su hija", "Sus nietas")."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        return self.word(k + 1) in POSSESSIVES and self.word(k + 2) in DESCENDANTS
 
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
