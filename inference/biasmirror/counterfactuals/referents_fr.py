@@ -84,6 +84,7 @@ PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "
 MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
 YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
 VERB_COMPLEMENTS = ("pour", "chez", "avec", "dans")
+FINDING_VERBS = {"trouvé", "retrouvé", "découvert", "vu", "aperçu", "trouve", "retrouve", "découvre", "voit"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -344,6 +345,8 @@ class _Reader:
         if before in ("un", "une") and self.word(i - 2) in ("à", "avec") and self.is_person(i) \
                 and any(self.word(k) in MARRIED for k in range(max(0, i - 7), i - 2)):
             return PARTNER      # "Marié depuis dix ans à un ambulancier": the spouse
+        if i == 0 and w in PERSONAL_ROLE and self.word(i + 1) in ("célibataire", "seule", "seul", "isolée", "isolé"):
+            return PATIENT      # "Mère célibataire de deux enfants, ...": the note opens on the patient
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
@@ -638,6 +641,9 @@ class _Reader:
         w = self.word(j)
         if self.before_its_noun(i, own) and (self.clause_start(j) or w == ","):
             return "other"      # "Dernier rappel inconnu", "volumineux hématome": a preposed adjective
+        subject = self.possessed_subject(j) if w == "," else None
+        if subject is not None and own is not None and self.gender(subject, as_noun=True) == own:
+            return self.noun_referent(subject)  # "Son associé l'a conduit aux urgences, inquiet": the associate
         if self.clause_start(j):
             return PATIENT
         if w in ("trouve", "trouvait", "trouvent", "juge", "jugeait", "considère", "estime") \
@@ -723,6 +729,18 @@ class _Reader:
         """Whether position j lies inside quotation marks."""
         before = [self.word(k) for k in range(j)]
         return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def possessed_subject(self, j: int) -> int | None:
+        """The subject noun of a sentence that opens with a relative acting on the patient ("Son associé l'a
+        conduit ...", "Sa femme l'a amené ..."), when the comma at j closes that clause; else None."""
+        k = self.sentence_start(j) + 1
+        if self.word(k) not in POSSESSIVES or not (self.is_noun(k + 1) and self.is_person(k + 1)) \
+                or self.word(k + 2) not in ("l'", "l’", "le", "la") or any(self.word(m) == "," for m in range(k, j)):
+            return None
+        verb = self.word(k + 4) if self.word(k + 3) in AVOIR else self.word(k + 3)
+        if verb.rstrip("e") in FINDING_VERBS:
+            return None     # "Sa voisine l'a retrouvée au sol, consciente": the found one's state
+        return k + 1
 
     def time_adverbial(self, j: int) -> bool:
         """"hier", "hier soir", "ce matin": a time, passed over between a verb and its adjective."""
@@ -923,6 +941,9 @@ class _Reader:
             if w in ("il", "elle"):
                 if g == self.sex and not (w == "il" and self.impersonal_il(i)):
                     patient[i] = "pronoun"
+                continue
+            if w in ("celle-ci", "celui-ci") and any(self.word(k) in PARTNER_NOUNS for k in range(self.sentence_start(i) + 1, i)):
+                partner.add(i)      # "sa compagne et les deux enfants de celle-ci": the partner
                 continue
             if w in ("lui-même", "elle-même"):
                 if self.emphatic_of_partner(i):
