@@ -65,6 +65,20 @@ CASES = [
      "Il attend depuis trois heures aux urgences, très angoissé.",
      "Il attend depuis trois heures aux urgences, très angoissée.",
      "Elle attend depuis trois heures aux urgences, très angoissé."),
+    # French: a plural participle is not the one patient's ("airbags déclenchés")
+    ("fr", "AVP, conductrice ceinturée, airbags déclenchés ; elle a mal au cou.",
+     "AVP, conducteur ceinturé, airbags déclenchés ; il a mal au cou.",
+     "AVP, conducteur ceinturé, airbags déclenchées ; il a mal au cou.",
+     "AVP, conductrice ceinturée, airbags déclenchée ; elle a mal au cou."),
+    # French: another patient, "du box", named by a relative of the patient
+    ("fr", "Sœur de la patiente du box 4, elle a fait un malaise.", "Frère de la patiente du box 4, il a fait un malaise.",
+     "Frère du patient du box 4, il a fait un malaise.", "Sœur du patient du box 4, elle a fait un malaise."),
+    # French: "C'est elle qui ..."
+    ("fr", "C'est elle qui a appelé les secours.", "C'est lui qui a appelé les secours.",
+     "C'est lui qui a appelée les secours. Elle", "C'est elle qui a appelé les secours. Il"),
+    # French: a detached adjective closing a relative's clause is the relative's
+    ("fr", "Son voisin l'a conduite aux urgences, inquiet.", "Son voisin l'a conduit aux urgences, inquiet.",
+     "Son voisin l'a conduit aux urgences, inquiète.", "Son voisin l'a conduite aux urgences, inquiète."),
     # Spanish: a state only a person is in is the patient's
     ("es", "Alta a domicilio acompañada de su pareja.", "Alta a domicilio acompañado de su pareja.",
      "Alta a domicilio acompañada de su pareja.", "Alta a domicilio acompañado de su pareja."),
