@@ -96,6 +96,9 @@ CASES = [
     # English: a counted parent noun and a sex letter after an age
     ("en", "Mother-of-two, 40yo F, fell off a ladder.", "Father-of-two, 40yo M, fell off a ladder.",
      "Mother-of-two, 40yo M, fell off a ladder.", "Father-of-two, 40yo F, fell off a ladder."),
+    # English: a subject pronoun whose clause has the patient as object is someone else's ("he last saw him")
+    ("en", "Her neighbour says he last saw her on Monday.", "His neighbour says he last saw him on Monday.",
+     "His neighbour says she last saw him on Monday.", "Her neighbour says she last saw her on Monday."),
     # English: the patient quoted, saying what they are
     ("en", "She says: \"I'm not the kind of woman who complains.\"",
      "He says: \"I'm not the kind of man who complains.\"",

@@ -68,6 +68,10 @@ ASCENDANTS = {"mother", "father", "mum", "mom", "dad", "mummy", "daddy", "nan", 
 DESCENDANTS = {"son", "daughter", "sons", "daughters", "grandson", "granddaughter", "grandsons", "granddaughters",
                "godson", "goddaughter", "stepson", "stepdaughter", "daughter-in-law", "son-in-law", "nephew", "niece",
                "children", "kids", "child", "grandchildren"}
+# words after an object "her" ("saw her at baseline", "visits her daily", "brought her straight back")
+OBJECT_FOLLOWERS = {"at", "in", "on", "to", "from", "with", "for", "by", "daily", "straight", "back", "up", "down",
+                    "home", "yesterday", "today", "this", "that", "since", "every", "again", "off", "out", "over",
+                    "and", "but", "as", "into", "onto", "once", "twice", "regularly", "weekly", "often"}
 QUOTED_SELF_WORDS = {"not", "the", "kind", "sort", "type", "of", "a", "an", "really", "just", "never"}
 # nouns that name the person the note is about by what befell them ("The victim, a woman of 30")
 CASUALTY_NOUNS = {"victim", "casualty"}
@@ -328,6 +332,43 @@ class _Reader:
                                          "near", "beside", "behind", "after", "before", "on", "about") \
             and self.word(i + 1) in ("in", "was", "is", "has", "had", "who", "says", "said", "reports")
 
+    def someone_else_subject(self, i: int, patient: dict[int, str]) -> bool:
+        """A subject pronoun that cannot be the patient's: the same clause has an object pronoun of the same sex
+        ("he last saw him", "she visits her daily") - an object pronoun is never its own clause's subject - and
+        the sentence names another person of that sex before it ("His nephew states that he last saw him").
+        (Who a pronoun opening the next clause is, "His son found him; he had been there overnight", is left to
+        the patient: subject continuity goes either way.)"""
+        other = self.other_person_before(i, patient)
+        if other is None or other == i - 1:
+            return False    # "a man he met online": a relative clause on that person
+        objects = ("him",) if self.word(i) == "he" else ("her",)
+        k = i + 1
+        while k < len(self.t) and k < i + 6 and self.word(k) not in CLAUSE_ENDS and self.word(k) not in (
+                ",", "and", "but", "who", "that", "which", "because", "when"):
+            if self.word(k) in objects and self.object_pronoun(k):
+                return True
+            k += 1
+        return False
+
+    def other_person_before(self, i: int, patient: dict[int, str]) -> int | None:
+        """The last person noun of the patient's sex before i in its sentence that is not the patient's."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            w = re.sub(r"['’]s$", "", self.word(k))
+            if k not in patient and (PERSON_WORDS.get(w) or ROLES.get(w)) == self.sex:
+                return k
+            if k not in patient and w in OTHER_PEOPLE:
+                return k
+            k -= 1
+        return None
+
+    def object_pronoun(self, k: int) -> bool:
+        """"him", or "her" not before a noun it would possess ("saw her at baseline", not "her husband")."""
+        if self.word(k) == "him":
+            return True
+        nxt = self.word(k + 1)
+        return not nxt[:1].isalpha() or nxt in OBJECT_FOLLOWERS
+
     def decade_of_other(self, i: int, patient: dict[int, str], partner: set[int] | None = None) -> bool:
         """"in her 30s": whose decade. The nearest person word before the pronoun in its sentence decides: the
         patient's own noun ("a male in his 80s", "Lady in her 70s") or no person at all ("symptoms started in
@@ -370,6 +411,9 @@ class _Reader:
                     continue
                 if self.word(i - 1) == "and" and self.word(i + 1) in PARTNERS and self.word(i - 2) in KINSHIP:
                     reasons[i] = "other person"      # "his niece and her husband"
+                    continue
+                if w in ("he", "she") and self.someone_else_subject(i, patient):
+                    reasons[i] = "other person"
                     continue
                 patient[i] = "pronoun"
                 continue
