@@ -67,7 +67,8 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                  "opposant", "apaisé", "endormi", "rendormi", "réveillé", "confus", "gêné", "choqué",
                                  "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
                                  "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
-                                 "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé")
+                                 "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé",
+                                 "appareillé", "suivi")
                  for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
                                         "agressif", "agressive"}
 TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
@@ -85,6 +86,12 @@ MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
 YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
 VERB_COMPLEMENTS = ("pour", "chez", "avec", "dans")
 FINDING_VERBS = {"trouvé", "retrouvé", "découvert", "vu", "aperçu", "trouve", "retrouve", "découvre", "voit"}
+# nouns ending in -s or -x in the singular too ("la dernière fois")
+INVARIABLE_NOUNS = {"fois", "temps", "corps", "pouls", "poids", "dos", "bras", "repos", "avis", "cas", "mois", "voix",
+                    "prix", "choix", "nez", "pas"}
+# verbs by which someone named before a colon reports ("Transmission de l'IDE : elle signale ...")
+REPORTING_VERBS = {"signale", "rapporte", "dit", "retrouve", "note", "constate", "confirme", "explique", "précise",
+                   "décrit", "indique", "ne", "n'", "n’"}
 ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
 # person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
 OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
@@ -129,7 +136,7 @@ def plural(adjective: str) -> bool:
 
 def number_clash(adjective: str, noun: str) -> bool:
     """A plural noun with a singular adjective, or a plural adjective ("-es", "-és") with a singular noun."""
-    noun_plural = noun.endswith(("s", "x"))
+    noun_plural = noun.endswith(("s", "x")) and noun not in INVARIABLE_NOUNS
     return (noun_plural and not adjective.endswith(("s", "x"))) or (
         not noun_plural and adjective.endswith(("es", "és", "ées", "ifs", "aux")))
 
@@ -149,6 +156,7 @@ class _Reader:
         self.sex = sex
         self.lex = lex
         self.memo: dict[int, str | None] = {}
+        self.others = frozenset(i for i in range(len(toks)) if self.someone_else_pronoun(i))
 
     # --- word classes -------------------------------------------------------------------------------------
     def word(self, i: int) -> str:
@@ -584,6 +592,8 @@ class _Reader:
         if prep is not None and prep > 0 and not self.clause_start(prep - 1):
             j = prep - 1
         w = self.word(j)
+        if w in ("il", "elle") and j in self.others:
+            return "other"
         if w in ("il", "elle"):
             return None if w == "il" and self.impersonal_il(j) else PATIENT
         if w in ("je", "j'", "j’", "tu", "nous"):
@@ -644,8 +654,8 @@ class _Reader:
         subject = self.possessed_subject(j) if w == "," else None
         if subject is not None and own is not None and self.gender(subject, as_noun=True) == own:
             return self.noun_referent(subject)  # "Son associé l'a conduit aux urgences, inquiet": the associate
-        if self.clause_start(j):
-            return PATIENT
+        if self.clause_start(j) or (w == "fois" and self.word(j - 1) in ("dernière", "première")):
+            return PATIENT      # "Dernière fois vu asymptomatique hier": the patient, last seen
         if w in ("trouve", "trouvait", "trouvent", "juge", "jugeait", "considère", "estime") \
                 and self.word(j - 1) in ("il", "elle", "ils", "elles") and self.word(j - 2) in ("qu'", "qu’", "que"):
             # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
@@ -847,7 +857,7 @@ class _Reader:
         if self.clause_start(k):
             return PATIENT
         if w in ("elle", "lui", "il"):
-            return PATIENT if own is None or self.gender(k) == own else "other"
+            return PATIENT if (own is None or self.gender(k) == own) and k not in self.others else "other"
         if w in COORDINATION:
             return self.conjunct(k - 1, own)
         if w in COPULAS:
@@ -897,6 +907,34 @@ class _Reader:
         return self.subject_of(v)
 
     # --- the reading ---------------------------------------------------------------------------------------
+    def someone_else_pronoun(self, i: int) -> bool:
+        """"il"/"elle" that is another person's: after a colon that closes the naming of that person ("Appel de sa
+        sœur : elle est passée ...", "Examen par l'interne : elle ne retrouve pas ..."), or the subject of a clause
+        whose object clitic is of its own gender while the sentence names another person of that gender (an
+        object pronoun is never its clause's subject: "son fils dit qu'il l'a trouvé au sol")."""
+        w = self.word(i)
+        if w not in ("il", "elle"):
+            return False
+        sex = "M" if w == "il" else "F"
+        start = self.sentence_start(i)
+        other = any(self.is_noun(k) and self.is_person(k) and self.word(k) not in PATIENT_NOUNS
+                    and self.gender(k, as_noun=True) in (sex, None) and self.word(k - 1) in POSSESSIVES | {
+                        "de", "d'", "d’", "par", "l'", "l’", "le", "la"} for k in range(start + 1, i))
+        if not other:
+            return False
+        if self.word(i - 1) == ":" and self.word(i + 1) in REPORTING_VERBS:
+            return True     # "Examen par l'interne : elle ne retrouve pas ...": the one reporting
+        clitics = ("le", "l'", "l’") if sex == "M" else ("la", "l'", "l’")
+        k = i + 1
+        while k < len(self.t) and k < i + 5 and not self.clause_start(k) and self.word(k) not in (",", "et", "qui"):
+            # "elle est passée la voir", "il l'a trouvé": "l'" is the patient's only before a participle of the
+            # pronoun's gender
+            verb = self.word(k + 1) in AVOIR or self.is_finite_verb(k + 1) or self.infinitive(k + 1)
+            if self.word(k) in clitics and verb and (self.word(k) in ("le", "la") or self.gender(k + 2) == sex):
+                return True
+            k += 1
+        return False
+
     def infinitive(self, i: int) -> bool:
         entry = self.lex.get(self.word(i))
         return bool(entry and entry.infinitive)
@@ -939,7 +977,9 @@ class _Reader:
             w = tok.lower
             g = self.gender(i)
             if w in ("il", "elle"):
-                if g == self.sex and not (w == "il" and self.impersonal_il(i)):
+                if i in self.others:
+                    reasons[i] = "other person"
+                elif g == self.sex and not (w == "il" and self.impersonal_il(i)):
                     patient[i] = "pronoun"
                 continue
             if w in ("celle-ci", "celui-ci") and any(self.word(k) in PARTNER_NOUNS for k in range(self.sentence_start(i) + 1, i)):
@@ -1044,7 +1084,8 @@ class _Reader:
         agree with: "transit ralenti", nor a verb: "elle s'inquiète")."""
         for i in range(len(self.t)):
             if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
-                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB:
+                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB \
+                    or self.word(i - 1) in DETERMINERS:
                 continue
             start, end = self.sentence_start(i), i
             while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
