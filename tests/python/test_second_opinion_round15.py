@@ -79,6 +79,17 @@ CASES = [
     # French: a detached adjective closing a relative's clause is the relative's
     ("fr", "Son voisin l'a conduite aux urgences, inquiet.", "Son voisin l'a conduit aux urgences, inquiet.",
      "Son voisin l'a conduit aux urgences, inquiète.", "Son voisin l'a conduite aux urgences, inquiète."),
+    # French: a pronoun reporting after a colon, or whose clause has an object clitic of its gender, is the person
+    # named before it
+    ("fr", "L'IDE de nuit a appelé : elle signale une chute. Sa sœur est passée la voir.",
+     "L'IDE de nuit a appelé : elle signale une chute. Sa sœur est passée le voir.",
+     "L'IDE de nuit a appelé : il signale une chute. Sa sœur est passée le voir.",
+     "L'IDE de nuit a appelé : il signale une chute. Sa sœur est passée la voir."),
+    ("fr", "Son frère dit qu'il l'a trouvée au sol.", "Son frère dit qu'il l'a trouvé au sol.",
+     "Son frère dit qu'elle l'a trouvé au sol.", "Son frère dit qu'elle l'a trouvée au sol."),
+    # French: an adjective after an infinitive agrees with the subject of what governs it
+    ("fr", "Elle est incapable de se lever seule.", "Il est incapable de se lever seul.",
+     "Il est incapable de se lever seule.", "Elle est incapable de se lever seul."),
     # Spanish: a state only a person is in is the patient's
     ("es", "Alta a domicilio acompañada de su pareja.", "Alta a domicilio acompañado de su pareja.",
      "Alta a domicilio acompañada de su pareja.", "Alta a domicilio acompañado de su pareja."),

@@ -120,7 +120,7 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
                    "interne", "externe", "responsable"}
 # more of them, for the reading only (the checks read EPICENE_PERSONS too)
-AGE_PERSONS = {"sdf", "sans-abri", "gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
+AGE_PERSONS = {"ide", "idel", "ioa", "iao", "idec", "iade", "ibode", "sdf", "sans-abri", "gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
                "nonagénaire", "centenaire", "trentenaire"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
@@ -654,6 +654,10 @@ class _Reader:
         subject = self.possessed_subject(j) if w == "," else None
         if subject is not None and own is not None and self.gender(subject, as_noun=True) == own:
             return self.noun_referent(subject)  # "Son associé l'a conduit aux urgences, inquiet": the associate
+        entry = self.lex.get(self.word(i))
+        if self.infinitive(j) and self.word(j - 1) in ("se", "s'", "s’", "de", "d'", "d’") and entry and entry.adjective \
+                and not (entry.noun and j == i - 1):     # "porter plainte": an infinitive and its object
+            return self.infinitive_controller(j)    # "incapable de se lever seul": the one unable
         if self.clause_start(j) or (w == "fois" and self.word(j - 1) in ("dernière", "première")):
             return PATIENT      # "Dernière fois vu asymptomatique hier": the patient, last seen
         if w in ("trouve", "trouvait", "trouvent", "juge", "jugeait", "considère", "estime") \
@@ -739,6 +743,25 @@ class _Reader:
         """Whether position j lies inside quotation marks."""
         before = [self.word(k) for k in range(j)]
         return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def infinitive_controller(self, j: int) -> str | None:
+        """What an adjective after the infinitive at j agrees with: the subject of the word that governs the
+        infinitive ("incapable de se lever seule", "refuse de rentrer seul")."""
+        if self.word(j) == "avoir":
+            return None     # "persuadé d'avoir fait un infarctus": a participle after "avoir" does not agree
+        k = j - 1
+        while k >= 0 and self.word(k) in ("se", "s'", "s’", "de", "d'", "d’", "ne", "pas"):
+            k -= 1
+        if self.word(k) in ("avant", "sans", "pour", "après", "afin"):
+            # "Il a passé la nuit au sol avant d'être découvert": the sentence's subject
+            first = self.sentence_start(k) + 1
+            named = self.word(first) in ("il", "elle") and first not in self.others or self.word(first) in PATIENT_NOUNS
+            return PATIENT if named else "other"
+        if self.is_adjective(k):
+            return self.controller(k)
+        if self.is_finite_verb(k):
+            return self.verb_controller(k)
+        return "other"
 
     def possessed_subject(self, j: int) -> int | None:
         """The subject noun of a sentence that opens with a relative acting on the patient ("Son associé l'a
