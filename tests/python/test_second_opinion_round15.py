@@ -110,6 +110,11 @@ CASES = [
     # English: a subject pronoun whose clause has the patient as object is someone else's ("he last saw him")
     ("en", "Her neighbour says he last saw her on Monday.", "His neighbour says he last saw him on Monday.",
      "His neighbour says she last saw him on Monday.", "Her neighbour says she last saw her on Monday."),
+    # English: after ";", a pronoun with a clinician's verb carries on the clinician that opened the clause before
+    ("en", "Her GP, Dr ___, saw her on Monday; she increased her diuretic.",
+     "His GP, Dr ___, saw him on Monday; she increased his diuretic.",
+     "His GP, Dr ___, saw him on Monday; he increased his diuretic.",
+     "Her GP, Dr ___, saw her on Monday; he increased her diuretic."),
     # English: the patient quoted, saying what they are
     ("en", "She says: \"I'm not the kind of woman who complains.\"",
      "He says: \"I'm not the kind of man who complains.\"",

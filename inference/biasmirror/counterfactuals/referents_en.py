@@ -69,9 +69,15 @@ DESCENDANTS = {"son", "daughter", "sons", "daughters", "grandson", "granddaughte
                "godson", "goddaughter", "stepson", "stepdaughter", "daughter-in-law", "son-in-law", "nephew", "niece",
                "children", "kids", "child", "grandchildren"}
 # words after an object "her" ("saw her at baseline", "visits her daily", "brought her straight back")
-OBJECT_FOLLOWERS = {"at", "in", "on", "to", "from", "with", "for", "by", "daily", "straight", "back", "up", "down",
+OBJECT_FOLLOWERS = {"at", "in", "on", "to", "from", "with", "for", "by", "daily", "straight", "up", "down",
                     "home", "yesterday", "today", "this", "that", "since", "every", "again", "off", "out", "over",
                     "and", "but", "as", "into", "onto", "once", "twice", "regularly", "weekly", "often"}
+# clinicians, and what they do to or say of a patient: after ";" the pronoun carries on a clinician subject
+CLINICIANS = {"dr.", "dr", "pcp", "nurse", "physician", "doctor", "oncologist", "urologist", "surgeon", "cardiologist",
+              "paramedic", "paramedics", "pharmacist", "gp", "provider", "attending", "resident", "np", "pa"}
+CLINICIAN_VERBS = {"reports", "reported", "says", "said", "states", "stated", "notes", "noted", "increased",
+                   "decreased", "started", "stopped", "prescribed", "recommended", "advised", "documented",
+                   "referred", "asked", "ordered", "gave", "administered", "called"}
 QUOTED_SELF_WORDS = {"not", "the", "kind", "sort", "type", "of", "a", "an", "really", "just", "never"}
 # nouns that name the person the note is about by what befell them ("The victim, a woman of 30")
 CASUALTY_NOUNS = {"victim", "casualty"}
@@ -338,6 +344,8 @@ class _Reader:
         the sentence names another person of that sex before it ("His nephew states that he last saw him").
         (Who a pronoun opening the next clause is, "His son found him; he had been there overnight", is left to
         the patient: subject continuity goes either way.)"""
+        if self.word(i - 1) == ";" and self.word(i + 1) in CLINICIAN_VERBS and self.clinician_subject(i - 1):
+            return True     # "Dr. ___ from her nursing home called ahead; she reports that she fell"
         other = self.other_person_before(i, patient)
         if other is None or other == i - 1:
             return False    # "a man he met online": a relative clause on that person
@@ -350,10 +358,21 @@ class _Reader:
             k += 1
         return False
 
+    def clinician_subject(self, k: int) -> bool:
+        """The clause before position k opens with a clinician ("Dr. ___", "Her PCP, Dr. ___,", "The nurse")."""
+        start = k - 1
+        while start >= 0 and self.word(start) not in (".", ";", "!", "?", "\n"):
+            start -= 1
+        first = start + 1
+        while self.word(first) in ("his", "her", "their", "the", "a", "an"):
+            first += 1
+        return self.word(first) in CLINICIANS
+
     def other_person_before(self, i: int, patient: dict[int, str]) -> int | None:
-        """The last person noun of the patient's sex before i in its sentence that is not the patient's."""
+        """The last person noun of the patient's sex before i in its sentence (";" does not end it) that is not the
+        patient's."""
         k = i - 1
-        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+        while k >= 0 and self.word(k) not in (".", "!", "?", "\n"):
             w = re.sub(r"['’]s$", "", self.word(k))
             if k not in patient and (PERSON_WORDS.get(w) or ROLES.get(w)) == self.sex:
                 return k
