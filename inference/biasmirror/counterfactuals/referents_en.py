@@ -58,7 +58,29 @@ DECADE_PREPOSITIONS = {"in", "since", "by", "until", "into", "from"}
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 # forms of address and nicknames that name whoever is called by them ("calls him 'Uncle'", "Sir ___")
 TITLES = {"sir": "M", "madam": "F", "uncle": "M", "auntie": "F", "aunty": "F", "grandpa": "M", "grandma": "F",
-          "granny": "F", "grandad": "M", "granddad": "M", "nana": "F"}
+          "granny": "F", "grandad": "M", "granddad": "M", "nana": "F", "nan": "F", "dame": "F"}
+# the patient's relatives by the direction of kinship: the parent named by a child of the patient ("Her son,
+# angry with his mother") is the patient, and so is the child named by a parent ("His mother, frightened for
+# her son")
+ASCENDANTS = {"mother", "father", "mum", "mom", "dad", "mummy", "daddy", "nan", "nana", "gran", "granny", "grandma",
+              "grandpa", "grandad", "granddad", "grandmother", "grandfather", "godmother", "godfather", "stepmother",
+              "stepfather", "mother-in-law", "father-in-law", "aunt", "uncle", "auntie"}
+DESCENDANTS = {"son", "daughter", "sons", "daughters", "grandson", "granddaughter", "grandsons", "granddaughters",
+               "godson", "goddaughter", "stepson", "stepdaughter", "daughter-in-law", "son-in-law", "nephew", "niece",
+               "children", "kids", "child", "grandchildren"}
+# words after an object "her" ("saw her at baseline", "visits her daily", "brought her straight back")
+OBJECT_FOLLOWERS = {"at", "in", "on", "to", "from", "with", "for", "by", "daily", "straight", "up", "down",
+                    "home", "yesterday", "today", "this", "that", "since", "every", "again", "off", "out", "over",
+                    "and", "but", "as", "into", "onto", "once", "twice", "regularly", "weekly", "often"}
+# clinicians, and what they do to or say of a patient: after ";" the pronoun carries on a clinician subject
+CLINICIANS = {"dr.", "dr", "pcp", "nurse", "physician", "doctor", "oncologist", "urologist", "surgeon", "cardiologist",
+              "paramedic", "paramedics", "pharmacist", "gp", "provider", "attending", "resident", "np", "pa"}
+CLINICIAN_VERBS = {"reports", "reported", "says", "said", "states", "stated", "notes", "noted", "increased",
+                   "decreased", "started", "stopped", "prescribed", "recommended", "advised", "documented",
+                   "referred", "asked", "ordered", "gave", "administered", "called"}
+QUOTED_SELF_WORDS = {"not", "the", "kind", "sort", "type", "of", "a", "an", "really", "just", "never"}
+# nouns that name the person the note is about by what befell them ("The victim, a woman of 30")
+CASUALTY_NOUNS = {"victim", "casualty"}
 QUOTES = {"'", '"', "‘", "’", "“", "”"}
 # nouns ending in "man" that name no sex
 NOT_MAN_COMPOUNDS = {"human", "german", "roman", "shaman", "ottoman", "talisman", "caiman", "cayman", "walkman",
@@ -138,6 +160,8 @@ class _Reader:
             return True                         # the patient quoted: "I'm a grandmother"
         k = verb - 1
         w = self.word(k)
+        if w in CASUALTY_NOUNS and self.word(k - 1) == "the":
+            return True                         # "The casualty is a man of about 50"
         if w in ("she", "he", "pt", "patient", "___", "this", "who"):
             if w == "who":
                 return self.subject_is_patient(k) if False else self.word(k - 1) in ("patient", "pt")
@@ -171,7 +195,10 @@ class _Reader:
     def fronted(self, i: int) -> bool:
         """The noun phrase of i opens its clause and is followed by a comma and a pronoun: "A woman in her 60s,
         she presents ...", "Mother of the pt in bed 3, she fainted": an apposition to the subject."""
-        if not self.clause_start(self.start_of_phrase(i) - 1):
+        first = self.start_of_phrase(i)
+        if self.word(first - 1) == "the":
+            first -= 1                          # "The landlady of the pub, she was hit ..."
+        if not self.clause_start(first - 1):
             return False
         # a comma right after the noun opens an apposition that may run on to a semicolon: "A 50-something
         # woman, unkempt, found wandering ...; she ..."
@@ -221,6 +248,8 @@ class _Reader:
             return None
         if self.fronted(i):
             return "fronted"
+        if self.definite_subject(i):
+            return "subject"
         the = next((k for k in range(i - 1, max(i - 4, -1), -1) if self.word(k) == "the"), None)
         if the is not None and self.clause_start(the - 1) and all(
                 self.word(k).isalpha() and self.word(k) not in NOT_MODIFIERS for k in range(the + 1, i)) \
@@ -238,7 +267,7 @@ class _Reader:
             if self.word(the - 1) not in ("and", ","):
                 return None
             first, before = the, self.word(the - 1)     # "is a lawyer and the mother of ...": coordinated
-        if before == "," and (self.word(first - 2) in ("pt", "patient") or (
+        if before == "," and (self.word(first - 2) in ("pt", "patient") or self.word(first - 2) in CASUALTY_NOUNS or (
                 self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
             return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
         if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE and not self.has_age(first, i) \
@@ -250,6 +279,8 @@ class _Reader:
             return None
         if self.has_age(first, i):
             return "age"
+        if self.quoted_self(first):
+            return "predicate"
         if before in COPULA:
             if before == "as":
                 return "predicate"
@@ -278,6 +309,84 @@ class _Reader:
         if before in ("triage",) or (before == ":" and self.word(first - 2) == "triage"):
             return "start"
         return None
+
+    def quoted_self(self, first: int) -> bool:
+        """"I'm not the kind of man who ...", "I'm not a man to ...": the patient quoted, saying what they are."""
+        k = first - 1
+        while k >= 0 and first - k < 7 and self.word(k) in QUOTED_SELF_WORDS:
+            k -= 1
+        return self.word(k) in ("i'm", "i’m") or (self.word(k) == "am" and self.word(k - 1) == "i")
+
+    def kin_of_kin(self, i: int) -> bool:
+        """A kinship noun possessed by the relative that opens the sentence, in the other direction of kinship:
+        "Her son, angry with his mother", "His mother, frightened for her son", "Mother reports her son"."""
+        w = self.word(i)
+        if self.word(i - 1) not in ("his", "her", "their") or not (w in ASCENDANTS or w in DESCENDANTS):
+            return False
+        k = i - 2
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        opener = k + 1 + (self.word(k + 1) in ("his", "her", "their", "the"))
+        wanted = DESCENDANTS if w in ASCENDANTS else ASCENDANTS
+        return opener < i - 1 and self.word(opener) in wanted
+
+    def definite_subject(self, i: int) -> bool:
+        """"Ambulance crew report the gentleman was trapped", "Has the lady in bed 9 been seen": a person word
+        of the patient's sex after "the", followed by a verb or a bed, names the note's subject."""
+        return self.word(i - 1) == "the" and PERSON_WORDS.get(self.word(i)) == self.sex \
+            and self.word(i - 2) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like", "as",
+                                         "near", "beside", "behind", "after", "before", "on", "about") \
+            and self.word(i + 1) in ("in", "was", "is", "has", "had", "who", "says", "said", "reports")
+
+    def someone_else_subject(self, i: int, patient: dict[int, str]) -> bool:
+        """A subject pronoun that cannot be the patient's: the same clause has an object pronoun of the same sex
+        ("he last saw him", "she visits her daily") - an object pronoun is never its own clause's subject - and
+        the sentence names another person of that sex before it ("His nephew states that he last saw him").
+        (Who a pronoun opening the next clause is, "His son found him; he had been there overnight", is left to
+        the patient: subject continuity goes either way.)"""
+        if self.word(i - 1) == ";" and self.word(i + 1) in CLINICIAN_VERBS and self.clinician_subject(i - 1):
+            return True     # "Dr. ___ from her nursing home called ahead; she reports that she fell"
+        other = self.other_person_before(i, patient)
+        if other is None or other == i - 1:
+            return False    # "a man he met online": a relative clause on that person
+        objects = ("him",) if self.word(i) == "he" else ("her",)
+        k = i + 1
+        while k < len(self.t) and k < i + 6 and self.word(k) not in CLAUSE_ENDS and self.word(k) not in (
+                ",", "and", "but", "who", "that", "which", "because", "when"):
+            if self.word(k) in objects and self.object_pronoun(k):
+                return True
+            k += 1
+        return False
+
+    def clinician_subject(self, k: int) -> bool:
+        """The clause before position k opens with a clinician ("Dr. ___", "Her PCP, Dr. ___,", "The nurse")."""
+        start = k - 1
+        while start >= 0 and self.word(start) not in (".", ";", "!", "?", "\n"):
+            start -= 1
+        first = start + 1
+        while self.word(first) in ("his", "her", "their", "the", "a", "an"):
+            first += 1
+        return self.word(first) in CLINICIANS
+
+    def other_person_before(self, i: int, patient: dict[int, str]) -> int | None:
+        """The last person noun of the patient's sex before i in its sentence (";" does not end it) that is not the
+        patient's."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", "!", "?", "\n"):
+            w = re.sub(r"['’]s$", "", self.word(k))
+            if k not in patient and (PERSON_WORDS.get(w) or ROLES.get(w)) == self.sex:
+                return k
+            if k not in patient and w in OTHER_PEOPLE:
+                return k
+            k -= 1
+        return None
+
+    def object_pronoun(self, k: int) -> bool:
+        """"him", or "her" not before a noun it would possess ("saw her at baseline", not "her husband")."""
+        if self.word(k) == "him":
+            return True
+        nxt = self.word(k + 1)
+        return not nxt[:1].isalpha() or nxt in OBJECT_FOLLOWERS
 
     def decade_of_other(self, i: int, patient: dict[int, str], partner: set[int] | None = None) -> bool:
         """"in her 30s": whose decade. The nearest person word before the pronoun in its sentence decides: the
@@ -322,6 +431,9 @@ class _Reader:
                 if self.word(i - 1) == "and" and self.word(i + 1) in PARTNERS and self.word(i - 2) in KINSHIP:
                     reasons[i] = "other person"      # "his niece and her husband"
                     continue
+                if w in ("he", "she") and self.someone_else_subject(i, patient):
+                    reasons[i] = "other person"
+                    continue
                 patient[i] = "pronoun"
                 continue
             if w in HONORIFICS or tok.text in ("Mr.", "Ms.", "Mrs.", "Mr", "Ms", "Mrs"):
@@ -334,7 +446,7 @@ class _Reader:
                 self.t[i - 1].text[-1:].isalnum()
             if (re.fullmatch(r"\d+[fm]", w) and not glued) or (w in ("f", "m") and tok.text in ("F", "M") and (
                     self.word(i - 1) in AGE_UNITS or self.word(i - 1) in (":",)
-                    or re.fullmatch(r"\d+|\d0s", self.word(i - 1)))):
+                    or re.fullmatch(r"\d+|\d0s|\d+(?:yo|y|yr|yrs)", self.word(i - 1)))):
                 if w[-1].upper() == self.sex:
                     patient[i] = "sex code"
                 continue
@@ -352,6 +464,11 @@ class _Reader:
                 if self.word(k) in PERSON_WORDS:
                     partner.add(k)
                 continue
+            if w in PARTNER_SEXES and self.fronted(i) and self.word(i - 1) in ("a", "an"):
+                # "A wife, mother and full-time nurse, she says ...": the patient, described
+                if PARTNER_SEXES[w] == self.sex:
+                    patient[i] = "role noun"
+                continue
             if w in PARTNERS:
                 partner.add(i)
                 continue
@@ -368,6 +485,13 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if self.kin_of_kin(i):
+                if (PERSON_WORDS.get(w) or ROLES.get(w)) == self.sex:
+                    patient[i] = "role noun"
+                reasons[i - 1] = "other person"     # the possessive is the relative's
+                patient.pop(i - 1, None)
+                continue
+            counted = "-of-" in w                   # "Mother-of-three": counted like "mother of three"
             if w not in PERSON_WORDS and w not in ROLES and "-" in w:
                 w = base_form(w)                # "ex-policewoman", "mother-of-four"
             if w not in PERSON_WORDS and w not in ROLES and compound_sex(w) and tok.text.isalpha():
@@ -389,7 +513,9 @@ class _Reader:
                     # a parent noun names the patient in "mother of three"; any kinship noun as the patient's
                     # predicate ("he is the eldest son")
                     named = how is not None and ((w in PARENT_ROLES and (how not in ("start", "fronted") or
-                                                                         self.word(i + 1) == "of"))
+                                                                         self.word(i + 1) == "of" or counted
+                                                                         or (how == "fronted"
+                                                                             and self.word(i + 1) == "and")))
                                                  or how == "predicate"
                                                  or (how == "coordinated" and self.word(i - 1) in ("and", "a", "an")))
                 else:

@@ -84,6 +84,31 @@ ALONE_AFTER = {"llega", "llegó", "vino", "viene", "acude", "acudió", "está", 
 AGENT_ENDINGS = ("dor", "dora", "ero", "era", "ado", "ada", "ista")
 
 
+# states that only a person is in (masculine forms)
+PERSON_STATES = {"orientado", "desorientado", "consciente", "inconsciente", "asustado", "angustiado", "preocupado",
+                 "cansado", "agotado", "alterado", "agitado", "tranquilo", "nervioso", "ansioso", "aislado",
+                 "descuidado", "delgado", "adelgazado", "harto", "alérgico", "asintomático", "acompañado",
+                 "sudoroso", "pálido", "mareado", "somnoliento", "obnubilado", "confuso", "activo", "autónomo",
+                 "independiente", "dependiente", "vacunado", "intubado", "sedado", "borracho", "herido", "rescatado",
+                 "trasladado", "ingresado", "contusionado", "despierto", "dormido", "lloroso", "triste", "contento",
+                 "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico"}
+# the patient's descendants and the nouns of their parents: "Su hija, preocupada por su madre" names the patient
+DESCENDANTS = {"hijo", "hija", "hijos", "hijas", "nieto", "nieta", "nietos", "nietas", "yerno", "nuera", "sobrino",
+               "sobrina", "sobrinos", "sobrinas", "ahijado", "ahijada", "hijastro", "hijastra"}
+ASCENDANTS = {"madre", "padre", "mamá", "papá", "abuela", "abuelo", "suegra", "suegro", "tía", "tío", "madrina",
+              "padrino", "madrastra", "padrastro"}
+SIBLINGS = {"hermano", "hermana", "primo", "prima", "gemelo", "gemela", "cuñado", "cuñada"}
+# person nouns of one grammatical gender whatever the person's sex
+FIXED_GENDER_PERSONS = {"pareja", "persona", "víctima"}
+# endings that only nouns have
+NOUN_SUFFIXES = ("ión", "iones", "dad", "dades", "tud", "aje", "ajes", "miento", "mientos", "ncia", "ncias", "itis",
+                 "osis", "algia", "algias", "emia", "emias", "uria", "patía", "patías", "grafía", "scopia", "tomía",
+                 "plastia", "rragia", "ismo", "mento", "mentos")
+# adjectives that a note's segment may open with ("Tranquilo, ...", "Consciente, ...")
+ADJECTIVE_WORDS = {"tranquilo", "tranquila", "contento", "contenta", "despierto", "despierta", "sucio", "sucia",
+                   "frío", "fría", "pálido", "pálida", "lúcido", "lúcida", "estable", "febril", "afebril"}
+
+
 def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
 
@@ -145,8 +170,12 @@ class _Reader:
             return False
         if w in NOUN_WORDS or w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
             return True
+        if w.endswith(NOUN_SUFFIXES) and w not in ROLE_NOUNS:
+            return True     # "erosión", "cervicalgia", "enrojecimiento": endings only nouns have
         if self.is_verb(i):
             return False
+        if self.heads_finding(i):
+            return True
         if self.word(i - 1) in DETERMINERS and not (self.word(i - 1) in ("la", "lo") and self.word(i - 2) not in
                                                      PREPOSITIONS and self.clause_start(i - 2) is False
                                                      and self.is_verb(i)):
@@ -164,6 +193,23 @@ class _Reader:
                 return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
+
+    def heads_finding(self, i: int) -> bool:
+        """A word opening a segment before an adjective of its gender or a "de" complement, that no participle
+        ending or written accent marks as an adjective, is a noun: "fetor enólico", "globo vesical palpable",
+        "aumento de expectoración", "Pérdida de conocimiento"."""
+        w = self.word(i)
+        if not (self.clause_start(i - 1) or self.word(i - 1) in (",", "y")) or self.is_person(i) \
+                or w.endswith(LIST_ADJECTIVE_ENDINGS) or len(w) < 4:
+            return False
+        # an adjective's ending, unless a written accent before it makes the word a noun ("pérdida")
+        adjective_like = w.endswith(ADJECTIVE_ENDINGS) and not re.search(r"[áéó]\w*(?:ida|ido|ada|ado)$", w)
+        if adjective_like or w in ADJECTIVE_WORDS or w.startswith("ex") or "-" in w:
+            return False
+        nxt = self.word(i + 1)
+        return (nxt == "de" and not self.word(i + 2).endswith(("ado", "ada"))) or (
+            len(nxt) > 3 and nxt not in ADVERBS and nxt not in DETERMINERS and nxt.endswith(("o", "a"))
+            and ending_gender(nxt) == ending_gender(w) is not None and not self.is_person(i + 1))
 
     def is_adjective(self, i: int) -> bool:
         w = self.word(i)
@@ -188,8 +234,25 @@ class _Reader:
     def noun_referent(self, i: int) -> str:
         w = self.word(i)
         before = self.word(i - 1)
+        if w in PARTNER_NOUNS and (before == "del" or (before in ("el", "la") and self.word(i - 2) == "de")):
+            return "other"      # "Madrina del novio": someone else's partner, the groom
         if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
             return PARTNER
+        apposed = i - 2 if before in ("un", "una", "antiguo", "antigua") else i - 1
+        if self.word(apposed) == "," and self.word(apposed - 1) == "víctima" and w in PATIENT_NOUNS:
+            return PATIENT      # "La víctima, una mujer de 40 años": the person the note is about
+        if self.word(apposed) == "," and (self.word(apposed - 1) in PARTNER_NOUNS - {"pareja"} or (
+                self.word(apposed - 1) == "pareja" and self.word(apposed - 2) in POSSESSIVES)):
+            return PARTNER      # "Su esposa, antigua enfermera", "su pareja, un hombre de 30 años"
+        if w in ASCENDANTS and before in POSSESSIVES and self.gender(i) == self.sex and self.descendant_subject(i):
+            return PATIENT      # "Su hija, preocupada por su madre": the mother of the patient's child
+        if w in KINSHIP and i == 0 and w not in SIBLINGS:
+            # "Madre soltera de dos hijos, ...", "Abuelo que cuidaba a sus nietos, ...": the note opens on the
+            # patient (a sibling opening it is family history: "Hermano gemelo en seguimiento por ...")
+            return PATIENT
+        if before == "de" and self.word(i - 2) in ("trabaja", "trabajaba", "trabajó") and (
+                self.clause_start(i - 3) or self.word(i - 3) in (",", "y")):
+            return PATIENT      # "Trabaja de camarera": the unsaid subject is the patient
         if w in ("mujer", "hombre", "varón", "varon") and before in ("un", "una") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
@@ -197,6 +260,13 @@ class _Reader:
         if before in POSSESSIVES or not self.is_person(i) or w in STAFF - ROLE_NOUNS:
             return "other"
         return PATIENT if self.role_position(i) else "other"
+
+    def descendant_subject(self, i: int) -> bool:
+        """The sentence before i opens on one of the patient's descendants ("Su hija", "Sus nietas")."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        return self.word(k + 1) in POSSESSIVES and self.word(k + 2) in DESCENDANTS
 
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
@@ -438,7 +508,25 @@ class _Reader:
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
         self._self_apposition(patient, reasons)
+        self._person_states(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A state only a person is in ("orientada", "asustado", "alérgica") that the reading gave to a thing is
+        the patient's, when its sentence names no other person of the patient's sex."""
+        for i in range(len(self.t)):
+            w = self.word(i)
+            if reasons.get(i) != "agrees with something else" or self.gender(i) != self.sex \
+                    or (w[:-1] + "o" if w.endswith("a") else w) not in PERSON_STATES:
+                continue
+            start = i
+            while start >= 0 and self.word(start) not in (".", ";", "!", "?", "\n"):
+                start -= 1
+            if any(k not in patient and self.is_person(k) and self.is_noun(k) and self.gender(k) == self.sex
+                   and self.word(k) not in FIXED_GENDER_PERSONS for k in range(start + 1, len(self.t))):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
 
     def _self_apposition(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """"El Dr. ___, cirujano él mismo, consulta ...", "Una pediatra del hospital, ella misma paciente, ...":

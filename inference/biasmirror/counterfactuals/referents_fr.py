@@ -23,10 +23,10 @@ CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "—", "–", "\n", "/"}
 COORDINATION = {",", "et", "mais", "ou", "puis", "voire", "ni"}
 ADVERBS = {"très", "non", "pas", "plus", "moins", "peu", "bien", "mal", "trop", "assez", "si", "aussi", "encore",
            "toujours", "déjà", "un", "légèrement", "parfois", "souvent", "tout", "toute", "ne", "n'", "n’", "jamais",
-           "vraiment", "plutôt", "fort", "super"}
+           "vraiment", "plutôt", "fort", "super", "mieux"}
 PREPOSITIONS = {"à", "au", "aux", "en", "de", "d'", "d’", "du", "des", "sur", "sous", "par", "pour", "avec", "dans",
                 "depuis", "pendant", "vers", "contre", "chez", "sans", "selon", "après", "avant", "envers", "entre",
-                "dès", "jusqu'", "jusqu’"}
+                "dès", "jusqu'", "jusqu’", "malgré", "parmi", "durant", "via", "hormis"}
 DETERMINERS = {"le", "la", "l'", "l’", "les", "un", "une", "des", "du", "ce", "cet", "cette", "ces", "son", "sa",
                "ses", "leur", "leurs", "mon", "ma", "notre", "votre", "quelques", "plusieurs", "aucun", "aucune"}
 POSSESSIVES = {"son", "sa", "ses", "leur", "leurs", "mon", "ma", "mes", "notre", "votre"}
@@ -34,19 +34,68 @@ AVOIR = {"a", "avait", "ont", "aurait", "ai", "avoir", "ayant", "eu", "ait", "ai
          "avons", "avez"}
 COPULAS = {"est", "était", "sont", "sera", "serait", "soit", "être", "été", "reste", "restait", "semble", "semblait",
            "paraît", "parait", "paraissait", "devient", "demeure", "dit", "sent", "trouve", "montre", "déclare",
-           "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge"}
-IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut"}
+           "vit", "arrive", "rentre", "repart", "sort", "retrouve", "décrit", "note", "juge", "apparaît", "apparait",
+           "apparaissait", "vivant", "restant", "demeurant"}
+IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", "pleut", "pleuvait", "neige",
+                       "neigeait"}
 IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
                          "conseillé", "recommandé", "prévu", "noté", "rapporté", "signalé", "indiqué", "clair",
                          "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
 PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
             "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
-            "ex", "fervent", "fervente", "véritable"}
+            "ex", "fervent", "fervente", "véritable", "défunt", "défunte"}
 PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
                  "m.": "M", "mme.": "F", "mlle.": "F",
                  "femme": "F", "homme": "M", "dame": "F", "mademoiselle": "F"}
 PARTNER_NOUNS = {"mari", "époux", "épouse", "compagnon", "compagne", "conjoint", "conjointe", "concubin",
                  "concubine", "fiancé", "fiancée", "copain", "copine"}
+# the patient's descendants, and the nouns of their parents: "Son fils, inquiet pour sa mère" names the patient
+DESCENDANTS = {"fils", "fille", "filles", "gendre", "gendres", "belle-fille", "bru", "petit-fils", "petite-fille",
+               "petits-fils", "petites-filles", "petits-enfants", "enfant", "enfants", "filleul", "filleule",
+               "neveu", "nièce", "neveux", "nièces"}
+ASCENDANTS = {"mère", "père", "maman", "papa", "grand-mère", "grand-père", "belle-mère", "beau-père", "marraine",
+              "parrain", "tante", "oncle", "mamie", "papi", "papy", "mamy"}
+# people a note's first words name by what happened to them ("Le piéton a été renversé")
+ROAD_USERS = {"piéton", "piétonne", "cycliste", "motard", "motarde", "conducteur", "conductrice", "passager",
+              "passagère", "randonneur", "randonneuse", "nageur", "nageuse", "skieur", "skieuse", "coureur", "coureuse"}
+# right and left, abbreviated after an organ ("genou D chaud")
+SIDE_ABBREVIATIONS = {"d", "g", "dt", "dte", "gche", "bilat"}
+# states that only a person is in, so that no noun of a thing hosts them ("colique néphrétique G, agitée")
+PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté", "désorienté", "angoissé", "rassuré",
+                                 "somnolent", "ralenti", "prostré", "vacciné", "casqué", "ceinturé", "déshydraté",
+                                 "fatigué", "épuisé", "hypotendu", "hypertendu", "normotendu", "coopérant",
+                                 "opposant", "apaisé", "endormi", "rendormi", "réveillé", "confus", "gêné", "choqué",
+                                 "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
+                                 "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
+                                 "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé",
+                                 "appareillé", "suivi")
+                 for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
+                                        "agressif", "agressive"}
+TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
+              "jeudi", "vendredi", "samedi", "dimanche", "semaine", "mois"}
+CLITICS_BEFORE_VERB = {"il", "elle", "ils", "elles", "je", "j'", "j’", "tu", "nous", "vous", "on", "me", "te", "se",
+                      "s'", "s’", "m'", "m’", "t'", "t’", "ne", "n'", "n’"}
+# what a word agrees with when both its forms are right: the noun's grammatical gender or the person's sex
+EITHER = "either"
+# nouns of one grammatical gender whatever the sex of the person ("La victime, un homme de 30 ans, a été percutée")
+FIXED_GENDER_PERSONS = {"victime", "personne"}
+NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
+                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
+PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
+MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
+YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
+VERB_COMPLEMENTS = ("pour", "chez", "avec", "dans")
+FINDING_VERBS = {"trouvé", "retrouvé", "découvert", "vu", "aperçu", "trouve", "retrouve", "découvre", "voit"}
+# nouns ending in -s or -x in the singular too ("la dernière fois")
+INVARIABLE_NOUNS = {"fois", "temps", "corps", "pouls", "poids", "dos", "bras", "repos", "avis", "cas", "mois", "voix",
+                    "prix", "choix", "nez", "pas"}
+# verbs by which someone named before a colon reports ("Transmission de l'IDE : elle signale ...")
+REPORTING_VERBS = {"signale", "rapporte", "dit", "retrouve", "note", "constate", "confirme", "explique", "précise",
+                   "décrit", "indique", "ne", "n'", "n’"}
+ARTICLE_SEXES = {"un": "M", "le": "M", "ce": "M", "une": "F", "la": "F", "cette": "F"}
+# person nouns that the Lefff has as nouns of one gender only, with the sex they name (or none: "une gendarme")
+OWN_PERSONS = {"garçon": "M", "garçonnet": "M", "fillette": "F", "papi": "M", "papy": "M", "mamie": "F",
+               "mamy": "F", "professeur": "M", "professeure": "F"}
 # relatives (the one kinship list the swapper reads too), with neighbours and friends read the same way
 KINSHIP = person_nouns_fr.kinship_forms() | {"voisine", "voisin", "amie", "ami"}
 PERSONAL_ROLE = person_nouns_fr.kinship_forms("parent")
@@ -70,10 +119,31 @@ EPICENE_PERSONS = {"secrétaire", "militaire", "kinésithérapeute", "kiné", "t
                    "journaliste", "artiste", "fleuriste", "libraire", "notaire", "vétérinaire", "ministre",
                    "élève", "adulte", "enfant", "membre", "camarade", "héroïnomane", "cadre", "guide", "médecin",
                    "interne", "externe", "responsable"}
+# more of them, for the reading only (the checks read EPICENE_PERSONS too)
+AGE_PERSONS = {"ide", "idel", "ioa", "iao", "idec", "iade", "ibode", "sdf", "sans-abri", "gendarme", "quadragénaire", "quinquagénaire", "sexagénaire", "septuagénaire", "octogénaire",
+               "nonagénaire", "centenaire", "trentenaire"}
 # unknown words (rare participles and adjectives): the gender their ending says
 _ENDINGS = (("ées", "F"), ("ée", "F"), ("és", "M"), ("é", "M"), ("euse", "F"), ("eux", "M"), ("ive", "F"),
             ("if", "M"), ("ante", "F"), ("ente", "F"), ("ant", "M"), ("ent", "M"), ("ière", "F"), ("ier", "M"),
             ("trice", "F"), ("teur", "M"), ("ienne", "F"), ("ien", "M"))
+
+
+def plural(adjective: str) -> bool:
+    """An adjective or participle whose ending is plural ("déclenchés", "constantes", "normaux")."""
+    return adjective.endswith(("ées", "és", "es", "aux", "ifs", "ives", "ants", "ents", "ites", "ues", "ies")) \
+        and not adjective.endswith("ès")
+
+
+def number_clash(adjective: str, noun: str) -> bool:
+    """A plural noun with a singular adjective, or a plural adjective ("-es", "-és") with a singular noun."""
+    noun_plural = noun.endswith(("s", "x")) and noun not in INVARIABLE_NOUNS
+    return (noun_plural and not adjective.endswith(("s", "x"))) or (
+        not noun_plural and adjective.endswith(("es", "és", "ées", "ifs", "aux")))
+
+
+def ex_partner(w: str) -> bool:
+    """A former partner: "ex-mari", "ex-femme", "ex-conjointe"."""
+    return w.startswith("ex-") and (w[3:] in PARTNER_NOUNS or w[3:] in ("femme", "homme"))
 
 
 def tokens(text: str) -> list[Token]:
@@ -86,6 +156,7 @@ class _Reader:
         self.sex = sex
         self.lex = lex
         self.memo: dict[int, str | None] = {}
+        self.others = frozenset(i for i in range(len(toks)) if self.someone_else_pronoun(i))
 
     # --- word classes -------------------------------------------------------------------------------------
     def word(self, i: int) -> str:
@@ -96,8 +167,11 @@ class _Reader:
         return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
 
     def is_role_noun(self, w: str) -> bool:
-        """A noun with a feminine and a masculine form: the shared role-noun lexicon's, or by the Lefff."""
-        return w in ROLE_SEXES or self.lex.is_role_noun(w)
+        """A noun with a feminine and a masculine form: the shared role-noun lexicon's, or by the Lefff; a compound
+        of such nouns too ("chauffeur-livreur")."""
+        if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
+            return all(self.is_role_noun(part) for part in w.split("-"))
+        return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
         w = self.word(i)
@@ -107,8 +181,12 @@ class _Reader:
             return "M"
         if w == "elle":
             return "F"
-        if w in EPICENE_PERSONS:
+        if w in EPICENE_PERSONS or w in AGE_PERSONS:
             return None
+        if w in OWN_PERSONS:
+            return OWN_PERSONS[w]
+        if "-" in w and self.lex.get(w) is None and w not in ROLE_SEXES:
+            return self.compound_gender(w)
         if w in ANT_PERSONS:
             return "F" if w.endswith("e") else "M"
         if w in ROLE_SEXES:
@@ -121,6 +199,22 @@ class _Reader:
                                                                                             "ente")):
             return self.unknown_gender(w)  # "méfiant": an adjective the Lefff gives no gender
         return known
+
+    def compound_gender(self, w: str) -> str | None:
+        """A compound the Lefff lacks: "demi-assise" as "assise"; two role nouns of one sex ("chauffeuse-livreuse")
+        have that sex."""
+        first, _, rest = w.partition("-")
+        if first == "demi":
+            return self.gender_of_word(rest)
+        genders = {self.gender_of_word(part) for part in w.split("-")}
+        if len(genders) == 1 and all(self.is_role_noun(part) for part in w.split("-")):
+            return genders.pop()
+        return self.unknown_gender(w)
+
+    def gender_of_word(self, w: str) -> str | None:
+        if w in ROLE_SEXES:
+            return ROLE_SEXES[w]
+        return self.lex.gender(w) if self.lex.get(w) is not None else self.unknown_gender(w)
 
     def unknown_gender(self, w: str) -> str | None:
         if "-" in w and self.lex.get(w.split("-")[0]) is not None and self.lex.get(w.split("-")[0]).noun:
@@ -135,6 +229,8 @@ class _Reader:
 
     def is_person(self, i: int) -> bool:
         w = self.word(i)
+        if len(w) < 2:
+            return False    # "1 m", "J3": a unit or a code
         entry = self.lex.get(w)
         suffix_gender = "F" if w.endswith(("euse", "trice", "ière", "ienne")) else "M"
         noun_gender = self.lex.gender(w, as_noun=True) if entry is not None else suffix_gender
@@ -143,13 +239,19 @@ class _Reader:
                 self.lex.get(w) is None or self.word(i - 1) in PREPOSED or self.word(i - 1) in ("un", "une")
                 or self.word(i - 1) in COPULAS):
             return True
-        return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS
+        return (w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or ex_partner(w)
+                or w in AGE_PERSONS
                 or w in ANT_PERSONS or self.is_role_noun(w))
 
     def is_noun(self, i: int) -> bool:
         w = self.word(i)
-        if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
+        if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or ex_partner(w):
             return True
+        if w in PREPOSED and self.lex.get(self.word(i + 1)) and self.lex.get(self.word(i + 1)).noun \
+                and not self.is_person(i + 1):
+            return False    # "une nouvelle douleur": an adjective before its noun
+        if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans", "pour"):
+            return False    # "vivant seul", "habitant chez sa fille": a present participle
         if w in COPULAS or w in AVOIR or w in FUNCTION_WORDS or w in ADVERBS or w in PREPOSITIONS \
                 or w in DETERMINERS:
             return False
@@ -196,7 +298,7 @@ class _Reader:
         w = self.word(i)
         entry = self.lex.get(w)
         if w.endswith("ant") and self.word(i + 1) in ("son", "sa", "ses", "le", "la", "les", "un", "une", "l'", "l’",
-                                                      "leur", "leurs"):
+                                                      "leur", "leurs") or self.verb_with_complement(i):
             return False  # "promenant son chien": a present participle with its object is a verb, invariable
         if self.word(i - 1) == "non" and w.endswith(("ant", "ante")) and entry is not None and entry.noun \
                 and not entry.adjective:
@@ -211,11 +313,19 @@ class _Reader:
             return self.unknown_gender(w) is not None or (self.predicative(i) and w.isalpha())
         return entry.adjective or (entry.noun and self.predicative(i) and not self.is_person(i))
 
+    def verb_with_complement(self, i: int) -> bool:
+        """A present participle that is no adjective, before its complement ("consultant pour entorse"; not
+        "dépendant pour les soins")."""
+        entry = self.lex.get(self.word(i))
+        return self.word(i).endswith("ant") and self.word(i + 1) in VERB_COMPLEMENTS and not (entry and entry.adjective)
+
     def is_finite_verb(self, i: int) -> bool:
         w = self.word(i)
         if w in COPULAS or w in AVOIR:
             return True
         entry = self.lex.get(w)
+        if entry and entry.finite_verb and self.word(i - 1) in CLITICS_BEFORE_VERB:
+            return True     # "je me débrouille": after a subject or reflexive pronoun, a verb
         return bool(entry and entry.finite_verb and not (entry.adjective or entry.noun))
 
     def clause_start(self, i: int) -> bool:
@@ -225,7 +335,10 @@ class _Reader:
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
-        if nxt in IMPERSONAL_AFTER_IL:
+        if nxt == "y" and self.word(i + 2) in AVOIR and self.word(i + 3) != "eu" \
+                and self.word(i + 3).endswith(PARTICIPLE_ENDINGS) and self.word(i + 3) not in NUMBER_WORDS:
+            return False    # "il y aurait passé la nuit": he, not "il y a"
+        if nxt in IMPERSONAL_AFTER_IL or (nxt in ("a", "avait") and self.word(i + 2) == "fallu"):
             return True
         if nxt in ("semble", "semblait", "paraît", "parait") and self.word(i + 2) in ("que", "qu'", "qu’"):
             return True
@@ -235,6 +348,22 @@ class _Reader:
     def noun_referent(self, i: int) -> str:
         w = self.word(i)
         before = self.word(i - 1)
+        if ex_partner(w) and before in POSSESSIVES:
+            return PARTNER      # "son ex-mari" / "son ex-femme": a former partner
+        if before in ("un", "une") and self.word(i - 2) in ("à", "avec") and self.is_person(i) \
+                and any(self.word(k) in MARRIED for k in range(max(0, i - 7), i - 2)):
+            return PARTNER      # "Marié depuis dix ans à un ambulancier": the spouse
+        if i == 0 and w in PERSONAL_ROLE and self.word(i + 1) in ("célibataire", "seule", "seul", "isolée", "isolé"):
+            return PATIENT      # "Mère célibataire de deux enfants, ...": the note opens on the patient
+        if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
+                and self.descendant_subject(i):
+            return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
+        if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
+                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’")):
+            return "other"      # "Fille de la patiente du box 2": another patient, the relative's
+        if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
+                and self.word(i - 2) not in COPULAS and self.word(i - 2) != "," and self.patient_named_before(i):
+            return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -246,13 +375,77 @@ class _Reader:
                 return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
+        if w in ("femme", "homme", "mari") and self.word(i + 1) in ("de", "d'", "d’") \
+                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
+            return "other"      # "(la femme de son père)": the wife of someone else
         if w in PATIENT_NOUNS:
-            return PATIENT
+            # but "son voisin de chambre, M. ___" is the neighbour
+            return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
+        if self.predicate_of_partner(i):
+            return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
             return "other"
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def apposed_to_relative(self, k: int) -> bool:
+        """The word at k ends a possessed person's noun phrase ("son voisin de chambre")."""
+        prep = self.in_complement(k)
+        if prep is not None:
+            k = prep - 1
+        return self.is_noun(k) and self.is_person(k) and self.word(k - 1) in POSSESSIVES \
+            and self.noun_referent(k) != PATIENT
+
+    def predicate_of_partner(self, i: int) -> bool:
+        j = i - 1
+        while j >= 0 and (self.word(j) in POSSESSIVES or self.word(j) in DETERMINERS or self.word(j) in PREPOSED):
+            j -= 1
+        return self.word(j) in COPULAS and self.is_person(i) and self.subject_of(j) == PARTNER
+
+    def sentence_start(self, i: int) -> int:
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            k -= 1
+        return k
+
+    def descendant_subject(self, i: int) -> bool:
+        """Whether the sentence before i names one of the patient's descendants ("Son fils", "Sa petite-fille")."""
+        return any(self.word(k) in DESCENDANTS and self.word(k - 1) in POSSESSIVES
+                   for k in range(self.sentence_start(i) + 1, i - 1))
+
+    def patient_named_before(self, i: int) -> bool:
+        """Whether the sentence has named the patient (a pronoun of the patient's sex) before i."""
+        pronoun = "elle" if self.sex == "F" else "il"
+        return any(self.word(k) == pronoun and not self.impersonal_il(k) for k in range(self.sentence_start(i) + 1, i))
+
+    def opens_note(self, i: int) -> bool:
+        """A person noun that opens the text (after an article or a preposed adjective at most) and is followed by
+        an age, a bed or a verb names the note's subject: "Un gendarme de 29 ans", "La journaliste, 40 ans",
+        "Le garçon est tombé", "Le papi du lit 4 réclame"."""
+        k = i - 1
+        while k >= 0 and (self.word(k) in PREPOSED or self.word(k) in ("le", "la", "l'", "l’", "un", "une")):
+            k -= 1
+        if k >= 0 or i == 0 and not self.word(i)[:1].isalpha():
+            return False
+        nxt, after = self.word(i + 1), self.word(i + 2)
+        # before a verb only a noun that names no trade ("Le garçon est tombé", not "Le kiné note ...")
+        return (nxt in ("de", ",") and after.isdigit()) or (nxt in ("du", "de") and after in ("lit", "box", "chambre")) \
+            or (self.is_finite_verb(i + 1) and (self.word(i) in OWN_PERSONS or self.word(i) in KINSHIP
+                                                or self.word(i) in ROAD_USERS))
+
+    def young_subject(self, i: int) -> bool:
+        """"la petite", "le petit", "l'adolescent" opening a clause (or after "que") as a verb's subject: the
+        child the note is about ("Son père dit que la petite a avalé une pile")."""
+        if self.word(i) not in YOUNG or self.word(i - 1) not in ("le", "la", "l'", "l’"):
+            return False
+        if not (self.clause_start(i - 2) or self.word(i - 2) in ("que", "qu'", "qu’")):
+            return False
+        k = i + 1
+        while self.word(k) == "," and k + 2 < len(self.t):     # "l'adolescent, mutique, refuse ..."
+            k += 2 if self.word(k + 2) == "," else 1
+        entry = self.lex.get(self.word(k))
+        return self.is_finite_verb(k) or bool(entry and entry.finite_verb)
 
     def indefinite_other(self, article: int) -> bool:
         return indefinite_names_other(self, article, PATIENT_NOUNS, COPULAS)
@@ -268,6 +461,8 @@ class _Reader:
         kin = w in KINSHIP
         if prev == "comme":
             return self.subject_of(j - 1) == PATIENT
+        if self.opens_note(i) or self.young_subject(i):
+            return True
         if j < i - 1 and self.word(j + 1) in ("un", "une") and self.clause_start(j):
             return False
         if prev in ("le", "la", "l'", "l’") and j == i - 1:
@@ -300,6 +495,8 @@ class _Reader:
                 return self.segment_is_patient(k) or (not kin and not self.segment_is_other_person(k))
             return False
         if self.clause_start(j):
+            if self.fronted_before(i, ("je", "j'", "j’")):
+                return False    # "Infirmier de nuit, j'ai dû le recoucher": the writer
             if kin:
                 if self.word(i + 1).endswith("ant") and any(t.lower in ("il", "elle") for t in self.t[i + 2:]):
                     return True  # "Grand-père gardant ses petits-enfants, il ...": the patient's gerund phrase
@@ -308,6 +505,15 @@ class _Reader:
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBER_WORDS) \
                     and w not in ("voisin", "voisine")
             return True
+        return False
+
+    def fronted_before(self, i: int, pronouns: tuple[str, ...]) -> bool:
+        """The phrase after i runs, within its clause, to a comma followed by one of the pronouns."""
+        for k in range(i + 1, min(i + 16, len(self.t) - 1)):
+            if self.word(k) in (".", ";", ":", "!", "?", "\n"):
+                return False
+            if self.word(k) == ",":
+                return self.word(k + 1) in pronouns
         return False
 
     def fronted_before_pronoun(self, i: int) -> bool:
@@ -386,13 +592,25 @@ class _Reader:
         if prep is not None and prep > 0 and not self.clause_start(prep - 1):
             j = prep - 1
         w = self.word(j)
+        if w in ("il", "elle") and j in self.others:
+            return "other"
         if w in ("il", "elle"):
             return None if w == "il" and self.impersonal_il(j) else PATIENT
+        if w in ("je", "j'", "j’", "tu", "nous"):
+            # "je suis restée avec lui": the writer's participle; quoted, the patient speaks ("« je suis née ... »")
+            return PATIENT if self.quoted(j) else "other"
         if w in ("qui",):
             k = j - 1
             while k >= 0 and self.word(k) == ",":
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
+        if w == ",":
+            apposed_to = self.segment_start(j - 1) - 1
+            if self.word(apposed_to) in FIXED_GENDER_PERSONS:
+                return EITHER   # "La victime, un homme de 30 ans, a été percutée / percuté": either agreement
+            if self.word(apposed_to + 1) == "," and self.is_noun(apposed_to) and self.is_person(apposed_to) \
+                    and self.word(apposed_to - 1) in POSSESSIVES:
+                return self.noun_referent(apposed_to)   # "Son épouse, présente, est très inquiète"
         if self.clause_start(j) or w == ",":
             return PATIENT
         if j >= 0 and self.is_noun(j):
@@ -425,16 +643,39 @@ class _Reader:
         if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
         j = i - 1
-        while j >= 0 and self.adverb(j) and not (self.word(j) == "un" and self.is_noun(j + 1)):
+        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)) and not (
+                self.word(j) == "un" and self.is_noun(j + 1)):
             j -= 1
         if j >= 0 and self.word(j) == "-":
             j -= 1
         w = self.word(j)
-        if self.clause_start(j):
-            return PATIENT
-        if w in ("trouve", "trouvait", "juge", "jugeait", "considère", "estime") and self.word(j - 1) in ("il", "elle") \
-                and self.word(j - 2) in ("qu'", "qu’", "que"):
-            return "other"  # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+        if self.before_its_noun(i, own) and (self.clause_start(j) or w == ","):
+            return "other"      # "Dernier rappel inconnu", "volumineux hématome": a preposed adjective
+        subject = self.possessed_subject(j) if w == "," else None
+        if subject is not None and own is not None and self.gender(subject, as_noun=True) == own:
+            return self.noun_referent(subject)  # "Son associé l'a conduit aux urgences, inquiet": the associate
+        entry = self.lex.get(self.word(i))
+        if self.infinitive(j) and self.word(j - 1) in ("se", "s'", "s’", "de", "d'", "d’") and entry and entry.adjective \
+                and not (entry.noun and j == i - 1):     # "porter plainte": an infinitive and its object
+            return self.infinitive_controller(j)    # "incapable de se lever seul": the one unable
+        if self.clause_start(j) or (w == "fois" and self.word(j - 1) in ("dernière", "première")):
+            return PATIENT      # "Dernière fois vu asymptomatique hier": the patient, last seen
+        if w in ("trouve", "trouvait", "trouvent", "juge", "jugeait", "considère", "estime") \
+                and self.word(j - 1) in ("il", "elle", "ils", "elles") and self.word(j - 2) in ("qu'", "qu’", "que"):
+            # "son kinésithérapeute, qu'il trouve brutal": the relative's antecedent
+            k = j - 3
+            while k >= 0 and self.word(k) == ",":
+                k -= 1
+            return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
+        if w in ("il", "elle") and self.word(j - 1) == "-":
+            return self.after_inverted(j, i)
+        if (w == "que" and self.word(j - 1) == "bien") or w == "quoique":
+            return self.subject_after_comma(i)      # "Bien que vacciné, il présente ..."
+        if w == ",":
+            verb = self.verb_before_incise(j)
+            if verb is not None:
+                # "Il a été, selon les témoins, retrouvé cyanosé": the incise is passed over
+                return self.subject_of(verb - 1) if self.word(verb) == "été" else self.verb_controller(verb)
         if w == ",":
             # "Chute chez sa fille, retrouvée par son gendre": a place "chez" someone is no controller
             c = next((c for c in range(j - 1, max(j - 5, -1), -1) if self.word(c) == "chez"), None)
@@ -453,10 +694,16 @@ class _Reader:
             if w == "été":
                 return self.subject_of(j - 1)
             clitic = self.object_clitic_before(j)
-            return PATIENT if clitic is not None and self.word(clitic) != "les" else None
+            if clitic is None:
+                return self.relative_object(j)
+            return PATIENT if self.word(clitic) != "les" else None
         if w in COPULAS:
-            if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS:
-                return None
+            if self.word(j - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS \
+                    and self.word(i + 2) not in TIME_NOUNS:
+                # "elle s'est cogné la tête": no agreement, though writers often make one ("s'est scarifiée")
+                if self.verb_controller(j) != PATIENT or own != self.sex:
+                    return None
+                return PATIENT if own == "F" else EITHER
             return self.verb_controller(j)
         if w in COORDINATION:
             return self.conjunct(j - 1, own)
@@ -467,6 +714,109 @@ class _Reader:
         if self.is_finite_verb(j):
             return self.verb_controller(j)
         return "other"
+
+    def subject_after_comma(self, i: int) -> str | None:
+        """The subject pronoun after the next comma, for a fronted concessive clause."""
+        k = i + 1
+        while k < len(self.t) and self.word(k) != "," and not self.clause_start(k):
+            k += 1
+        w = self.word(k + 1)
+        if self.word(k) != "," or w not in ("il", "elle"):
+            return "other"
+        return PATIENT if self.gender(k + 1) == self.sex else "other"
+
+    def after_inverted(self, j: int, i: int) -> str | None:
+        """What the word at i agrees with after an inverted subject pronoun at j: the pronoun ("Est-il couvert ?",
+        "Vit-elle seule ?"), but nothing after "avoir" ("A-t-il fait son insuline ?") or a reflexive verb with an
+        object ("S'est-il cogné la tête ?")."""
+        k = j - 2
+        if self.word(k) == "t" and self.word(k - 1) == "-":
+            k -= 2
+        if self.word(k) in AVOIR:      # "l'a-t-il vue ?": the object before "avoir"
+            clitic = self.object_clitic_before(k)
+            return PATIENT if clitic is not None and self.word(clitic) != "les" else None
+        if self.word(k - 1) in ("s'", "s’", "se") and self.word(i + 1) in DETERMINERS:
+            return None
+        return PATIENT if self.gender(j) == self.sex else "other"
+
+    def quoted(self, j: int) -> bool:
+        """Whether position j lies inside quotation marks."""
+        before = [self.word(k) for k in range(j)]
+        return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def infinitive_controller(self, j: int) -> str | None:
+        """What an adjective after the infinitive at j agrees with: the subject of the word that governs the
+        infinitive ("incapable de se lever seule", "refuse de rentrer seul")."""
+        if self.word(j) == "avoir":
+            return None     # "persuadé d'avoir fait un infarctus": a participle after "avoir" does not agree
+        k = j - 1
+        while k >= 0 and self.word(k) in ("se", "s'", "s’", "de", "d'", "d’", "ne", "pas"):
+            k -= 1
+        if self.word(k) in ("avant", "sans", "pour", "après", "afin"):
+            # "Il a passé la nuit au sol avant d'être découvert": the sentence's subject
+            first = self.sentence_start(k) + 1
+            named = self.word(first) in ("il", "elle") and first not in self.others or self.word(first) in PATIENT_NOUNS
+            return PATIENT if named else "other"
+        if self.is_adjective(k):
+            return self.controller(k)
+        if self.is_finite_verb(k):
+            return self.verb_controller(k)
+        return "other"
+
+    def possessed_subject(self, j: int) -> int | None:
+        """The subject noun of a sentence that opens with a relative acting on the patient ("Son associé l'a
+        conduit ...", "Sa femme l'a amené ..."), when the comma at j closes that clause; else None."""
+        k = self.sentence_start(j) + 1
+        if self.word(k) not in POSSESSIVES or not (self.is_noun(k + 1) and self.is_person(k + 1)) \
+                or self.word(k + 2) not in ("l'", "l’", "le", "la") or any(self.word(m) == "," for m in range(k, j)):
+            return None
+        verb = self.word(k + 4) if self.word(k + 3) in AVOIR else self.word(k + 3)
+        if verb.rstrip("e") in FINDING_VERBS:
+            return None     # "Sa voisine l'a retrouvée au sol, consciente": the found one's state
+        return k + 1
+
+    def time_adverbial(self, j: int) -> bool:
+        """"hier", "hier soir", "ce matin": a time, passed over between a verb and its adjective."""
+        w = self.word(j)
+        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette"))
+
+    def relative_object(self, j: int) -> str | None:
+        """After "avoir" at j, the antecedent of a relative "que" that opens the clause ("La dame du lit 2, que sa
+        voisine a vue"), which the participle agrees with; None without one."""
+        k = j - 1
+        while k >= 0 and k > j - 8 and not self.clause_start(k) and self.word(k) not in ("que", "qu'", "qu’", ","):
+            k -= 1
+        if self.word(k) not in ("que", "qu'", "qu’"):
+            return None
+        a = k - 1
+        while a >= 0 and self.word(a) == ",":
+            a -= 1
+        while a >= 0 and self.in_complement(a) is not None and self.in_complement(a) > 0:
+            a = self.in_complement(a) - 1
+        return self.noun_referent(a) if a >= 0 and self.is_noun(a) and self.is_person(a) else None
+
+    def before_its_noun(self, i: int, own: str | None) -> bool:
+        """The adjective at i stands before a noun (not a person) of its gender and number."""
+        nxt = self.word(i + 1)
+        if self.word(i).endswith(("é", "ée", "és", "ées")):
+            return False    # a participle ("Agressé hier soir") does not stand before its noun
+        if nxt in PREPOSITIONS or nxt in DETERMINERS or nxt in FUNCTION_WORDS or nxt in ADVERBS or nxt in COPULAS:
+            return False
+        entry = self.lex.get(nxt)
+        return bool(entry and entry.noun and not entry.adjective and not self.is_person(i + 1) and own is not None
+                    and self.lex.gender(self.word(i + 1), as_noun=True) == own
+                    and not number_clash(self.word(i), self.word(i + 1)))
+
+    def verb_before_incise(self, j: int) -> int | None:
+        """j is a comma that closes an incise opened right after a copula or "été" ("Elle est, d'après ..., ",
+        "Il a été, selon ..., "): the position of that verb, else None."""
+        k = j - 1
+        while k >= 0 and not self.clause_start(k):
+            if self.word(k) == ",":
+                verb = self.word(k - 1)
+                return k - 1 if verb in COPULAS or (verb == "été" and self.word(k - 2) in AVOIR) else None
+            k -= 1
+        return None
 
     def in_bare_complement(self, k: int) -> int | None:
         """The preposition of a complement without determiner that k ends ("en sueur", "à 39 °C", "au sol")."""
@@ -506,6 +856,9 @@ class _Reader:
         if self.word(k - 1).isdigit() and self.in_complement(k) is None:
             return self.before(k - 2, own)
         noun_gender = self.gender(k, as_noun=True) if not self.word(k).isdigit() else None
+        if noun_gender is None and self.word(k).endswith(_EPICENE_ENDINGS) and not self.is_person(k) \
+                and (self.word(k - 1) == "," or self.clause_start(k - 1)):
+            return self.controller(k)   # "Patient de 41 ans, lithiasique connu": an adjective used as a noun
         fits = not self.word(k).isdigit() and not self.word(k - 1).isdigit() and (
             own is None or noun_gender is None or noun_gender == own)
         if fits and self.is_person(k):
@@ -527,7 +880,7 @@ class _Reader:
         if self.clause_start(k):
             return PATIENT
         if w in ("elle", "lui", "il"):
-            return PATIENT if own is None or self.gender(k) == own else "other"
+            return PATIENT if (own is None or self.gender(k) == own) and k not in self.others else "other"
         if w in COORDINATION:
             return self.conjunct(k - 1, own)
         if w in COPULAS:
@@ -577,18 +930,88 @@ class _Reader:
         return self.subject_of(v)
 
     # --- the reading ---------------------------------------------------------------------------------------
+    def someone_else_pronoun(self, i: int) -> bool:
+        """"il"/"elle" that is another person's: after a colon that closes the naming of that person ("Appel de sa
+        sœur : elle est passée ...", "Examen par l'interne : elle ne retrouve pas ..."), or the subject of a clause
+        whose object clitic is of its own gender while the sentence names another person of that gender (an
+        object pronoun is never its clause's subject: "son fils dit qu'il l'a trouvé au sol")."""
+        w = self.word(i)
+        if w not in ("il", "elle"):
+            return False
+        sex = "M" if w == "il" else "F"
+        start = self.sentence_start(i)
+        other = any(self.is_noun(k) and self.is_person(k) and self.word(k) not in PATIENT_NOUNS
+                    and self.gender(k, as_noun=True) in (sex, None) and self.word(k - 1) in POSSESSIVES | {
+                        "de", "d'", "d’", "par", "l'", "l’", "le", "la"} for k in range(start + 1, i))
+        if not other:
+            return False
+        if self.word(i - 1) == ":" and self.word(i + 1) in REPORTING_VERBS:
+            return True     # "Examen par l'interne : elle ne retrouve pas ...": the one reporting
+        clitics = ("le", "l'", "l’") if sex == "M" else ("la", "l'", "l’")
+        k = i + 1
+        while k < len(self.t) and k < i + 5 and not self.clause_start(k) and self.word(k) not in (",", "et", "qui"):
+            # "elle est passée la voir", "il l'a trouvé": "l'" is the patient's only before a participle of the
+            # pronoun's gender
+            verb = self.word(k + 1) in AVOIR or self.is_finite_verb(k + 1) or self.infinitive(k + 1)
+            if self.word(k) in clitics and verb and (self.word(k) in ("le", "la") or self.gender(k + 2) == sex):
+                return True
+            k += 1
+        return False
+
+    def infinitive(self, i: int) -> bool:
+        entry = self.lex.get(self.word(i))
+        return bool(entry and entry.infinitive)
+
+    def sex_code(self, i: int) -> bool:
+        """"H 71 ans", "F, 19 ans": a sex letter opening a sentence before an age."""
+        return self.word(i) in ("h", "f", "m") and self.t[i].text.isupper() and self.clause_start(i - 1) and (
+            self.word(i + 1).isdigit() or (self.word(i + 1) == "," and self.word(i + 2).isdigit()))
+
+    def emphatic_of_partner(self, i: int) -> bool:
+        """"lui-même"/"elle-même" apposed to a partner ("Sa compagne, elle-même aide-soignante") or in a relative
+        clause on one ("son mari, qui est lui-même infirmier")."""
+        k = i - 1
+        if self.word(k) in COPULAS and self.word(k - 1) == "qui":
+            k -= 2
+        elif self.word(k) != ",":
+            return False
+        while k >= 0 and self.word(k) == ",":
+            k -= 1
+        return self.word(k) in PARTNER_NOUNS or ex_partner(self.word(k)) or (
+            self.word(k) in ("femme", "homme") and self.word(k - 1) in POSSESSIVES)
+
+    def apposed_after(self, i: int) -> list[int]:
+        """The emphatic pronoun at i and the role nouns and adjectives after it, up to a comma or a clause end."""
+        out = [i]
+        k = i + 1
+        while k < len(self.t) and not self.clause_start(k) and self.word(k) != "," and (
+                self.is_person(k) or self.is_adjective(k) or self.adverb(k)):
+            if self.gender(k) is not None:
+                out.append(k)
+            k += 1
+        return out
+
     def read(self) -> Reading:
         patient: dict[int, str] = {}
         partner: set[int] = set()
+        free: set[int] = set()
         reasons: dict[int, str] = {}
         for i, tok in enumerate(self.t):
             w = tok.lower
             g = self.gender(i)
             if w in ("il", "elle"):
-                if g == self.sex and not (w == "il" and self.impersonal_il(i)):
+                if i in self.others:
+                    reasons[i] = "other person"
+                elif g == self.sex and not (w == "il" and self.impersonal_il(i)):
                     patient[i] = "pronoun"
                 continue
+            if w in ("celle-ci", "celui-ci") and any(self.word(k) in PARTNER_NOUNS for k in range(self.sentence_start(i) + 1, i)):
+                partner.add(i)      # "sa compagne et les deux enfants de celle-ci": the partner
+                continue
             if w in ("lui-même", "elle-même"):
+                if self.emphatic_of_partner(i):
+                    partner.update(self.apposed_after(i))     # "Son mari, lui-même diabétique, ..."
+                    continue
                 if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
                     reasons[i] = "other person"     # "Son fils, lui-même urgentiste, ..."
                     continue
@@ -599,12 +1022,23 @@ class _Reader:
                 if w.upper() == self.sex:
                     patient[i] = "sex code"
                 continue
+            if self.sex_code(i):
+                if {"h": "M", "m": "M", "f": "F"}[w] == self.sex:
+                    patient[i] = "sex code"
+                continue
+            if w == "fait" and self.infinitive(i + 1):
+                continue    # "il s'est fait poser": "fait" before an infinitive does not agree
+            if w in ("lui", "elle") and self.word(i - 1) == "est" and self.word(i - 2) in ("c'", "c’"):
+                if (w == "elle") == (self.sex == "F"):
+                    patient[i] = "pronoun"      # "C'est lui qui a été retrouvé"
+                continue
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
             if w in ("la", "le") and (self.is_finite_verb(i + 1) or (self.lex.get(self.word(i + 1)) or False)
                                       and self.lex.get(self.word(i + 1)).infinitive):
-                if (w == "la") == (self.sex == "F") and self.word(i - 1) not in PREPOSITIONS:
+                if (w == "la") == (self.sex == "F") and (self.word(i - 1) not in PREPOSITIONS or (
+                        self.infinitive(i + 1) and not self.lex.get(self.word(i + 1)).noun)):   # "pour la relever"
                     patient[i] = "object pronoun"
                 continue
             if w in COPULAS and self.word(i - 1) in ("est", "était", "été", "sera", "fut") and g is not None:
@@ -626,59 +1060,162 @@ class _Reader:
                 else:
                     reasons[i] = "other person"
                 continue
+            if self.is_adjective(i) and g is not None and plural(w) and not self.patient_coordinated(i, patient):
+                reasons[i] = "agrees with something else"   # "airbags déclenchés": a plural, not the one patient
+                continue
             if self.is_adjective(i) and g is not None:
                 entry = self.lex.get(w)
-                if self.word(i - 1) in SUBJECT_PRONOUNS or (
-                        self.clause_start(i - 1) and self.word(i + 1) in ("un", "une", "le", "la", "les")
+                if (self.word(i - 1) in SUBJECT_PRONOUNS and self.word(i - 2) != "-") or (
+                        (self.clause_start(i - 1) or self.word(i - 1) in ("et", ","))
+                        and self.word(i + 1) in ("un", "une", "le", "la", "les", "des", "du", "son", "sa", "ses")
                         and entry is not None and entry.finite_verb and not w.endswith(("é", "ée", "és", "ées"))):
-                    continue
+                    continue    # "... et présente des aphtes": a verb before its object
+                if (self.word(i - 1) == "," or self.clause_start(i - 1)) and self.heads_noun_phrase(i) \
+                        and not self.is_person(i):
+                    continue    # "moteur allumé": a noun before its adjective
+                if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
+                    continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
                     partner.add(i)
+                elif ctrl == EITHER:
+                    free.add(i)     # either agreement is right
                 elif ctrl == PATIENT and g == self.sex:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
         self._lists(patient, reasons)
         self._fragments(patient, reasons)
-        return Reading(patient, frozenset(partner), reasons)
+        self._nicknames(patient, reasons)
+        self._person_states(patient, reasons)
+        for i in range(len(self.t) - 1):
+            if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
+                patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
+        return Reading(patient, frozenset(partner), reasons, frozenset(free), whole_partner=True)
+
+    def short_quote(self, k: int) -> bool:
+        """The quotation opened at k closes within five words."""
+        return any(self.word(m) in ("»", '"') for m in range(k + 1, min(k + 7, len(self.t))))
+
+    def patient_coordinated(self, i: int, patient: dict[int, str]) -> bool:
+        """The sentence before i coordinates the patient with someone ("La pte et sa copine ont été agressées")."""
+        return any(k in patient and self.word(k + 1) == "et" for k in range(self.sentence_start(i) + 1, i))
+
+    def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """A state only a person is in ("agitée", "inquiet", "conscient") that the reading gave to a thing is the
+        patient's, when its sentence names no other person of the patient's sex (not right after a noun it may
+        agree with: "transit ralenti", nor a verb: "elle s'inquiète")."""
+        for i in range(len(self.t)):
+            if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
+                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB \
+                    or self.word(i - 1) in DETERMINERS:
+                continue
+            start, end = self.sentence_start(i), i
+            while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
+                end += 1
+            if any(k not in patient and self.is_noun(k) and self.is_person(k) and self.gender(k, as_noun=True)
+                   in (self.sex, None) for k in range(start + 1, end)):
+                continue
+            patient[i] = "agreement"
+            reasons.pop(i, None)
+
+    def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """What the patient is called, in quotation marks after a verb of naming ("l'appellent « la Mamie du
+        quatrième »", "dit « le Capitaine »", "Appelée « la Grande »"): its words of the patient's sex are the
+        patient's, and so is a naming participle of that sex."""
+        for i in range(len(self.t) - 1):
+            if self.word(i) not in NAMING_WORDS or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
+                    or self.word(i - 1) in AVOIR or self.word(i - 1) in ("lui", "leur", "me", "m'", "m’"):
+                continue    # "il lui a dit « je suis épuisé »" quotes words, it names no one
+            if NAMING_WORDS[self.word(i)] == self.sex:
+                patient[i] = "agreement"
+                reasons.pop(i, None)
+            k = i + 2
+            while k < len(self.t) and k < i + 6 and self.word(k) not in ("»", '"', "du", "de", "des"):
+                if ARTICLE_SEXES.get(self.word(k), self.gender(k)) == self.sex:
+                    patient[k] = "nickname"
+                    reasons.pop(k, None)
+                k += 1
 
     def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
-        segment ("Passager avant, ceinturé, ...", "Retrouvée par les pompiers, hypotherme, couchée au sol") is
-        the patient's when its sentence has named the patient before it and holds no other noun of that sex
-        and number before it that it could agree with ("50 ans" is no controller of "amaigri")."""
-        articles = {"F": ("une", "la", "cette", "sa", "ma"), "M": ("un", "le", "ce", "cet", "son", "mon")}[self.sex]
+        segment ("Passager avant, ceinturé, ...", "chute de 3 m, consciente, ...") is detached, and a detached
+        adjective is said of the sentence's subject: the patient's, when its sentence has named the patient before
+        it, no other person of that sex comes between, and the segment before it cannot host it (it does not end
+        with a noun of the adjective's gender and number: "douleur thoracique, constrictive" stays the pain's)."""
         for i in range(len(self.t)):
             if i in patient or reasons.get(i) not in (None, "agrees with something else"):
                 continue
             j = i - 1
-            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal"):
+            while j >= 0 and self.word(j) in ("non", "pas", "très", "bien", "peu", "mal", "plus", "moins"):
                 j -= 1
-            if self.word(j) != "," or self.gender(i) != self.sex or not self.is_adjective(i) \
-                    or self.word(i).endswith(("ant", "ante")):      # "criant": a present participle
-                continue
-            start = j
-            while start >= 0 and self.word(start) not in CLAUSE_ENDS:
-                start -= 1
+            if self.word(j) not in (",", "car") or self.gender(i) != self.sex or not self.is_adjective(i) \
+                    or self.word(i).endswith(("ant", "ante")) or self.heads_noun_phrase(i):
+                continue    # "criant": a present participle; "reprise spontanée": a noun
+            start = self.sentence_start(j + 1)
             if not any(start < k < j for k in patient):
                 continue
-            seg = j - 1
-            while seg > start and self.word(seg) != ",":
-                seg -= 1
-            head = seg + 1
-            while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
-                head += 1
-            if head in patient and self.word(seg) == ",":
-                pass                            # the segment before is the patient's: "connu du service, alcoolisé"
-            elif any(k not in patient and self.is_noun(k) and (self.gender(k, as_noun=True) == self.sex
-                                                              or self.gender(k) == self.sex)
-                     and not (self.word(k).endswith(("s", "x")) and not self.word(i).endswith(("s", "x")))
-                     for k in range(start + 1, j)) or any(
-                    k - 1 not in patient and self.word(k - 1) in articles for k in range(start + 2, j)):
+            if not self.segment_head_is_patient(j, patient) and (self.other_person_between(start, j, patient) or (
+                    self.word(i) not in PERSON_STATES and self.segment_hosts(j, i))):
                 continue
             patient[i] = "agreement"
             reasons.pop(i, None)
+
+    def heads_noun_phrase(self, i: int) -> bool:
+        """A word the Lefff has as a noun, before an adjective of its gender ("reprise spontanée", "moteur allumé";
+        not a participle: "Greffé rénal", "Assise penchée"), or an adjective before its noun ("volumineux
+        hématome")."""
+        entry = self.lex.get(self.word(i))
+        if self.before_its_noun(i, self.gender(i)):
+            return True
+        return bool(entry and entry.noun) and not self.word(i).endswith(PARTICIPLE_ENDINGS) \
+            and self.is_adjective(i + 1) and self.gender(i + 1) == self.gender(i)
+
+    def segment_head_is_patient(self, j: int, patient: dict[int, str]) -> bool:
+        """The segment that the comma at j ends opens with a patient's word ("il plaisantait avec son fils, ...")."""
+        seg = self.segment_start(j - 1)
+        head = seg + 1
+        while head < j and self.word(head) in ("non", "pas", "très", "bien", "peu", "mal"):
+            head += 1
+        return head in patient and self.word(seg) == ","
+
+    def segment_start(self, k: int) -> int:
+        """The comma or clause end before the segment that k is in ("8/10" is one number)."""
+        seg = k
+        while seg >= 0 and self.word(seg) != "," and (not self.clause_start(seg) or (
+                self.word(seg) == "/" and self.word(seg - 1).isdigit())):
+            seg -= 1
+        return seg
+
+    def other_person_between(self, start: int, j: int, patient: dict[int, str]) -> bool:
+        """A person noun of the patient's sex between start and j that is not the patient ("Son fils, inquiet")."""
+        return any(k not in patient and self.is_noun(k) and self.is_person(k)
+                   and self.gender(k, as_noun=True) == self.sex for k in range(start + 1, j))
+
+    def segment_hosts(self, j: int, i: int) -> bool:
+        """Whether the segment that the comma at j ends could be what the adjective at i agrees with: it ends with
+        a noun of the adjective's gender and number, adjectives after it passed over, that no preposition governs
+        ("douleur thoracique, constrictive"; not "chute de 3 m, consciente" nor "FC 112, marbrée")."""
+        k = j - 1
+        while k >= 0 and (self.adverb(k) or (self.is_adjective(k) and not self.is_noun(k))
+                          or self.word(k) in SIDE_ABBREVIATIONS) and self.word(k) not in (",", "et"):
+            k -= 1
+        if self.word(k) == "," and k < j - 1:
+            return self.segment_hosts(k, i)     # a segment of adjectives only continues the one before it
+        seg = self.segment_start(k)
+        if any((self.is_finite_verb(v) and self.word(v - 1) != "y") or (
+                self.word(v - 1) in SUBJECT_PRONOUNS and self.lex.get(self.word(v)) and self.lex.get(self.word(v)).finite_verb)
+               for v in range(seg + 1, j)):     # a clause ("il y a un mois" is none)
+            # a clause ("Elle cote la douleur à 8/10, majorée ..."): any noun of its may be the host
+            return any(self.hosts(n, i) for n in range(seg + 1, j))
+        if k < 0 or self.clause_start(k) or self.word(k).isdigit():
+            return False
+        return self.in_complement(k) is None and self.hosts(k, i)
+
+    def hosts(self, k: int, i: int) -> bool:
+        """The word at k is a noun, not a person, of the gender and number of the adjective at i."""
+        return self.is_noun(k) and not self.is_person(k) and self.gender(k, as_noun=True) == self.gender(i) \
+            and not number_clash(self.word(i), self.word(k))
 
     def _lists(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """Every member of a list agrees as the patient's word that opens it ("Patiente agitée, désorientée, non
@@ -720,7 +1257,10 @@ class _Reader:
                     k += 1
                     continue
                 if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
-                        or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS:
+                        or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS \
+                        or self.heads_noun_phrase(k) or self.verb_with_complement(k):
+                    # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list, and so does a
+                    # present participle with its complement ("consultant pour entorse")
                     break
                 g = None if w.endswith(_EPICENE_ENDINGS) else self.gender(k)
                 entry = self.lex.get(w)
@@ -748,8 +1288,7 @@ class _Reader:
             if self.word(j) in ("un", "une", "le", "la", "ce", "cette") or self.gender(j) is not None:
                 if partner is not None:
                     partner.add(j)
-                elif patient is not None and self.gender(j, as_noun=self.word(j) in ("un", "une", "le", "la")) \
-                        == self.sex:
+                elif patient is not None and ARTICLE_SEXES.get(self.word(j), self.gender(j)) == self.sex:
                     patient[j] = "determiner" if self.word(j) in ("un", "une", "le", "la", "ce", "cette") \
                         else "agreement"
             if self.word(j) in ("un", "une", "le", "la", "ce", "cette"):

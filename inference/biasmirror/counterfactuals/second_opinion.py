@@ -88,10 +88,18 @@ def tokenizer_for(language: str) -> Callable[[str], list[Token]]:
     return tokens
 
 
+POSSESSIVE_PAIRS = {"son", "sa", "mon", "ma", "ton", "ta"}
+# possessives that need not change with a partner's noun ("son épouse", "su marido" / "su esposa", "her husband")
+POSSESSIVE_WORDS = POSSESSIVE_PAIRS | {"ses", "leur", "leurs", "mes", "tes", "su", "sus", "his", "her", "their", "l'",
+                                      "l’"}
+
+
 def _elision_pair(a: str, b: str) -> bool:
     """French function words that change with the next word's gender or first letter (d'/de, l'/le/la)."""
     forms = {"de", "d'", "d’", "le", "la", "l'", "l’", "du", "au", "à", "ce", "cet", "cette", "un", "une", "qu'",
-             "que", "qu’", "lo", "el", "del", "al", "a"}
+             "que", "qu’", "lo", "el", "del", "al", "a", "si", "s'", "s’"}
+    if a in POSSESSIVE_PAIRS and b in POSSESSIVE_PAIRS:
+        return True     # a possessive agrees with the noun after it: "sa mère" / "son père"
     return a in forms and b in forms
 
 
@@ -136,7 +144,7 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
             if same:
                 flags.append(Flag("reading", RESIDUAL, where, reading.patient[i]))
             continue
-        if same or i in reading.partner:
+        if same or i in reading.partner or i in reading.free:
             continue
         if j is not None and _elision_pair(original[i].lower, copy[j].lower) and (
                 i + 1 in patient_or_partner or i - 1 in reading.partner):
@@ -147,7 +155,19 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
             if j is None or original[i].lower.strip() == copy[j].lower.strip():
                 continue
         flags.append(Flag("reading", CONTENT_CHANGE, where, reasons.get(i, "other word")))
-    return flags
+    return flags + (_partner_split(original, copy, pairs, reading) if reading.whole_partner else [])
+
+
+def _partner_split(original: list[Token], copy: list[Token], pairs: list[tuple[int | None, int | None]],
+                   reading: Reading) -> list[Flag]:
+    """A partner's words change together or not at all: a copy that changes some ("son époux" -> "son épouse")
+    and keeps others that agree with them ("son défunt épouse") is flagged at the words it kept."""
+    words = [(i, j) for i, j in pairs if i is not None and j is not None and i in reading.partner
+             and original[i].lower not in POSSESSIVE_WORDS and re.match(r"^[^\W\d_]", original[i].lower)]
+    kept = [j for i, j in words if copy[j].lower == original[i].lower]
+    if not kept or len(kept) == len(words):
+        return []
+    return [Flag("reading", CONTENT_CHANGE, copy[j].start, "partner agreement") for j in kept]
 
 
 def judge_many(originals: Sequence[str | None], copies: Sequence[str | None], original_sexes: Sequence[str],

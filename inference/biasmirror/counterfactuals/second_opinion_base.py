@@ -27,6 +27,10 @@ class Reading:
     patient: dict[int, str]
     partner: frozenset[int]
     reasons: dict[int, str] = field(default_factory=dict)   # why another gendered word must stay
+    # words right in either form ("La victime, un homme, a été percutée / percuté"): a copy may change or keep them
+    free: frozenset[int] = frozenset()
+    # whether the partner's words are read closely enough that a copy must change all of them or none
+    whole_partner: bool = False
 
 
 class WordReader(Protocol):
