@@ -208,9 +208,10 @@ _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\
                            r"girlfriend|fianc[eé]e?)(?:\s+of\s+(?:\w+\s+){1,2}?(?:years?|months?|yrs?))?"
                            r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
-# a note about a child: "dad" and "mom" there are the child's parents, not the patient
+# a note about a child: "dad" and "mom" there are the child's parents, not the patient (an age in days, "3/7",
+# only before a sex code: "SOB x3/7" is an adult's)
 _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b|"
-                         r"\d+/(?:12|52)\b)",
+                         r"\d+/(?:12|52)\b|\d+/7\s*[MF]\b)",
                          re.IGNORECASE)
 
 

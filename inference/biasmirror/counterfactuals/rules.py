@@ -323,6 +323,7 @@ _TOKEN = re.compile(r"(?P<num>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][\w'’-]*|_+)")
 _UNIT_AFTER_NUMBER = re.compile(_HSPACE + r"*([^\W\d_]+)")
 _PREV = re.compile(r"([\w'’-]+)" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?\Z")
 _WINDOW_WORD = re.compile(r"[^\W_]+")
+_ITEM_BREAK = re.compile(r"[,;()\n]")
 _UPPER = re.compile(r"[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 _PLACEHOLDER_FOLLOWS = re.compile(r"\.?" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?_")
@@ -944,8 +945,12 @@ class _Lexicon:
     def _code_blocked(self, text: str, start: int, end: int) -> bool:
         if not self.code_blockers:
             return False
-        before = _WINDOW_WORD.findall(text, max(0, start - 40), start)[-3:]
-        after = _WINDOW_WORD.findall(text, end, end + 30)[:2]
+        # the blocker must be in the code's own list item: in "Pt 67F, ?sepsis, T 38.9" the "T" reads another
+        # item, while "Tmax 101F" and "16F Foley" are one item each
+        opened = max([m.end() for m in _ITEM_BREAK.finditer(text, max(0, start - 40), start)] or [max(0, start - 40)])
+        closed = _ITEM_BREAK.search(text, end, end + 30)
+        before = _WINDOW_WORD.findall(text, opened, start)[-3:]
+        after = _WINDOW_WORD.findall(text, end, closed.start() if closed else end + 30)[:2]
         return any(w.lower() in self.code_blockers for w in before + after)
 
 
