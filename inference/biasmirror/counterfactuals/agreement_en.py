@@ -597,11 +597,13 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
 
 
 # the patient's own clause: "she fainted while watching her being cannulated", "he felt a pop in his back while
-# lifting him", "She is godmother to her niece and was holding her". The subject of the gerund is the clause's
-# subject, the patient; an object pronoun there is not the patient (that would be "herself"), but someone else of
-# the patient's sex named before it (the woman in bay 6, his father, her niece).
+# lifting him", "She is godmother to her niece and was holding her", "she became dizzy while sitting with her" (a
+# companion). The subject of the gerund is the clause's subject, the patient; an object pronoun there is not the
+# patient (that would be "herself"), but someone else of the patient's sex named before it (the woman in bay 6, his
+# father, her niece).
 _OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|since|and\s+(?:was|is|has\s+been|had\s+been)"
-                                r")\s+(?:\w+ly\s+)?\w+ing\s+(her|him)\b", re.IGNORECASE)
+                                r")\s+(?:\w+ly\s+)?\w+ing\s+(?:(?:with|beside|next\s+to|to)\s+)?(her|him)\b",
+                                re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
 # words that open another clause, or another subject, between the patient's pronoun and the gerund
 _NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
@@ -624,10 +626,9 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
         if m.group(1).lower() != pronoun or span not in objects:
             continue
         start = max([b.end() for b in _CLAUSE_BREAK.finditer(text, 0, m.start())] or [0])
-        head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:m.start()])
-        if head is None or head.group(1).lower() != subject:
+        middle = _patient_head(text, start, m.start(), subject, swapped)
+        if middle is None:
             continue
-        middle = start + head.end()
         if _NEW_SUBJECT.search(text, middle, m.start()):
             continue  # "she says her son left without telling her": the son's clause
         # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
@@ -654,6 +655,25 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
     return out
+
+
+# the patient's noun heading the clause, after an article or a possessive ("The daughter of the lady in bay 2 became
+# dizzy while sitting with her", the daughter being swapped)
+_NOUN_HEAD = re.compile(r"\s*(?:and\s+|then\s+)?(?:(?:the|this|our|her|his|pt['’]s|patient['’]s)\s+)?"
+                        r"(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
+
+
+def _patient_head(text: str, start: int, end: int, subject: str, swapped: list[tuple[int, int]]) -> int | None:
+    """Where the patient heading the clause at ``start`` ends: the subject pronoun, or a person word the swap
+    changes (the patient named by a noun); None when the clause is headed by anything else."""
+    head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:end])
+    if head is not None and head.group(1).lower() == subject:
+        return start + head.end()
+    lead = _NOUN_HEAD.match(text, start, end)
+    noun = _PERSON_WORD.match(text, lead.end()) if lead else None
+    if noun is not None and noun.end() <= end and any(a < noun.end() and noun.start() < b for a, b in swapped):
+        return noun.end()
+    return None
 
 
 _SUBJECT_OF_PATIENT = re.compile(r"\b(she|he)\s+(?:(?:had|has|then|also|just)\s+)?(?!(?:is|was|'s|became|remains|"

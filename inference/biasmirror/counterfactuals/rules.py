@@ -211,12 +211,15 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             own_clause_objects,
         )
         from biasmirror.counterfactuals.coreference_en import british_forms, other_subjects, others_own_words
+        from biasmirror.counterfactuals.placed_en import placed_persons
 
+        hits, placed = placed_persons(text, hits)
         spans = [(a, b) for a, b, _ in hits]
         kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
         kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         kept |= set(other_subjects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         kept |= set(others_own_words(text, hits))
+        kept -= placed
         hits = british_forms(text, [h for h in hits if (h[0], h[1]) not in kept])
     if lex.language == "es" and hits:
         from biasmirror.counterfactuals.agreement_es import things_clitics
