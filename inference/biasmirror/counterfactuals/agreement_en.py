@@ -185,6 +185,8 @@ _FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[
 # (an age may be a modifier: "A 40-ish man, he walked in"); with a comma right after the noun, the pronoun may
 # follow more apposed words and a semicolon ("A 50-something woman, unkempt, found wandering ...; she")
 _FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}\Z", re.IGNORECASE)
+_FRONTED_LIST = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:[\w-]+\s+)?[\w-]+\s*,\s*(?:(?:[\w-]+\s+)?[\w-]+\s*,\s*){0,2}\Z",
+                           re.IGNORECASE)
 _FRONTED_AFTER = re.compile(r"(?:[^,.;:\n]{0,60},|\s*,[^.:\n]{0,80}?[,;])\s*(?:she|he)\b", re.IGNORECASE)
 # the patient's predicate with a possessor: "he is his mother's only son", "she is the family's eldest daughter"
 _POSSESSOR_PREDICATE = re.compile(rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:(?:her|his|their|the|pt's|patient's)\s+)?"
@@ -199,6 +201,11 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
                           rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
+# a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
+_KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
+# the rest of a list that "and" closes: ", mother and full-time nurse" after "A wife"
+_LIST_CLOSES = re.compile(r"(?:\s*,\s*(?:[\w-]+\s+){0,2}?[\w-]+)*\s*,?\s+(?:and|or)\s+(?:an?\s+)?[\w-]+",
+                          re.IGNORECASE)
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
                                  rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a role noun apposed to the patient's partner or in a relative clause about the partner is the partner's and
@@ -383,11 +390,17 @@ def analyse(text: str) -> list[Agreeing]:
         previous = found[-1].end if found else -1
         between = text[previous:lead] if previous >= 0 else ""
         # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
+        # (or inside a list that "and" closes: "A wife, mother and full-time nurse, she ...")
         coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
-            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
-        # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
-        fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
-            not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
+            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None
+            or _LIST_CLOSES.match(text, m.end()) is not None)
+        # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says"); the
+        # complement may follow a noun coordinated with it ("Grandfather and guardian of two children, he ...")
+        # (or stands in a list that an indefinite article opens: "A wife, mother and full-time nurse, she ...")
+        fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
+            _FRONTED_AFTER.match(text, m.end()) is not None and (
+                not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
+                or _FRONTED_LIST.search(before) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)
