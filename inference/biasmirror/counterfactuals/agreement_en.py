@@ -551,8 +551,12 @@ _AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNOREC
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
-_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|the\s+(?:doctor|surgeon|consultant|"
-                            r"registrar|gp|paramedic|officer|attending|resident))\b", re.IGNORECASE)
+# (with its modifiers or its owner: "The mental health liaison nurse has seen her; he ...", "and his commanding
+# officer is with him; she ...", "the home's nurse says ...")
+_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*|\band\s+)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|"
+                            r"the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?(?:doctor|surgeon|consultant|registrar|gp|"
+                            r"paramedic|officer|attending|resident|nurse|rn|midwife|physio|physiotherapist|therapist|"
+                            r"social\s+worker|pharmacist|medic))\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
