@@ -48,6 +48,7 @@ _PERFECT = r"(?:(?:has|had|have)\s+(?!been\b))?"
 _SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}{_PERFECT}(?!(?:is|was|are|were|be|been|being|has|had|have|does|did|do|"
                            r"will|would|can|could|may|might|must|shall|should|seems|seemed|appears|appeared|"
                            r"looks|looked|feels|felt|remains|remained|became|becomes)\b)[a-z]+\b", re.IGNORECASE)
+_JUDGING_SUBJECT = re.compile(rf"\b(she|he)(?=\s+{_ADVERB}(?:feels|felt)\s+(?:that\s+)?(?:she|he)\b)", re.IGNORECASE)
 # what the person who acted on the patient does next, or says: "... and she called 911", "; he reports that ..."
 _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed|started|began|gave|administered|drove|"
                              r"brought|took|performed|stayed|alerted|contacted|carried|lifted|helped|put|placed|"
@@ -60,6 +61,9 @@ _VERB = rf"\s+{_ADVERB}{_PERFECT}(?!\w+ing\b)[a-z]+"
 _TOLD_TO = re.compile(rf"\s+{_ADVERB}{_PERFECT}(?:discussed|explained|spoke|spoken|talked|described|mentioned|showed|"
                       rf"shown|handed|gave|given)(?:\s+(?:it|this|that|everything|the\s+\w+))?\s+(?:with|to)\s+",
                       re.IGNORECASE)
+# a verb of judging whose content has its own subject ("he feels she has capacity", "she thinks he is safe")
+_JUDGES = re.compile(rf"\s+{_ADVERB}(?:feels|felt|thinks|thought|believes|believed|considers|considered|judges|judged|"
+                     r"suspects|suspected|is\s+satisfied|was\s+satisfied)(?=\s+(?:that\s+)?(?:she|he)\b)", re.IGNORECASE)
 _OWN_VERB_OBJECT = re.compile(rf"{_VERB}(?:\s+(?:[a-z]+\s+){{0,3}}?and{_VERB})?\s+", re.IGNORECASE)
 _SPEECH_VERBS = ("says", "said", "states", "stated", "reports", "reported", "notes", "noted", "tells", "told")
 _SAID_SUBJECT = re.compile(r"\s+(?:(?:us|me|staff|triage)\s+)?(?:that\s+)?(she|he)\b", re.IGNORECASE)
@@ -76,7 +80,7 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
     objects = [(a, b) for a, b, new in hits if text[a:b].lower() == _OBJECT[original_sex]
                and new.lower() == _OBJECT["M" if original_sex == "F" else "F"]]
     out = []
-    for m in _SUBJECT_VERB.finditer(text):
+    for m in _subject_pronouns(text):
         span = (m.start(1), m.end(1))
         if span not in swapped:
             continue
@@ -89,6 +93,15 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
                                                                         sex, original_sex):
             out.append(span)
     return out
+
+
+def _subject_pronouns(text: str) -> list[re.Match[str]]:
+    """Subject pronouns of a finite verb, and those of a verb of judging ("he feels she ...": "feels" is otherwise
+    read as a copula, "she feels dizzy")."""
+    found = {m.start(1): m for m in _SUBJECT_VERB.finditer(text)}
+    for m in _JUDGING_SUBJECT.finditer(text):
+        found.setdefault(m.start(1), m)
+    return [found[k] for k in sorted(found)]
 
 
 def _someone_else_before(text: str, end: int, swapped: list[tuple[int, int]], sex: str) -> bool:
@@ -116,7 +129,8 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     opening = _CLAUSE_OPENING.search(text, max(0, start - 8), start)
     if opening is None:
         return False
-    verb = _HELP_OR_SPEECH.match(text, end)
+    judges = _JUDGES.match(text, end)
+    verb = judges or _HELP_OR_SPEECH.match(text, end)
     if verb is None:
         return False
     previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, opening.start())] or [0])
@@ -130,15 +144,20 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     # the patient is as likely to speak) and words whose subject is the patient ("she says her son left without
     # waking her" is the patient's own speech)
     acted_on = any(subject.end() < a < start for a, _ in objects)
+    if judges:
+        # a judgement on the patient is the one who assessed the patient ("The liaison nurse has seen her; he feels
+        # she has capacity"), whatever came before
+        said = _SAID_SUBJECT.match(text, verb.end())
+        return said is not None and said.group(1).lower() == _SUBJECT[patient_sex]
     if verb.group().strip().lower().endswith(_SPEECH_VERBS):
         said = _SAID_SUBJECT.match(text, verb.end())
         return not acted_on and said is not None and said.group(1).lower() == _SUBJECT[patient_sex]
     return acted_on
 
 
-# a possessive and at most two modifiers before the clause's subject, none of them a preposition ("Per her son, ...")
+# a possessive and at most three modifiers before the clause's subject, none of them a preposition ("Per her son, ...")
 _SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?"
-                           r"(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+                           r"(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,3}\Z", re.IGNORECASE)
 
 
 def _clause_subject(text: str, start: int) -> re.Match[str] | None:
