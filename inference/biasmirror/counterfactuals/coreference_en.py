@@ -162,7 +162,7 @@ _SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?
 
 def _clause_subject(text: str, start: int) -> re.Match[str] | None:
     """The person or member of staff heading the clause that starts at ``start`` ("Her daughter", "The triage
-    nurse", "Dr. ___ from ..."), after at most a possessive and two modifiers."""
+    nurse", "Dr. ___ from ..."), after at most a possessive and three modifiers."""
     window = text[start:start + 60]
     for found in (_STAFF.search(window), _PERSON_WORD.search(window)):
         if found and _SUBJECT_LEAD.match(window[:found.start()]):
