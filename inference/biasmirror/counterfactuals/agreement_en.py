@@ -331,7 +331,8 @@ _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # "The lady in bed 12 ...", "The elderly gentleman was found ...": a sex word heading a sentence or a clause
-# after a semicolon or a label's colon ("Seen by the stroke team: the lady has ...") is the note's subject, the patient named again by a noun after the first mention
+# after a semicolon or a label's colon ("Seen by the stroke team: the lady has ...") is the note's subject, the
+# patient named again by a noun after the first mention
 # (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
 # the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
 _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
