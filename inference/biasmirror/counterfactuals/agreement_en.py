@@ -144,12 +144,18 @@ _OTHER_WHO = re.compile(
 # a prefix glued to the noun: "ex-policeman", "co-chairwoman", "vice-chairman"
 _PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
-_POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
-                               re.IGNORECASE)
+# (not across a verb of saying: in "Her daughter says mum has been falling" the "mum" is the daughter's word for
+# the patient)
+_POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:(?!(?:says|said|reports|"
+                               r"reported|states|stated|tells|told|thinks|feels|notes|noted|explains|explained)\b)"
+                               r"[\w/.-]+\s+){0,4}\Z", re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
 _PARENT_CALLS = frozenset({"mom", "mum", "dad", "grandma", "grandpa", "granny", "grandad"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
+# "'s" that is "is" or "has" ("Mum's not herself", "Dad's been falling"): the word is the clause's subject
+_CONTRACTED_VERB = re.compile(r"\s*(?:'s|’s)\s+(?:not|never|always|still|just|really|very|so|too|been|got|gone|had|"
+                              r"fallen|become|in|at|on|off|back|home|\w+ing)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -379,7 +385,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         word = m.group().lower()
         token = text[m.start():m.end()]
-        if _NOT_BEFORE.match(text, m.end()):
+        contracted = word in _PARENT_CALLS and _CONTRACTED_VERB.match(text, m.end()) is not None
+        if _NOT_BEFORE.match(text, m.end()) and not contracted:
             continue  # "the waitress's ...": a possessor, someone else
         lead = m.start()
         prefix = _PREFIX.search(text, max(0, lead - 8), lead)
@@ -410,6 +417,14 @@ def analyse(text: str) -> list[Agreeing]:
             possessor_predicate = True  # "Daughter says her mother ...": the speaker's parent, the patient
         if not child and word not in _KIN and word not in _SEX_WORDS and _PARTNER_ROLE.search(before):
             gender = "F" if word in ROLE_PAIRS else "M"
+            new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+            found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
+            continue
+        if word in _PARENT_CALLS and not _POSSESSED.search(before) and any(
+                f.text.lower() in _PARENT_CALLS and f.gender != _PERSON_SEX.get(word) for f in found):
+            # "Mum hasn't been herself since Dad died": once the child's one parent is the patient, the other parent
+            # is the patient's partner, and changes with the patient
+            gender = _PERSON_SEX[word]
             new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
             found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
             continue
@@ -458,8 +473,8 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)) and not (
                 _LICENSORS[3].search(before) or _LICENSORS[7].search(before)):
             continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
-        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
-                r"\s*(?:of|'s|’s)\b", text[m.end():]):
+        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and (contracted or not re.match(
+                r"\s*(?:of|'s|’s)\b", text[m.end():])):
             if _CHILD_NOTE.search(text) and not _LICENSORS[1].search(before):  # ("she is a single mum": hers)
                 continue  # "Infant boy ...; dad reports": the child's parent
         elif child and _SECOND_PREDICATE.search(before):

@@ -199,7 +199,10 @@ def _british(word: str) -> str:
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
 _APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}\s*,\s*(herself|himself)\b", re.IGNORECASE)
 # (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
-_CLAUSE_REFLEXIVE = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he)\b)[^.;\n]){{0,80}}?\b(herself|himself)"
+# (not across a colon or into a quotation, where someone else speaks of another: "Her daughter said: 'Mum's not
+# herself'")
+_CLAUSE_REFLEXIVE = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he)\b)[^.;:\n\"“‘]){{0,80}}?"
+                               r"\b(herself|himself)"
                                r"(?=\s*[.;,!?]|\s*\Z)", re.IGNORECASE)
 _ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)\b)[^.;\n]){{0,60}}?\bon\s+(her|his)\s+way\b",
                          re.IGNORECASE)
