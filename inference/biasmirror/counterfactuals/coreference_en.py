@@ -57,7 +57,8 @@ _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed
                              r"explains|explained|adds|added|tells|told)\b", re.IGNORECASE)
 # from the subject pronoun to its object: the subject's verb, or a second verb after "and" (with its object)
 # (or the object of "with"/"to" after a verb of telling: "she has discussed this with him", "he explained it to her")
-_VERB = rf"\s+{_ADVERB}{_PERFECT}(?!\w+ing\b)[a-z]+"
+# (an adverb may stand after the auxiliary too: "she has never seen her")
+_VERB = rf"\s+{_ADVERB}{_PERFECT}{_ADVERB}(?!\w+ing\b)[a-z]+"
 _TOLD_TO = re.compile(rf"\s+{_ADVERB}{_PERFECT}(?:discussed|explained|spoke|spoken|talked|described|mentioned|showed|"
                       rf"shown|handed|gave|given)(?:\s+(?:it|this|that|everything|the\s+\w+))?\s+(?:with|to)\s+",
                       re.IGNORECASE)
