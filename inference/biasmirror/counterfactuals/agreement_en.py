@@ -634,7 +634,10 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
 # companion). The subject of the gerund is the clause's subject, the patient; an object pronoun there is not the
 # patient (that would be "herself"), but someone else of the patient's sex named before it (the woman in bay 6, his
 # father, her niece).
+# (the gerund may follow the injury it caused: "he hurt his back lifting him")
 _OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|since|and\s+(?:was|is|has\s+been|had\s+been)"
+                                r"|(?:hurt|injured|strained|pulled|twisted|sprained|jarred|cut|burnt|burned|broke)\s+"
+                                r"(?:her|his)\s+(?:[\w-]+\s+)?[\w-]+"
                                 r")\s+(?:\w+ly\s+)?\w+ing\s+(?:(?:with|beside|next\s+to|to)\s+)?(her|him)\b",
                                 re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
