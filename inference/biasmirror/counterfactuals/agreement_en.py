@@ -690,6 +690,41 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                                                                           for a, b in swapped)
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
+    return out + _noun_subject_objects(text, hits, original_sex)
+
+
+# binding with a noun subject: the patient named by a noun at the head of a clause ("his dad is more confused and has
+# been calling him", "his grandfather has become too unsteady for him to manage") is not the plain object pronoun
+# of that clause; the object is another person of the patient's sex named before (the son, the grandson)
+_NOUN_AS_OBJECT = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about|after|over|beside|near|and|or|called|call|"
+                             r"calls|calling)\s+(?:(?:her|his|the|their|our|a|an)\s+)?(?:[\w-]+\s+)?\Z", re.IGNORECASE)
+# (another pronoun opens a clause of its own: "Mum ... won't let us help her")
+_CLAUSE_STOP = re.compile(r"[,.;:!?\n()\"“”]|\b(?:she|he|they|we|i|you|us|me|them|who|which|that|if|because|when|"
+                          r"whenever|while|whilst|after|before|until|since|although|though|but|so|unless|whether|as|"
+                          r"says|said|states|stated|reports|reported|thinks|feels)\b", re.IGNORECASE)
+
+
+def _noun_subject_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of an object "her"/"him" (swapped as an object) in the clause of a person word the swap changes (the
+    patient named by a noun), with no other person in between, when a person of the patient's sex who is not
+    swapped is named before it: that person's, kept."""
+    pronoun = "her" if original_sex == "F" else "him"
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = [(a, b) for a, b, new in hits if text[a:b].lower() == pronoun and new.lower() in ("him", "her")]
+    out = []
+    for a, b, _ in hits:
+        if _PERSON_SEX.get(text[a:b].lower()) != original_sex or _NOUN_AS_OBJECT.search(text, max(0, a - 40), a) \
+                or _NOT_BEFORE.match(text, b) and not _CONTRACTED_VERB.match(text, b):
+            continue
+        stop = _CLAUSE_STOP.search(text, b)
+        limit = stop.start() if stop else len(text)
+        for start, end in objects:
+            if not b < start < limit or _PERSON_WORD.search(text, b, start):
+                continue
+            if any(_PERSON_SEX[p.group().lower()] == original_sex and not any(x < p.end() and p.start() < y
+                                                                              for x, y in swapped)
+                   for p in _PERSON_WORD.finditer(text, 0, start)):
+                out.append((start, end))
     return out
 
 
