@@ -368,6 +368,19 @@ _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|r
                                r")\b)", re.IGNORECASE)
 
 
+# the patient's children and then "their" parent, in one sentence
+_THEIR_PARENTS = frozenset({"mother", "father", "mum", "mom", "dad", "mummy", "daddy"})
+_THEIR_PARENT = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:\w+\s+)?(?:step)?(?:daughters|sons|children|kids)\b"
+                           r"[^.;:!?\n]{0,80}?\btheir\s+\Z", re.IGNORECASE)
+
+
+def _other_sex_form(start: int, end: int, token: str, word: str, controller: str) -> Agreeing:
+    """The role noun ``word`` (a female or male form of ROLE_PAIRS) with its other-sex form."""
+    gender = "F" if word in ROLE_PAIRS else "M"
+    new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+    return Agreeing(start, end, token, gender, _match_case(token, new), controller, "role noun")
+
+
 def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
     """The clause of the sex word ``word`` says its person acted on a person of the other sex (the patient)."""
     acts = _ACTS_ON.match(text, end)
@@ -420,13 +433,16 @@ def analyse(text: str) -> list[Agreeing]:
             new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
             found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
             continue
+        if word in _THEIR_PARENTS and _THEIR_PARENT.search(before):
+            # "His daughters are taking turns to stay with their dad": the children's parent is the patient, or the
+            # patient's partner; either changes
+            found.append(_other_sex_form(m.start(), m.end(), token, word, "partner"))
+            continue
         if word in _PARENT_CALLS and not _POSSESSED.search(before) and any(
                 f.text.lower() in _PARENT_CALLS and f.gender != _PERSON_SEX.get(word) for f in found):
             # "Mum hasn't been herself since Dad died": once the child's one parent is the patient, the other parent
             # is the patient's partner, and changes with the patient
-            gender = _PERSON_SEX[word]
-            new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
-            found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
+            found.append(_other_sex_form(m.start(), m.end(), token, word, "partner"))
             continue
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
             found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
