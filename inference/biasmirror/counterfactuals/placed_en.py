@@ -7,8 +7,9 @@ patient. The relative's noun then changes with the patient and the placed person
 (a partner noun excepted: "The husband of the lady in bay 6" names a couple, and both change, so that the
 relationship keeps its configuration).
 
-Left to the other rules: a note that names its own patient apart ("... when she saw our pt seize"), the same
-phrase anywhere else ("she was hit by the son of the man in bed 4": two other
+Left to the other rules: a note that names its own patient apart ("... when she saw our pt seize"), a relative
+who acts on someone ("The son of the man in bed 6 punched him": the one punched is the patient), the same phrase
+anywhere else ("she was hit by the son of the man in bed 4": two other
 people), and a relative who speaks of the placed person ("The mother of the boy in bay 3 says he ...": the boy is
 the one being seen).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 
 from biasmirror.counterfactuals import person_nouns_en
-from biasmirror.counterfactuals.agreement_en import _match_case
+from biasmirror.counterfactuals.agreement_en import _ACTS_ON, _match_case
 
 __all__ = ["placed_persons"]
 
@@ -55,8 +56,8 @@ def placed_persons(text: str, hits: list[tuple[int, int, str]]
         before = text[:m.start()]
         if not (_OPENS.search(before) or _PREDICATE.search(before)):
             continue
-        if _OPENS.search(before) and _OUR_PATIENT.search(text, m.end()):
-            continue  # "The wife of the man in bed 2 called for help when she saw our pt seize": two bystanders
+        if _OPENS.search(before) and (_OUR_PATIENT.search(text, m.end()) or _ACTS_ON.match(text, m.end())):
+            continue  # "... when she saw our pt seize", "The son of the man in bed 6 punched him": someone else
         if not partner and _OPENS.search(before) and _SPEAKS_AFTER.match(text, m.end()):
             continue  # "The mother of the boy in bay 3 says he ...": the boy is the one being seen
         hits = _ensure(hits, text, m.start(1), m.end(1))
