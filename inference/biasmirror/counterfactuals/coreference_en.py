@@ -209,11 +209,19 @@ _ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)
                          re.IGNORECASE)
 
 
+# a title apposed to another person's noun: "Her boss, Mrs ___, called an ambulance", "his neighbour, Mr ___," (the
+# patient's own noun is swapped, and so is its title: "The patient, Mrs ___", "her husband, Mr ___")
+_APPOSED_TITLE = re.compile(r"\b(?:the|her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+){0,2}?"
+                            r"(?!(?:pt|patient|victim|casualty)\b)(\w[\w-]*)\s*,\s*(Mrs|Ms|Miss|Mr)\b", re.IGNORECASE)
+
+
 def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
     """Spans of a reflexive or an "on her way" that belong to another person's noun before them (a member of
-    staff, or a person word of the pronoun's sex that is not swapped): kept."""
+    staff, or a person word of the pronoun's sex that is not swapped), and of a title apposed to another person's
+    noun: kept."""
     swapped = [(a, b) for a, b, _ in hits]
-    out = []
+    out = [(m.start(2), m.end(2)) for m in _APPOSED_TITLE.finditer(text)
+           if (m.start(2), m.end(2)) in swapped and not any(a < m.end(1) and m.start(1) < b for a, b in swapped)]
     for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY, _CLAUSE_REFLEXIVE):
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
