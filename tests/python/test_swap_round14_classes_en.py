@@ -48,6 +48,12 @@ CASES = [
     ("F", "Her son says mom has not eaten since Tuesday.", "His son says dad has not eaten since Tuesday."),
     ("M", "Per his daughter: \"Dad has stopped going out since Mum passed.\"",
      "Per her daughter: \"Mum has stopped going out since Dad passed.\""),
+    # "their" parent after the patient's children: the patient, or the partner
+    ("M", "His sons have been sleeping over to keep an eye on their father since the fall.",
+     "Her sons have been sleeping over to keep an eye on their mother since the fall."),
+    # a title apposed to another person's noun is that person's
+    ("F", "Her landlady, Mrs ___, heard her fall and let the crew in.",
+     "His landlady, Mrs ___, heard him fall and let the crew in."),
     # binding: an adverb after the auxiliary, a gerund after the injury it caused, a noun subject
     ("M", "His brother says he has already seen him twice this week and that he has never seen him this breathless.",
      "Her brother says he has already seen her twice this week and that he has never seen her this breathless."),
@@ -86,6 +92,11 @@ def test_an_adult_note_with_days_is_not_a_childs_note() -> None:
 def test_the_placed_phrase_elsewhere_names_two_other_people() -> None:
     assert swap_sex("She was pushed over by the son of the man in bed 4.", "M", "en").text == (
         "He was pushed over by the son of the man in bed 4.")
+
+
+def test_a_relative_at_the_head_who_acts_on_someone_is_not_the_patient() -> None:
+    assert swap_sex("The daughter of the lady in bay 8 slapped her during the visit.", "M", "en").text == (
+        "The daughter of the lady in bay 8 slapped him during the visit.")
 
 
 def test_a_couple_at_the_head_stays_when_the_note_names_its_own_patient() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from biasmirror.counterfactuals import person_nouns_en
-from biasmirror.counterfactuals.agreement_en import _ACTS_ON, _match_case
+from biasmirror.counterfactuals.agreement_en import _match_case
 
 __all__ = ["placed_persons"]
 
@@ -38,6 +38,9 @@ _SEX_WORD = re.compile(r"\b(?:man|woman|lady|gentleman|boy|girl|male|female)\b",
 # the phrase opens its sentence, or is the predicate of the sentence's subject ("She is the mother of ...")
 _OPENS = re.compile(r"(?:\A|[.;:!?\n]\s*)\Z")
 _PREDICATE = re.compile(r"(?:\A|[.;:!?\n]\s*)[^.;:!?\n]{1,60}?\b(?:is|was)\s+\Z", re.IGNORECASE)
+_CLAUSE_STOP = re.compile(r"[.;:!?\n]|\b(?:and|but|who|which|that|while|whilst|when|after|before)\b", re.IGNORECASE)
+_PREPOSITION_BEFORE = re.compile(r"\b(?:with|to|beside|near|for|from|by|at|on|about|behind|towards?)\s+\Z",
+                                 re.IGNORECASE)
 # the note names its own patient apart from the placed one: the phrase at the sentence's head is someone else
 _OUR_PATIENT = re.compile(r"\b(?:our|this|the)\s+(?:pt|patient)\b", re.IGNORECASE)
 _SPEAKS_AFTER = re.compile(r"[^.;:!?\n]{0,40}?\b(?:says|said|reports|reported|states|stated|tells|told|thinks|"
@@ -56,7 +59,7 @@ def placed_persons(text: str, hits: list[tuple[int, int, str]]
         before = text[:m.start()]
         if not (_OPENS.search(before) or _PREDICATE.search(before)):
             continue
-        if _OPENS.search(before) and (_OUR_PATIENT.search(text, m.end()) or _ACTS_ON.match(text, m.end())):
+        if _OPENS.search(before) and (_OUR_PATIENT.search(text, m.end()) or _acts_on_someone(text, m.end(), hits)):
             continue  # "... when she saw our pt seize", "The son of the man in bed 6 punched him": someone else
         if not partner and _OPENS.search(before) and _SPEAKS_AFTER.match(text, m.end()):
             continue  # "The mother of the boy in bay 3 says he ...": the boy is the one being seen
@@ -69,6 +72,15 @@ def placed_persons(text: str, hits: list[tuple[int, int, str]]
             else:
                 hits = [h for h in hits if not (h[0] < word.end() and word.start() < h[1])]
     return hits, forced
+
+
+def _acts_on_someone(text: str, end: int, hits: list[tuple[int, int, str]]) -> bool:
+    """The clause after the phrase has an object pronoun of its verb (not of a preposition: "while sitting with
+    her" is a companion): the relative acts on someone else, who is the patient."""
+    stop = _CLAUSE_STOP.search(text, end)
+    limit = stop.start() if stop else len(text)
+    return any(end < a < limit and text[a:b].lower() in ("her", "him") and new.lower() in ("her", "him")
+               and not _PREPOSITION_BEFORE.search(text, end, a) for a, b, new in hits)
 
 
 def _ensure(hits: list[tuple[int, int, str]], text: str, start: int, end: int) -> list[tuple[int, int, str]]:
