@@ -54,6 +54,9 @@ CASES = [
     # a title apposed to another person's noun is that person's
     ("F", "Her landlady, Mrs ___, heard her fall and let the crew in.",
      "His landlady, Mrs ___, heard him fall and let the crew in."),
+    # a parent who brought the patient in is the patient's parent wherever the note names it
+    ("F", "Pt 23F, fainted at work, BIB mum; mum says she has not eaten today.",
+     "Pt 23M, fainted at work, BIB mum; mum says he has not eaten today."),
     # binding: an adverb after the auxiliary, a gerund after the injury it caused, a noun subject
     ("M", "His brother says he has already seen him twice this week and that he has never seen him this breathless.",
      "Her brother says he has already seen her twice this week and that he has never seen her this breathless."),

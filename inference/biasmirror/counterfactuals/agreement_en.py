@@ -374,6 +374,12 @@ _THEIR_PARENT = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:\w+\s+)
                            r"[^.;:!?\n]{0,80}?\btheir\s+\Z", re.IGNORECASE)
 
 
+def _brought_by(text: str, word: str) -> bool:
+    """The note says the parent ``word`` brought or accompanies the patient ("brought in by mum", "BIB dad",
+    "with mum"): that parent is someone else wherever the note names it."""
+    return re.search(rf"\b(?:by|bib|with|w/)\s+{re.escape(word)}\b", text, re.IGNORECASE) is not None
+
+
 def _other_sex_form(start: int, end: int, token: str, word: str, controller: str) -> Agreeing:
     """The role noun ``word`` (a female or male form of ROLE_PAIRS) with its other-sex form."""
     gender = "F" if word in ROLE_PAIRS else "M"
@@ -491,8 +497,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
         elif word in _PARENT_CALLS and not _POSSESSED.search(before) and (contracted or not re.match(
                 r"\s*(?:of|'s|’s)\b", text[m.end():])):
-            if _CHILD_NOTE.search(text) and not _LICENSORS[1].search(before):  # ("she is a single mum": hers)
-                continue  # "Infant boy ...; dad reports": the child's parent
+            if (_CHILD_NOTE.search(text) or _brought_by(text, word)) and not _LICENSORS[1].search(before):
+                continue  # "Infant boy ...; dad reports", "brought in by mum": the patient's parent
         elif child and _SECOND_PREDICATE.search(before):
             pass
         elif not any(p.search(before) for p in licensors) and not (
