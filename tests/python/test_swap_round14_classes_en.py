@@ -62,6 +62,8 @@ CASES = [
      "Her brother says he has already seen her twice this week and that he has never seen her this breathless."),
     ("F", "She cares for her mother and pulled her shoulder turning her in bed.",
      "He cares for his mother and pulled his shoulder turning her in bed."),
+    ("F", "She looks after her disabled sister and shares a flat with her.",
+     "He looks after his disabled sister and shares a flat with her."),
     ("M", "His son says his dad has been shouting at him since the new tablets.",
      "Her son says his mom has been shouting at him since the new tablets."),
 ]

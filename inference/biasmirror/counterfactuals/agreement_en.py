@@ -662,6 +662,13 @@ _OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|si
                                 r"(?:her|his)\s+(?:[\w-]+\s+)?[\w-]+"
                                 r")\s+(?:\w+ly\s+)?\w+ing\s+(?:(?:with|beside|next\s+to|to)\s+)?(her|him)\b",
                                 re.IGNORECASE)
+# (or of a second verb of the patient's, after "and": "He is a carer for his son and lives alone with him", "and
+# shares a flat with her")
+_AND_VERB_OBJECT = re.compile(r"\band\s+(?:\w+ly\s+)?(?!(?:her|his|the|a|an|their|my|our|she|he|they|i|we|you|then|now|"
+                              r"also|was|is|has|had|been|being|not|so|with|to|for)\b)\w+(?:\s+(?:alone|together|up|in|"
+                              r"out|back|round|around|home|(?:a|an|the|some)\s+[\w-]+))?"
+                              r"\s+(?:(?:with|beside|next\s+to|to|for|after)\s+)?(her|him)\b",
+                              re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
 # words that open another clause, or another subject, between the patient's pronoun and the gerund
 _NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
@@ -679,7 +686,7 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
     swapped = [(a, b) for a, b, _ in hits]
     objects = {(a, b) for a, b, new in hits if new.lower() in ("him", "her")}
     out = []
-    for m in _OWN_CLAUSE_OBJECT.finditer(text):
+    for m in sorted([*_OWN_CLAUSE_OBJECT.finditer(text), *_AND_VERB_OBJECT.finditer(text)], key=lambda m: m.start(1)):
         span = (m.start(1), m.end(1))
         if m.group(1).lower() != pronoun or span not in objects:
             continue
