@@ -64,6 +64,8 @@ CASES = [
      "He cares for his mother and pulled his shoulder turning her in bed."),
     ("F", "She looks after her disabled sister and shares a flat with her.",
      "He looks after his disabled sister and shares a flat with her."),
+    ("F", "Her niece does her shopping; she is increasingly concerned about her.",
+     "His niece does his shopping; she is increasingly concerned about him."),
     ("M", "His son says his dad has been shouting at him since the new tablets.",
      "Her son says his mom has been shouting at him since the new tablets."),
 ]

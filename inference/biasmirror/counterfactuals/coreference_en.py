@@ -49,6 +49,11 @@ _SUBJECT_VERB = re.compile(rf"\b(she|he)\s+{_ADVERB}{_PERFECT}(?!(?:is|was|are|w
                            r"will|would|can|could|may|might|must|shall|should|seems|seemed|appears|appeared|"
                            r"looks|looked|feels|felt|remains|remained|became|becomes)\b)[a-z]+\b", re.IGNORECASE)
 _JUDGING_SUBJECT = re.compile(rf"\b(she|he)(?=\s+{_ADVERB}(?:feels|felt)\s+(?:that\s+)?(?:she|he)\b)", re.IGNORECASE)
+# a feeling about someone: "she is very worried about her" (the one who worries is someone else)
+_FEELS_ABOUT = re.compile(r"\s+(?:is|was|are|were|seems|seemed|feels|felt|gets|got|remains)\s+(?:(?:very|so|quite|really|"
+                          r"increasingly|\w+ly)\s+)?(?:worried|concerned|anxious|upset|scared|frightened|angry|cross|"
+                          r"frustrated|annoyed)\s+(?:about|for|with|by)\s+", re.IGNORECASE)
+_FEELING_SUBJECT = re.compile(r"\b(she|he)(?=" + _FEELS_ABOUT.pattern + r"(?:her|him)\b)", re.IGNORECASE)
 # what the person who acted on the patient does next, or says: "... and she called 911", "; he reports that ..."
 _HELP_OR_SPEECH = re.compile(rf"\s+{_ADVERB}(?:called|rang|phoned|dialled|dialed|started|began|gave|administered|drove|"
                              r"brought|took|performed|stayed|alerted|contacted|carried|lifted|helped|put|placed|"
@@ -100,7 +105,7 @@ def _subject_pronouns(text: str) -> list[re.Match[str]]:
     """Subject pronouns of a finite verb, and those of a verb of judging ("he feels she ...": "feels" is otherwise
     read as a copula, "she feels dizzy")."""
     found = {m.start(1): m for m in _SUBJECT_VERB.finditer(text)}
-    for m in _JUDGING_SUBJECT.finditer(text):
+    for m in [*_JUDGING_SUBJECT.finditer(text), *_FEELING_SUBJECT.finditer(text)]:
         found.setdefault(m.start(1), m)
     return [found[k] for k in sorted(found)]
 
@@ -116,7 +121,11 @@ def _someone_else_before(text: str, end: int, swapped: list[tuple[int, int]], se
 def _binds_object(text: str, start: int, objects: list[tuple[int, int]]) -> bool:
     """An object pronoun that is the patient is the object of the subject's own verb, or of a verb coordinated
     with it by "and", before any clause break ("he increased her dose and asked her to return"; not "a man he
-    met assaulted her", nor "she asked the nurse to help her")."""
+    met assaulted her", nor "she asked the nurse to help her"), or what the subject feels about ("she is very
+    worried about her")."""
+    feeling = _FEELS_ABOUT.match(text, start)
+    if feeling and any(a == feeling.end() for a, _ in objects):
+        return True
     stop = _CLAUSE_END.search(text, start)
     limit = stop.start() if stop else len(text)
     return any(start < a < limit and (_OWN_VERB_OBJECT.fullmatch(text, start, a) or _TOLD_TO.fullmatch(text, start, a))
