@@ -696,6 +696,8 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
             continue
         if _NEW_SUBJECT.search(text, middle, m.start()):
             continue  # "she says her son left without telling her": the son's clause
+        if m.re is _AND_VERB_OBJECT and _someone_before(text, start, swapped, original_sex):
+            continue  # "Dr. ___ saw her; she increased her dose and asked her to return": the head is the doctor
         # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
         # noun may stand there ("she is godmother")
         # or as an object the clause goes on from ("had been minding her niece and fell while ..."), not one that
@@ -755,6 +757,16 @@ def _noun_subject_objects(text: str, hits: list[tuple[int, int, str]], original_
                    for p in _PERSON_WORD.finditer(text, 0, start)):
                 out.append((start, end))
     return out
+
+
+def _someone_before(text: str, end: int, swapped: list[tuple[int, int]], sex: str) -> bool:
+    """A member of staff, or a person of ``sex`` whom the swap leaves, is named before ``end`` (so a pronoun of
+    that sex heading a clause may be that person)."""
+    from biasmirror.counterfactuals.coreference_en import _STAFF  # (coreference_en imports this module)
+
+    return _STAFF.search(text, 0, end) is not None or any(
+        _PERSON_SEX[p.group().lower()] == sex and not any(a < p.end() and p.start() < b for a, b in swapped)
+        for p in _PERSON_WORD.finditer(text, 0, end))
 
 
 # the patient's noun heading the clause, after an article or a possessive ("The daughter of the lady in bay 2 became
