@@ -81,7 +81,8 @@ _PREVIOUS_CLAUSE = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)[.;:!?\n]",
 def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
     """Spans of swapped subject pronouns that name another person named before them (a person of the pronoun's
     sex who is not swapped, or a member of staff): kept. A pronoun of the other sex is left to the swap when the
-    note names a partner before it (the partner's pronouns change with the partner)."""
+    note names a partner before it with no member of staff in between (the partner's pronouns change with the
+    partner)."""
     swapped = [(a, b) for a, b, _ in hits]
     objects = [(a, b) for a, b, new in hits if text[a:b].lower() == _OBJECT[original_sex]
                and new.lower() == _OBJECT["M" if original_sex == "F" else "F"]]
@@ -91,7 +92,7 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
         if span not in swapped:
             continue
         sex = "F" if m.group(1).lower() == "she" else "M"
-        if sex != original_sex and _PARTNER.search(text, 0, m.start()):
+        if sex != original_sex and _partner_nearer(text, m.start()):
             continue
         if not _someone_else_before(text, m.start(), swapped, sex):
             continue
@@ -99,6 +100,13 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
                                                                         sex, original_sex):
             out.append(span)
     return out
+
+
+def _partner_nearer(text: str, end: int) -> bool:
+    """A partner is named before ``end`` with no member of staff after it ("brought in by her husband ... Her PCP,
+    Dr. ___, saw her; he increased ...": the doctor is the nearer antecedent)."""
+    partners = list(_PARTNER.finditer(text, 0, end))
+    return bool(partners) and _STAFF.search(text, partners[-1].end(), end) is None
 
 
 def _subject_pronouns(text: str) -> list[re.Match[str]]:
