@@ -145,10 +145,10 @@ _OTHER_WHO = re.compile(
 _PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
 # (not across a verb of saying: in "Her daughter says mum has been falling" the "mum" is the daughter's word for
-# the patient)
+# the patient; nor across a sentence's end: "radiates to his back. He is a grandfather")
 _POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:(?!(?:says|said|reports|"
                                r"reported|states|stated|tells|told|thinks|feels|notes|noted|explains|explained)\b)"
-                               r"[\w/.-]+\s+){0,4}\Z", re.IGNORECASE)
+                               r"(?:[\w/-]|\.(?=\S))+(?:\.(?=\s+(?-i:[a-z0-9])))?\s+){0,4}\Z", re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
 _PARENT_CALLS = frozenset({"mom", "mum", "dad", "grandma", "grandpa", "granny", "grandad"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
