@@ -57,6 +57,14 @@ CASES = [
     # a parent who brought the patient in is the patient's parent wherever the note names it
     ("F", "Pt 23F, fainted at work, BIB mum; mum says she has not eaten today.",
      "Pt 23M, fainted at work, BIB mum; mum says he has not eaten today."),
+    # a pronoun of the other sex whose nearest antecedent is a member of staff named after the partner
+    ("F", "She came in with her husband. Her cardiologist, Dr. ___, saw her in May; he stopped her bisoprolol and "
+          "asked her to come back.",
+     "He came in with his wife. His cardiologist, Dr. ___, saw him in May; he stopped his bisoprolol and asked him "
+     "to come back."),
+    # another person's phrase does not run across a sentence's end
+    ("M", "The pain goes through to his back. He is a grandfather who still works full time.",
+     "The pain goes through to her back. She is a grandmother who still works full time."),
     # binding: an adverb after the auxiliary, a gerund after the injury it caused, a noun subject
     ("M", "His brother says he has already seen him twice this week and that he has never seen him this breathless.",
      "Her brother says he has already seen her twice this week and that he has never seen her this breathless."),
@@ -83,6 +91,11 @@ def test_a_pronoun_of_the_other_sex_after_staff_with_modifiers_or_an_owner_is_th
     assert swap_sex("He tripped on parade and his platoon officer, Lt ___, came with him; she knows his next of kin.",
                     "F", "en").text == (
         "She tripped on parade and her platoon officer, Lt ___, came with her; she knows her next of kin.")
+
+
+def test_a_second_verbs_object_after_a_doctor_heading_the_clause_is_the_patient() -> None:
+    assert swap_sex("Her GP, Dr. ___, saw her on Friday; she doubled her ramipril and told her to rest.", "M",
+                    "en").text == "His GP, Dr. ___, saw him on Friday; she doubled his ramipril and told him to rest."
 
 
 def test_a_blocker_in_the_same_item_still_blocks_the_code() -> None:
