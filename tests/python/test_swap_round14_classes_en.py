@@ -39,6 +39,14 @@ CASES = [
     # the subject of a verb of judging after a clause where another person assessed the patient
     ("F", "The crisis team nurse spoke to her at length; she feels she is no longer at risk.",
      "The crisis team nurse spoke to him at length; she feels he is no longer at risk."),
+    # a role noun after a career verb with "as", or as the patient's second predicate after "and is"
+    ("F", "She retired as a headmistress last year and fell while gardening.",
+     "He retired as a headmaster last year and fell while gardening."),
+    ("M", "He drove lorries for years and is now a househusband.",
+     "She drove lorries for years and is now a housewife."),
+    # a role noun said of the partner changes with the partner, as in apposition
+    ("F", "Her husband is a postman and was on his round when she fell.",
+     "His wife is a postwoman and was on her round when he fell."),
     # "the lady"/"the gentleman" after a label's colon is the patient named again
     ("M", "Handover from the night team: the gentleman is more alert and his son has been updated.",
      "Handover from the night team: the lady is more alert and her son has been updated."),

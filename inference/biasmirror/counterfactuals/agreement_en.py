@@ -70,7 +70,10 @@ _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
 _LICENSORS = [
-    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    # (also a career's start or end: "retired as a headmistress", "trained as a midwife", "volunteers as a ...")
+    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?|retired|retiring|qualified|trained|training|"
+               rf"served|serving|volunteers?|volunteered|volunteering)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?"
+               rf"{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
@@ -215,11 +218,12 @@ _LIST_CLOSES = re.compile(r"(?:\s*,\s*(?:[\w-]+\s+){0,2}?[\w-]+)*\s*,?\s+(?:and|
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
                                  rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a role noun apposed to the patient's partner or in a relative clause about the partner is the partner's and
-# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
-# relative's partner, "her son and his wife, a nurse", is kept with the partner)
+# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (also as
+# the partner's predicate: "her husband is a fireman") (a relative's partner, "her son and his wife, a nurse", is
+# kept with the partner)
 _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
                            r"girlfriend|fianc[eé]e?)(?:\s+of\s+(?:\w+\s+){1,2}?(?:years?|months?|yrs?))?"
-                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+|\s+(?:is|was|has\s+been)\s+(?:also\s+)?)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a note about a child: "dad" and "mom" there are the child's parents, not the patient (an age in days, "3/7",
 # only before a sex code: "SOB x3/7" is an adult's)
@@ -499,8 +503,8 @@ def analyse(text: str) -> list[Agreeing]:
                 r"\s*(?:of|'s|’s)\b", text[m.end():])):
             if (_CHILD_NOTE.search(text) or _brought_by(text, word)) and not _LICENSORS[1].search(before):
                 continue  # "Infant boy ...; dad reports", "brought in by mum": the patient's parent
-        elif child and _SECOND_PREDICATE.search(before):
-            pass
+        elif _SECOND_PREDICATE.search(before):
+            pass      # "She was a nurse in her youth and is now a housewife": the patient's second predicate
         elif not any(p.search(before) for p in licensors) and not (
                 not child and word not in _KIN and _FRAGMENT_HEAD.search(before)):
             continue
