@@ -50,6 +50,9 @@ CASES = [
     # "the lady"/"the gentleman" after a label's colon is the patient named again
     ("M", "Handover from the night team: the gentleman is more alert and his son has been updated.",
      "Handover from the night team: the lady is more alert and her son has been updated."),
+    # ... and after the copula heading a question
+    ("F", "Is the lady in cubicle 6 still waiting for her X-ray?",
+     "Is the gentleman in cubicle 6 still waiting for his X-ray?"),
     # a child's word for the patient: "Mum's" as "Mum is", a bare "mum" after "Her son says", the other parent
     ("F", "Her son rang the ward: 'Mom's been very muddled, she thinks it is 1980.'",
      "His son rang the ward: 'Dad's been very muddled, he thinks it is 1980.'"),

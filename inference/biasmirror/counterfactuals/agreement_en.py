@@ -345,7 +345,7 @@ _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # patient named again by a noun after the first mention
 # (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
 # the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
-_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
+_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would|is|was)\s+)?"
                            r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp|"
                            r"security|carers)\s+"
                            r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
