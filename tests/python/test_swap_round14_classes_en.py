@@ -59,6 +59,9 @@ CASES = [
     ("F", "Her son says mom has not eaten since Tuesday.", "His son says dad has not eaten since Tuesday."),
     ("M", "Per his daughter: \"Dad has stopped going out since Mum passed.\"",
      "Per her daughter: \"Mum has stopped going out since Dad passed.\""),
+    # a reflexive after the copula of another person's noun is that person's
+    ("M", "His brother is himself on dialysis and cannot look after him.",
+     "Her brother is himself on dialysis and cannot look after her."),
     # "their" parent after the patient's children: the patient, or the partner
     ("M", "His sons have been sleeping over to keep an eye on their father since the fall.",
      "Her sons have been sleeping over to keep an eye on their mother since the fall."),

@@ -212,10 +212,11 @@ def _british(word: str) -> str:
 
 
 # another person's own words: a reflexive apposed to that person's noun ("The paramedic, herself worried, says ...",
-# "Her daughter, herself a nurse, ...") and "on her way" said of that person as the clause's subject ("Her sister has
-# been called and is on her way"), with no pronoun in between
+# "Her daughter, herself a nurse, ...", or after the copula: "Her daughter is herself a diabetic") and "on her way"
+# said of that person as the clause's subject ("Her sister has been called and is on her way"), with no pronoun in
+# between
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
-_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}\s*,\s*(herself|himself)\b", re.IGNORECASE)
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,|\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
 # (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
 # (not across a colon or into a quotation, where someone else speaks of another: "Her daughter said: 'Mum's not
 # herself'")
