@@ -62,6 +62,12 @@ CASES = [
     # a reflexive after the copula of another person's noun is that person's
     ("M", "His brother is himself on dialysis and cannot look after him.",
      "Her brother is himself on dialysis and cannot look after her."),
+    # a title apposed to a bare noun heading a sentence
+    ("M", "He lives alone. Neighbour, Mrs ___, checks on him daily.",
+     "She lives alone. Neighbour, Mrs ___, checks on her daily."),
+    # a pronoun after a semicolon goes on from a relative heading a clause that says nothing of the patient
+    ("M", "Pt tearful. Son works offshore and has been told; he will fly back tonight.",
+     "Pt tearful. Son works offshore and has been told; he will fly back tonight."),
     # "their" parent after the patient's children: the patient, or the partner
     ("M", "His sons have been sleeping over to keep an eye on their father since the fall.",
      "Her sons have been sleeping over to keep an eye on their mother since the fall."),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from biasmirror.counterfactuals import person_nouns_en
 from biasmirror.counterfactuals.agreement_en import _PERSON_SEX, _PERSON_WORD
 
 __all__ = ["british_forms", "others_own_words", "other_subjects"]
@@ -34,6 +35,7 @@ _STAFF = re.compile(r"\b(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|doctor|physician|pcp|
                     r"roommate|flatmate|colleague|coworker|co-worker|landlord|landlady|bystander|passer-by|"
                     r"warden|teacher|coach|manager|boss|pharmacist|therapist|aide|tech)s?\b", re.IGNORECASE)
 _SUBJECT = {"F": "she", "M": "he"}
+_RELATIVE_SEX = person_nouns_en.sexes("kin", "parent")
 _PARTNER = re.compile(r"\b(?:husband|wife|boyfriend|girlfriend|fianc[eé]e?|partner|spouse|ex)\b", re.IGNORECASE)
 _OBJECT = {"F": "her", "M": "him"}
 # where the subject's clause ends: punctuation, a new subject, a subordinating word, an infinitive's own subject
@@ -98,6 +100,12 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
             continue
         if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
                                                                         sex, original_sex):
+            out.append(span)
+    # (whatever its verb: "Daughter lives in Leeds and has been informed; she will travel down")
+    for m in _AFTER_SEMICOLON.finditer(text):
+        span, sex = (m.start(1), m.end(1)), "F" if m.group(1).lower() == "she" else "M"
+        if span in swapped and span not in out and not (sex != original_sex and _partner_nearer(text, m.start())) \
+                and _continues_relative(text, m.start(1), swapped, sex):
             out.append(span)
     return out
 
@@ -173,6 +181,23 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
     return acted_on
 
 
+_AFTER_SEMICOLON = re.compile(r";\s*(she|he)\b", re.IGNORECASE)
+
+
+def _continues_relative(text: str, start: int, swapped: list[tuple[int, int]], sex: str) -> bool:
+    """The pronoun opens a clause after a semicolon whose first clause is headed by a relative of the pronoun's sex
+    and says nothing of the patient ("Daughter lives in Leeds and has been informed; she will travel down")."""
+    opening = re.search(r";\s*\Z", text[max(0, start - 4):start])
+    if opening is None:
+        return False
+    end = start - len(opening.group())
+    previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, end)] or [0])
+    if any(previous <= a < end for a, _ in swapped) or re.search(r"\b(?:pt|patient)\b", text[previous:end], re.I):
+        return False
+    head = re.match(r"\s*(?:the\s+)?([\w-]+)\b", text[previous:end])
+    return head is not None and _RELATIVE_SEX.get(head.group(1).lower()) == sex
+
+
 # a possessive and at most three modifiers before the clause's subject, none of them a preposition ("Per her son, ...")
 _SUBJECT_LEAD = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?"
                            r"(?:(?!(?:per|by|with|for|to|from|of|in|at|on|according)\b)[\w-]+\s+){0,3}\Z", re.IGNORECASE)
@@ -229,8 +254,9 @@ _ON_THE_WAY = re.compile(rf"(?:\A|[.;:\n]\s*){_NOUN}\b(?:(?!\b(?:she|he|her|him)
 
 # a title apposed to another person's noun: "Her boss, Mrs ___, called an ambulance", "his neighbour, Mr ___," (the
 # patient's own noun is swapped, and so is its title: "The patient, Mrs ___", "her husband, Mr ___")
-_APPOSED_TITLE = re.compile(r"\b(?:the|her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+){0,2}?"
-                            r"(?!(?:pt|patient|victim|casualty)\b)(\w[\w-]*)\s*,\s*(Mrs|Ms|Miss|Mr)\b", re.IGNORECASE)
+# (also a bare noun heading a sentence: "Neighbour, Mrs ___, has offered to sit with him")
+_APPOSED_TITLE = re.compile(r"(?:\b(?:the|her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+){0,2}?|(?:\A|[.;:\n]\s*))"
+                            r"(\w[\w-]*)\s*,\s*(Mrs|Ms|Miss|Mr)\b", re.IGNORECASE)
 
 
 def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
@@ -239,7 +265,8 @@ def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[
     noun: kept."""
     swapped = [(a, b) for a, b, _ in hits]
     out = [(m.start(2), m.end(2)) for m in _APPOSED_TITLE.finditer(text)
-           if (m.start(2), m.end(2)) in swapped and not any(a < m.end(1) and m.start(1) < b for a, b in swapped)]
+           if (m.start(2), m.end(2)) in swapped and not any(a < m.end(1) and m.start(1) < b for a, b in swapped)
+           and (_STAFF.fullmatch(m.group(1)) or _PERSON_WORD.fullmatch(m.group(1)))]
     for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY, _CLAUSE_REFLEXIVE):
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
