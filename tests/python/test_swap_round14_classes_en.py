@@ -118,6 +118,11 @@ def test_a_second_verbs_object_after_a_doctor_heading_the_clause_is_the_patient(
                     "en").text == "His GP, Dr. ___, saw him on Friday; she doubled his ramipril and told him to rest."
 
 
+def test_a_pronoun_of_the_other_sex_saying_something_of_the_patient_is_someone_else() -> None:
+    assert swap_sex("She was sent in by her GP, who examined her; he thinks she needs a CT.", "M", "en").text == (
+        "He was sent in by his GP, who examined him; he thinks he needs a CT.")
+
+
 def test_a_blocker_in_the_same_item_still_blocks_the_code() -> None:
     assert swap_sex("Tmax 101F overnight, pt 72 M.", "F", "en").text == "Tmax 101F overnight, pt 72 F."
     assert swap_sex("16F Foley inserted, 61M.", "F", "en").text == "16F Foley inserted, 61F."

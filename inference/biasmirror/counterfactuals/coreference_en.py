@@ -98,6 +98,9 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
             continue
         if not _someone_else_before(text, m.start(), swapped, sex):
             continue
+        if sex != original_sex and _says_of_patient(text, m.end(1), original_sex):
+            out.append(span)  # "... referred her to the medics; he thinks she has pneumonia": two people
+            continue
         if _binds_object(text, m.end(1), objects) or _continues_subject(text, m.start(1), m.end(1), objects, swapped,
                                                                         sex, original_sex):
             out.append(span)
@@ -108,6 +111,19 @@ def other_subjects(text: str, hits: list[tuple[int, int, str]], original_sex: st
                 and _continues_relative(text, m.start(1), swapped, sex):
             out.append(span)
     return out
+
+
+_SAYS_OR_JUDGES = re.compile(rf"\s+{_ADVERB}(?:says|said|reports|reported|states|stated|notes|noted|tells|told|"
+                             r"explains|explained|thinks|thought|believes|believed|feels|felt|suspects|suspected)\b",
+                             re.IGNORECASE)
+
+
+def _says_of_patient(text: str, end: int, patient_sex: str) -> bool:
+    """The subject pronoun ending at ``end`` says or judges something whose subject is the patient's pronoun, of the
+    other sex ("he thinks she has pneumonia" in a woman's note): the speaker is someone else."""
+    verb = _SAYS_OR_JUDGES.match(text, end)
+    said = _SAID_SUBJECT.match(text, verb.end()) if verb else None
+    return said is not None and said.group(1).lower() == _SUBJECT[patient_sex]
 
 
 def _partner_nearer(text: str, end: int) -> bool:
