@@ -27,7 +27,7 @@ _PARTNERS = {"husband": "wife", "boyfriend": "girlfriend", "fiance": "fiancee", 
 _COUNTERPART = {**{m: f for f, m in _PARTNERS.items()}, **_PARTNERS,
                 **person_nouns_en.pairs(), **person_nouns_en.male_to_female()}
 _RELATIVES = person_nouns_en.sexes("kin", "parent")
-_RELATIVE = "|".join(sorted(map(re.escape, list(_RELATIVES) + list(_COUNTERPART)), key=len, reverse=True))
+_RELATIVE = "|".join(sorted(map(re.escape, [*_RELATIVES, *_PARTNERS, *_PARTNERS.values()]), key=len, reverse=True))
 # the placed person: a word for a man, a woman or a child, or "pt", with up to two modifiers ("the male pt",
 # "the elderly gentleman"), then where that person lies
 _PLACE = (r"(?:in|on|at|from)\s+(?:the\s+)?(?:bay|bed|cubicle|cubicles|cube|resus|room|side\s*room|trolley|chair|"
