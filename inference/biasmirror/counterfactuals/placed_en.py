@@ -38,7 +38,8 @@ _SEX_WORD = re.compile(r"\b(?:man|woman|lady|gentleman|boy|girl|male|female)\b",
 # the phrase opens its sentence, or is the predicate of the sentence's subject ("She is the mother of ...")
 _OPENS = re.compile(r"(?:\A|[.;:!?\n]\s*)\Z")
 _PREDICATE = re.compile(r"(?:\A|[.;:!?\n]\s*)[^.;:!?\n]{1,60}?\b(?:is|was)\s+\Z", re.IGNORECASE)
-_CLAUSE_STOP = re.compile(r"[.;:!?\n]|\b(?:and|but|who|which|that|while|whilst|when|after|before)\b", re.IGNORECASE)
+# (an adverbial clause goes on with the same subject: "... rang the bell when she saw him fall")
+_CLAUSE_STOP = re.compile(r"[.;:!?\n]|\b(?:and|but|who|which|that)\b", re.IGNORECASE)
 _PREPOSITION_BEFORE = re.compile(r"\b(?:with|to|beside|near|for|from|by|at|on|about|behind|towards?)\s+\Z",
                                  re.IGNORECASE)
 # the note names its own patient apart from the placed one: the phrase at the sentence's head is someone else
