@@ -73,4 +73,5 @@ def test_english_records_are_the_warehouse_cohort_and_its_copies() -> None:
     exact = sum(bench.same(h, r.reference[0]) and bench.same(p, r.reference[1])
                 for h, p, r in zip(copies.hpi, copies.pmh, chosen))
     assert measured["records"] == len(chosen) and measured["exact"] == exact
-    assert 0 < exact < len(chosen)  # the fresh-sentence families are not all swapped right (benchmarks/README.md)
+    # (since round 15 of issue 22 every copy of this cohort is exact: the share may reach 1)
+    assert 0 < exact <= len(chosen)

@@ -70,7 +70,10 @@ _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
 _LICENSORS = [
-    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    # (also a career's start or end: "retired as a headmistress", "trained as a midwife", "volunteers as a ...")
+    re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?|retired|retiring|qualified|trained|training|"
+               rf"served|serving|volunteers?|volunteered|volunteering)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?"
+               rf"{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
@@ -144,12 +147,18 @@ _OTHER_WHO = re.compile(
 # a prefix glued to the noun: "ex-policeman", "co-chairwoman", "vice-chairman"
 _PREFIX = re.compile(r"\b(?:ex|co|vice|former|step)-\Z", re.IGNORECASE)
 # an age inside another person's phrase: "her 72 yo mother" is the mother's age, not the patient's
-_POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:[\w/.-]+\s+){0,4}\Z",
-                               re.IGNORECASE)
+# (not across a verb of saying: in "Her daughter says mum has been falling" the "mum" is the daughter's word for
+# the patient; nor across a sentence's end: "radiates to his back. He is a grandfather")
+_POSSESSED_PHRASE = re.compile(r"\b(?:her|his|their|my|your|our|pt's|patient's|whose)\s+(?:(?!(?:says|said|reports|"
+                               r"reported|states|stated|tells|told|thinks|feels|notes|noted|explains|explained)\b)"
+                               r"(?:[\w/-]|\.(?=\S))+(?:\.(?=\s+(?-i:[a-z0-9])))?\s+){0,4}\Z", re.IGNORECASE)
 # "mom"/"dad" said without a possessive are the patient ("daughter reports that mom fell")
 _PARENT_CALLS = frozenset({"mom", "mum", "dad", "grandma", "grandpa", "granny", "grandad"})
 _POSSESSED = re.compile(r"\b(?:her|his|their|my|your|our|a|an|the|pt's|patient's|whose)\s+\Z", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\s*(?:'s|’s)\b")
+# "'s" that is "is" or "has" ("Mum's not herself", "Dad's been falling"): the word is the clause's subject
+_CONTRACTED_VERB = re.compile(r"\s*(?:'s|’s)\s+(?:not|never|always|still|just|really|very|so|too|been|got|gone|had|"
+                              r"fallen|become|in|at|on|off|back|home|\w+ing)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -185,6 +194,8 @@ _FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[
 # (an age may be a modifier: "A 40-ish man, he walked in"); with a comma right after the noun, the pronoun may
 # follow more apposed words and a semicolon ("A 50-something woman, unkempt, found wandering ...; she")
 _FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}\Z", re.IGNORECASE)
+_FRONTED_LIST = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:[\w-]+\s+)?[\w-]+\s*,\s*(?:(?:[\w-]+\s+)?[\w-]+\s*,\s*){0,2}\Z",
+                           re.IGNORECASE)
 _FRONTED_AFTER = re.compile(r"(?:[^,.;:\n]{0,60},|\s*,[^.:\n]{0,80}?[,;])\s*(?:she|he)\b", re.IGNORECASE)
 # the patient's predicate with a possessor: "he is his mother's only son", "she is the family's eldest daughter"
 _POSSESSOR_PREDICATE = re.compile(rf"\b{_SUBJECT}\s+(?:is|was)\s+(?:(?:her|his|their|the|pt's|patient's)\s+)?"
@@ -199,18 +210,25 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
                           rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
+# a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
+_KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
+# the rest of a list that "and" closes: ", mother and full-time nurse" after "A wife"
+_LIST_CLOSES = re.compile(r"(?:\s*,\s*(?:[\w-]+\s+){0,2}?[\w-]+)*\s*,?\s+(?:and|or)\s+(?:an?\s+)?[\w-]+",
+                          re.IGNORECASE)
 _PARTNER_APPOSITION = re.compile(r"\b(?:partner|spouse|husband|wife|boyfriend|girlfriend|fianc[eé]e?)\s*,\s*"
                                  rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a role noun apposed to the patient's partner or in a relative clause about the partner is the partner's and
-# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (a
-# relative's partner, "her son and his wife, a nurse", is kept with the partner)
+# changes with the partner: "her husband, a retired fireman, ..." -> "his wife, a retired firewoman, ..." (also as
+# the partner's predicate: "her husband is a fireman") (a relative's partner, "her son and his wife, a nurse", is
+# kept with the partner)
 _PARTNER_ROLE = re.compile(r"(?<!\band\s)\b(?:her|his|pt['’]s|patient['’]s)\s+(?:partner|spouse|husband|wife|boyfriend|"
                            r"girlfriend|fianc[eé]e?)(?:\s+of\s+(?:\w+\s+){1,2}?(?:years?|months?|yrs?))?"
-                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+)"
+                           r"(?:\s*,\s*|\s*,?\s*who\s+(?:is|was|has\s+been)\s+|\s+(?:is|was|has\s+been)\s+(?:also\s+)?)"
                            rf"(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE)
-# a note about a child: "dad" and "mom" there are the child's parents, not the patient
+# a note about a child: "dad" and "mom" there are the child's parents, not the patient (an age in days, "3/7",
+# only before a sex code: "SOB x3/7" is an adult's)
 _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|boy|girl|\d+\s*(?:wk|wks|mo|mos)\b|"
-                         r"\d+/(?:12|52)\b)",
+                         r"\d+/(?:12|52)\b|\d+/7\s*[MF]\b)",
                          re.IGNORECASE)
 
 
@@ -323,10 +341,11 @@ _THE_BEFORE = re.compile(r"\bthe\s+\Z", re.IGNORECASE)
 # from the station, who ..., is refusing obs" (not "the man in bed 2")
 _HEAD_THE = re.compile(r"(?:\A|[.;\n]\s*)the\s+\Z", re.IGNORECASE)
 # "The lady in bed 12 ...", "The elderly gentleman was found ...": a sex word heading a sentence or a clause
-# after a semicolon is the note's subject, the patient named again by a noun after the first mention
+# after a semicolon or a label's colon ("Seen by the stroke team: the lady has ...") is the note's subject, the
+# patient named again by a noun after the first mention
 # (also "this", a question's auxiliary before it - "Has the gentleman in bed 9 been seen?" -, after what the crew or
 # the police report - "Ambulance crew report the gentleman was trapped" - and in a referral: "see this lady")
-_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would)\s+)?"
+_HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can|could|should|will|would|is|was)\s+)?"
                            r"(?:the|this)|\b(?:crew|paramedics?|police|officers?|staff|nurses?|ambulance|doctors?|gp|"
                            r"security|carers)\s+"
                            r"(?:report|reports|reported|say|says|said|state|states|stated)\s+(?:that\s+)?the|"
@@ -353,6 +372,25 @@ _PARTICIPLE_AFTER = re.compile(r"\s+(?:brought|found|seen|admitted|transferred|r
                                r")\b)", re.IGNORECASE)
 
 
+# the patient's children and then "their" parent, in one sentence
+_THEIR_PARENTS = frozenset({"mother", "father", "mum", "mom", "dad", "mummy", "daddy"})
+_THEIR_PARENT = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:\w+\s+)?(?:step)?(?:daughters|sons|children|kids)\b"
+                           r"[^.;:!?\n]{0,80}?\btheir\s+\Z", re.IGNORECASE)
+
+
+def _brought_by(text: str, word: str) -> bool:
+    """The note says the parent ``word`` brought or accompanies the patient ("brought in by mum", "BIB dad",
+    "with mum"): that parent is someone else wherever the note names it."""
+    return re.search(rf"\b(?:by|bib|with|w/)\s+{re.escape(word)}\b", text, re.IGNORECASE) is not None
+
+
+def _other_sex_form(start: int, end: int, token: str, word: str, controller: str) -> Agreeing:
+    """The role noun ``word`` (a female or male form of ROLE_PAIRS) with its other-sex form."""
+    gender = "F" if word in ROLE_PAIRS else "M"
+    new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
+    return Agreeing(start, end, token, gender, _match_case(token, new), controller, "role noun")
+
+
 def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
     """The clause of the sex word ``word`` says its person acted on a person of the other sex (the patient)."""
     acts = _ACTS_ON.match(text, end)
@@ -370,7 +408,8 @@ def analyse(text: str) -> list[Agreeing]:
             continue
         word = m.group().lower()
         token = text[m.start():m.end()]
-        if _NOT_BEFORE.match(text, m.end()):
+        contracted = word in _PARENT_CALLS and _CONTRACTED_VERB.match(text, m.end()) is not None
+        if _NOT_BEFORE.match(text, m.end()) and not contracted:
             continue  # "the waitress's ...": a possessor, someone else
         lead = m.start()
         prefix = _PREFIX.search(text, max(0, lead - 8), lead)
@@ -382,11 +421,17 @@ def analyse(text: str) -> list[Agreeing]:
         previous = found[-1].end if found else -1
         between = text[previous:lead] if previous >= 0 else ""
         # a relative after a bare comma is at the bedside ("an elderly man, son at bedside"): kin need "and"/"or"
+        # (or inside a list that "and" closes: "A wife, mother and full-time nurse, she ...")
         coordinated = previous >= 0 and _COORDINATED.match(between) is not None and (
-            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None)
-        # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says")
-        fronted = _FRONTED_BEFORE.search(before) is not None and _FRONTED_AFTER.match(text, m.end()) is not None and (
-            not (child or word in _KIN) or re.match(r"\s+of\b", text[m.end():]) is not None)
+            not (child or word in _KIN) or re.search(r"\b(?:and|or)\b", between) is not None
+            or _LIST_CLOSES.match(text, m.end()) is not None)
+        # a relative fronted without a complement is at the bedside, not the patient ("Son at bedside, he says"); the
+        # complement may follow a noun coordinated with it ("Grandfather and guardian of two children, he ...")
+        # (or stands in a list that an indefinite article opens: "A wife, mother and full-time nurse, she ...")
+        fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
+            _FRONTED_AFTER.match(text, m.end()) is not None and (
+                not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
+                or _FRONTED_LIST.search(before) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)
@@ -397,6 +442,17 @@ def analyse(text: str) -> list[Agreeing]:
             gender = "F" if word in ROLE_PAIRS else "M"
             new = ROLE_PAIRS[word] if gender == "F" else _MALE[word]
             found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "partner", "role noun"))
+            continue
+        if word in _THEIR_PARENTS and _THEIR_PARENT.search(before):
+            # "His daughters are taking turns to stay with their dad": the children's parent is the patient, or the
+            # patient's partner; either changes
+            found.append(_other_sex_form(m.start(), m.end(), token, word, "partner"))
+            continue
+        if word in _PARENT_CALLS and not _POSSESSED.search(before) and any(
+                f.text.lower() in _PARENT_CALLS and f.gender != _PERSON_SEX.get(word) for f in found):
+            # "Mum hasn't been herself since Dad died": once the child's one parent is the patient, the other parent
+            # is the patient's partner, and changes with the patient
+            found.append(_other_sex_form(m.start(), m.end(), token, word, "partner"))
             continue
         if word in _PARTNER_ROLES and _POSSESSIVE_BEFORE.search(before):
             found.append(Agreeing(m.start(), m.end(), token, "F" if word == "bride" else "M",
@@ -443,12 +499,12 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and (_STAFF_AFTER.match(text, m.end()) or _OTHER_APPOSITION.search(before)) and not (
                 _LICENSORS[3].search(before) or _LICENSORS[7].search(before)):
             continue  # someone else's apposition, but not the patient's ("The pt, a tall thin man, ...")
-        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and not re.match(
-                r"\s*(?:of|'s|’s)\b", text[m.end():]):
-            if _CHILD_NOTE.search(text) and not _LICENSORS[1].search(before):  # ("she is a single mum": hers)
-                continue  # "Infant boy ...; dad reports": the child's parent
-        elif child and _SECOND_PREDICATE.search(before):
-            pass
+        elif word in _PARENT_CALLS and not _POSSESSED.search(before) and (contracted or not re.match(
+                r"\s*(?:of|'s|’s)\b", text[m.end():])):
+            if (_CHILD_NOTE.search(text) or _brought_by(text, word)) and not _LICENSORS[1].search(before):
+                continue  # "Infant boy ...; dad reports", "brought in by mum": the patient's parent
+        elif _SECOND_PREDICATE.search(before):
+            pass      # "She was a nurse in her youth and is now a housewife": the patient's second predicate
         elif not any(p.search(before) for p in licensors) and not (
                 not child and word not in _KIN and _FRAGMENT_HEAD.search(before)):
             continue
@@ -537,8 +593,12 @@ _AUNT_NOUN = re.compile(r"\b(?:great-aunt|great-uncle|aunt|uncle)\b", re.IGNOREC
 _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns_en.sexes("parent")), key=len,
                                                         reverse=True)) + r")\b", re.IGNORECASE)
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
-_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|the\s+(?:doctor|surgeon|consultant|"
-                            r"registrar|gp|paramedic|officer|attending|resident))\b", re.IGNORECASE)
+# (with its modifiers or its owner: "The mental health liaison nurse has seen her; he ...", "and his commanding
+# officer is with him; she ...", "the home's nurse says ...")
+_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*|\band\s+)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|"
+                            r"the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?(?:doctor|surgeon|consultant|registrar|gp|"
+                            r"paramedic|officer|attending|resident|nurse|rn|midwife|physio|physiotherapist|therapist|"
+                            r"social\s+worker|pharmacist|medic))\b", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -596,11 +656,23 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
 
 
 # the patient's own clause: "she fainted while watching her being cannulated", "he felt a pop in his back while
-# lifting him", "She is godmother to her niece and was holding her". The subject of the gerund is the clause's
-# subject, the patient; an object pronoun there is not the patient (that would be "herself"), but someone else of
-# the patient's sex named before it (the woman in bay 6, his father, her niece).
+# lifting him", "She is godmother to her niece and was holding her", "she became dizzy while sitting with her" (a
+# companion). The subject of the gerund is the clause's subject, the patient; an object pronoun there is not the
+# patient (that would be "herself"), but someone else of the patient's sex named before it (the woman in bay 6, his
+# father, her niece).
+# (the gerund may follow the injury it caused: "he hurt his back lifting him")
 _OWN_CLAUSE_OBJECT = re.compile(r"\b(?:while|whilst|when|after|before|without|since|and\s+(?:was|is|has\s+been|had\s+been)"
-                                r")\s+(?:\w+ly\s+)?\w+ing\s+(her|him)\b", re.IGNORECASE)
+                                r"|(?:hurt|injured|strained|pulled|twisted|sprained|jarred|cut|burnt|burned|broke)\s+"
+                                r"(?:her|his)\s+(?:[\w-]+\s+)?[\w-]+"
+                                r")\s+(?:\w+ly\s+)?\w+ing\s+(?:(?:with|beside|next\s+to|to)\s+)?(her|him)\b",
+                                re.IGNORECASE)
+# (or of a second verb of the patient's, after "and": "He is a carer for his son and lives alone with him", "and
+# shares a flat with her")
+_AND_VERB_OBJECT = re.compile(r"\band\s+(?:\w+ly\s+)?(?!(?:her|his|the|a|an|their|my|our|she|he|they|i|we|you|then|now|"
+                              r"also|was|is|has|had|been|being|not|so|with|to|for)\b)\w+(?:\s+(?:alone|together|up|in|"
+                              r"out|back|round|around|home|(?:a|an|the|some)\s+[\w-]+))?"
+                              r"\s+(?:(?:with|beside|next\s+to|to|for|after)\s+)?(her|him)\b",
+                              re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n(]|\s[—–]\s")
 # words that open another clause, or another subject, between the patient's pronoun and the gerund
 _NEW_SUBJECT = re.compile(r"\b(?:she|he|they|who|which|that|i|we|you|says|said|reports|reported|states|stated|thinks|"
@@ -618,17 +690,18 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
     swapped = [(a, b) for a, b, _ in hits]
     objects = {(a, b) for a, b, new in hits if new.lower() in ("him", "her")}
     out = []
-    for m in _OWN_CLAUSE_OBJECT.finditer(text):
+    for m in sorted([*_OWN_CLAUSE_OBJECT.finditer(text), *_AND_VERB_OBJECT.finditer(text)], key=lambda m: m.start(1)):
         span = (m.start(1), m.end(1))
         if m.group(1).lower() != pronoun or span not in objects:
             continue
         start = max([b.end() for b in _CLAUSE_BREAK.finditer(text, 0, m.start())] or [0])
-        head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:m.start()])
-        if head is None or head.group(1).lower() != subject:
+        middle = _patient_head(text, start, m.start(), subject, swapped)
+        if middle is None:
             continue
-        middle = start + head.end()
         if _NEW_SUBJECT.search(text, middle, m.start()):
             continue  # "she says her son left without telling her": the son's clause
+        if m.re is _AND_VERB_OBJECT and _someone_before(text, start, swapped, original_sex):
+            continue  # "Dr. ___ saw her; she increased her dose and asked her to return": the head is the doctor
         # another person in between only as a preposition's object ("godmother to her niece"); the patient's own
         # noun may stand there ("she is godmother")
         # or as an object the clause goes on from ("had been minding her niece and fell while ..."), not one that
@@ -652,7 +725,71 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                                                                           for a, b in swapped)
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
+    return out + _noun_subject_objects(text, hits, original_sex)
+
+
+# binding with a noun subject: the patient named by a noun at the head of a clause ("his dad is more confused and has
+# been calling him", "his grandfather has become too unsteady for him to manage") is not the plain object pronoun
+# of that clause; the object is another person of the patient's sex named before (the son, the grandson)
+_NOUN_AS_OBJECT = re.compile(r"\b(?:to|of|for|with|from|by|at|in|on|about|after|over|beside|near|and|or|called|call|"
+                             r"calls|calling)\s+(?:(?:her|his|the|their|our|a|an)\s+)?(?:[\w-]+\s+)?\Z", re.IGNORECASE)
+# (another pronoun opens a clause of its own: "Mum ... won't let us help her")
+_CLAUSE_STOP = re.compile(r"[,.;:!?\n()\"“”]|\b(?:she|he|they|we|i|you|us|me|them|who|which|that|if|because|when|"
+                          r"whenever|while|whilst|after|before|until|since|although|though|but|so|unless|whether|as|"
+                          r"says|said|states|stated|reports|reported|thinks|feels)\b", re.IGNORECASE)
+
+
+def _noun_subject_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of an object "her"/"him" (swapped as an object) in the clause of a person word the swap changes (the
+    patient named by a noun), with no other person in between, when a person of the patient's sex who is not
+    swapped is named before it: that person's, kept."""
+    pronoun = "her" if original_sex == "F" else "him"
+    swapped = [(a, b) for a, b, _ in hits]
+    objects = [(a, b) for a, b, new in hits if text[a:b].lower() == pronoun and new.lower() in ("him", "her")]
+    out = []
+    for a, b, _ in hits:
+        if _PERSON_SEX.get(text[a:b].lower()) != original_sex or _NOUN_AS_OBJECT.search(text, max(0, a - 40), a) \
+                or _NOT_BEFORE.match(text, b) and not _CONTRACTED_VERB.match(text, b):
+            continue
+        stop = _CLAUSE_STOP.search(text, b)
+        limit = stop.start() if stop else len(text)
+        for start, end in objects:
+            if not b < start < limit or _PERSON_WORD.search(text, b, start):
+                continue
+            if any(_PERSON_SEX[p.group().lower()] == original_sex and not any(x < p.end() and p.start() < y
+                                                                              for x, y in swapped)
+                   for p in _PERSON_WORD.finditer(text, 0, start)):
+                out.append((start, end))
     return out
+
+
+def _someone_before(text: str, end: int, swapped: list[tuple[int, int]], sex: str) -> bool:
+    """A member of staff, or a person of ``sex`` whom the swap leaves, is named before ``end`` (so a pronoun of
+    that sex heading a clause may be that person)."""
+    from biasmirror.counterfactuals.coreference_en import _STAFF  # (coreference_en imports this module)
+
+    return _STAFF.search(text, 0, end) is not None or any(
+        _PERSON_SEX[p.group().lower()] == sex and not any(a < p.end() and p.start() < b for a, b in swapped)
+        for p in _PERSON_WORD.finditer(text, 0, end))
+
+
+# the patient's noun heading the clause, after an article or a possessive ("The daughter of the lady in bay 2 became
+# dizzy while sitting with her", the daughter being swapped)
+_NOUN_HEAD = re.compile(r"\s*(?:and\s+|then\s+)?(?:(?:the|this|our|her|his|pt['’]s|patient['’]s)\s+)?"
+                        r"(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
+
+
+def _patient_head(text: str, start: int, end: int, subject: str, swapped: list[tuple[int, int]]) -> int | None:
+    """Where the patient heading the clause at ``start`` ends: the subject pronoun, or a person word the swap
+    changes (the patient named by a noun); None when the clause is headed by anything else."""
+    head = re.match(r"\s*(?:and\s+|then\s+)?(\w+)\b", text[start:end])
+    if head is not None and head.group(1).lower() == subject:
+        return start + head.end()
+    lead = _NOUN_HEAD.match(text, start, end)
+    noun = _PERSON_WORD.match(text, lead.end()) if lead else None
+    if noun is not None and noun.end() <= end and any(a < noun.end() and noun.start() < b for a, b in swapped):
+        return noun.end()
+    return None
 
 
 _SUBJECT_OF_PATIENT = re.compile(r"\b(she|he)\s+(?:(?:had|has|then|also|just)\s+)?(?!(?:is|was|'s|became|remains|"

@@ -211,12 +211,15 @@ def _swap(text: str | None, target_sex: str, lex: "_Lexicon", agreeing: Any) -> 
             own_clause_objects,
         )
         from biasmirror.counterfactuals.coreference_en import british_forms, other_subjects, others_own_words
+        from biasmirror.counterfactuals.placed_en import placed_persons
 
+        hits, placed = placed_persons(text, hits)
         spans = [(a, b) for a, b, _ in hits]
         kept = set(other_persons_decades(text, spans)) | set(other_persons_words(text, spans, original_sex))
         kept |= set(own_clause_objects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         kept |= set(other_subjects(text, [h for h in hits if (h[0], h[1]) not in kept], original_sex))
         kept |= set(others_own_words(text, hits))
+        kept -= placed
         hits = british_forms(text, [h for h in hits if (h[0], h[1]) not in kept])
     if lex.language == "es" and hits:
         from biasmirror.counterfactuals.agreement_es import things_clitics
@@ -323,6 +326,7 @@ _TOKEN = re.compile(r"(?P<num>\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_][\w'’-]*|_+)")
 _UNIT_AFTER_NUMBER = re.compile(_HSPACE + r"*([^\W\d_]+)")
 _PREV = re.compile(r"([\w'’-]+)" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?\Z")
 _WINDOW_WORD = re.compile(r"[^\W_]+")
+_ITEM_BREAK = re.compile(r"[,;()\n]")
 _UPPER = re.compile(r"[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 _PLACEHOLDER_FOLLOWS = re.compile(r"\.?" + _HSPACE + r"*(?:\n" + _HSPACE + r"*)?_")
@@ -944,8 +948,12 @@ class _Lexicon:
     def _code_blocked(self, text: str, start: int, end: int) -> bool:
         if not self.code_blockers:
             return False
-        before = _WINDOW_WORD.findall(text, max(0, start - 40), start)[-3:]
-        after = _WINDOW_WORD.findall(text, end, end + 30)[:2]
+        # the blocker must be in the code's own list item: in "Pt 67F, ?sepsis, T 38.9" the "T" reads another
+        # item, while "Tmax 101F" and "16F Foley" are one item each
+        opened = max([m.end() for m in _ITEM_BREAK.finditer(text, max(0, start - 40), start)] or [max(0, start - 40)])
+        closed = _ITEM_BREAK.search(text, end, end + 30)
+        before = _WINDOW_WORD.findall(text, opened, start)[-3:]
+        after = _WINDOW_WORD.findall(text, end, closed.start() if closed else end + 30)[:2]
         return any(w.lower() in self.code_blockers for w in before + after)
 
 
