@@ -785,6 +785,34 @@ def _relative_object(token: Any) -> Any | None:
     return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
 
 
+_RELATIVE_QUE = frozenset({"que", "qu'", "qu’"})
+
+
+def _relative_que_object(verb: Any) -> Any | None:
+    """The antecedent of a relative "que" that is the object of ``verb``, a participle after *avoir*: the participle
+    agrees with it, as with an object clitic ("Le patient, que les ambulanciers avaient installé assis"). Only the
+    subject's noun phrase may stand between "que" and the auxiliary."""
+    doc, start = verb.doc, verb.sent.start
+    i = verb.i - 1
+    while i > start and _lower(doc[i]) in ADVERBS:
+        i -= 1
+    if _lower(doc[i]) not in AVOIR:
+        return None
+    k = i - 1
+    while k > start and i - k <= 6 and _lower(doc[k]) not in _RELATIVE_QUE:
+        if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX") or _lower(doc[k]) in OBJECT_CLITICS | {"l'", "l’"}:
+            return None
+        k -= 1
+    if _lower(doc[k]) not in _RELATIVE_QUE or k - 1 < start:
+        return None
+    before = doc[k - 2] if doc[k - 1].text == "," and k - 2 >= start else doc[k - 1]
+    if before.pos_ not in ("NOUN", "PROPN"):
+        return None  # "il rapporte qu'elle a pris ...": a conjunction after a verb
+    if verb.dep_ in ("acl", "acl:relcl") and verb.head.i < k and verb.head.pos_ in ("NOUN", "PROPN"):
+        return verb.head  # past a complement of the antecedent: "La dame du lit 2, que ..."
+    return before
+
+
 def _noun_tagged_verb(token: Any) -> bool:
     """A noun the parse tags as a verb right after a preposition ("en hypochondre droit"): a finite verb does not
     follow a preposition, and a noun form that is not a participle is the noun."""
@@ -843,7 +871,7 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         return None
     auxiliary = _auxiliary(token)
     if auxiliary == "avoir":
-        return _object_clitic(token)
+        return _object_clitic(token) or _relative_que_object(token)
     if auxiliary == "être" and _reflexive_with_object(token):
         return None
     subject = _subject_of(token)
@@ -893,7 +921,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
         return head
     if dep == "xcomp":
-        clitic = _object_clitic(head)
+        # (right after the participle: "que son fils avait laissé seul", not "qu'elle avait appelé à l'aide, assis")
+        clitic = _object_clitic(head) or (_relative_que_object(head) if not any(
+            t.is_punct for t in token.doc[head.i: token.i]) else None)
         if clitic is not None:
             return clitic
     return _clause_controller(head)
