@@ -1109,7 +1109,7 @@ def _bare_member(segment: list[Any], word: Any) -> bool:
                                       for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
-_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé"}
+_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé", "installé", "couché", "placé"}
 
 
 def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
@@ -1133,6 +1133,62 @@ def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             extra.append(Agreeing(nxt[0].idx, nxt[0].idx + len(nxt[0].text), nxt[0].text, item.gender,
                                   _match_case(nxt[0].text, new), "patient", "predicative"))
             starts.add(nxt[0].idx)
+    return found + extra
+
+
+# Round 15: adjectives and participles that only describe a person (mood, alertness, behaviour, what the person
+# feels, what was done to the person), never a wound, an organ or a symptom (masculine forms; epicene words such as
+# "fébrile" need no entry). Written for the comma lists of triage notes, where the parse often hangs them on the
+# thing noun before them ("céphalée ... survenue au réveil, nauséeuse"). Words a body part or a symptom can carry
+# ("douloureux", "tendu", "gonflé", "marbré", "calmé", "soulagé", "souillé") stay out.
+PERSON_STATES = frozenset({
+    "agité", "anxieux", "angoissé", "inquiet", "stressé", "paniqué", "apeuré", "effrayé", "choqué", "sonné",
+    "confus", "désorienté", "orienté", "somnolent", "endormi", "réveillé", "conscient", "inconscient", "obnubilé",
+    "prostré", "abattu", "fatigué", "épuisé", "affaibli", "nauséeux", "frissonnant", "fiévreux", "gêné", "essoufflé",
+    "oppressé", "cyanosé", "couvert", "trempé", "déshydraté", "dénutri", "amaigri", "normotendu", "hypertendu",
+    "hypotendu", "coopérant", "collaborant", "agressif", "menaçant", "opposant", "méfiant", "halluciné", "alcoolisé",
+    "intoxiqué", "dément", "migraineux", "sevré", "âgé", "dépendant", "alité", "assis", "couché", "allongé",
+    "installé", "scopé", "perfusé", "sondé", "intubé", "ventilé", "sédaté", "casqué", "ceinturé", "menotté",
+    "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
+    "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "lavé", "coiffé", "seul",
+})
+
+
+def _person_state_member(token: Any) -> bool:
+    """A word of PERSON_STATES that is a bare member of a comma list: only adverbs between it and the comma or
+    "et" before it, and no noun right after it."""
+    word = _lower(token)
+    if (to_masculine(word) or word) not in PERSON_STATES or _is_plural(token):
+        return False
+    doc, k = token.doc, token.i - 1
+    while k > token.sent.start and (_lower(doc[k]) in _LIST_ADVERBS or _lower(doc[k]) in ADVERBS):
+        k -= 1
+    if k < 0 or doc[k].text not in (",", "et"):
+        return False
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return after is None or after.pos_ not in ("NOUN", "PROPN", "DET")
+
+
+def _person_states(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """A person's state in a comma list agrees with the patient when the parse gives it no person (a thing noun
+    before it, or no controller at all, or a tag that hid the word): "Patiente de 45 ans, céphalée ..., nauséeuse",
+    "Pt 74 ans, rétention aiguë d'urine, globe vésical palpable, agité". A relative, a staff member, the partner
+    or a speaker ("je") keep the word."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        gender = gender_of(_lower(token))
+        if token.idx in starts or gender is None or not _person_state_member(token):
+            continue
+        controller = _controller(token) if _candidate(token) is not None else None
+        if isinstance(controller, str) or (controller is not None and (
+                controller.pos_ == "PRON" or _person_kind(controller) is not None
+                or _other_person_gender(controller) is not None or _lower(controller) in _EPICENE_FEMININE)):
+            continue  # the patient's already, or someone else's
+        new = inflect(_lower(token), gender)
+        if new is not None:
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "person's state"))
     return found + extra
 
 
@@ -1473,7 +1529,7 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _participle_predicates(doc, _extend_lists(doc, _patient_nouns(doc, _analyse(doc))))
+    found = _participle_predicates(doc, _extend_lists(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc)))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _partner_roles(doc)
