@@ -1109,6 +1109,104 @@ def _bare_member(segment: list[Any], word: Any) -> bool:
                                       for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
+_TIME_OPENERS = frozenset({"ce", "cet", "cette", "hier", "le", "la", "chaque", "toute", "tout"})
+_CLOCK = frozenset({"h", "heures", "heure", "min"})
+
+
+def _after_time_phrase(doc: Any, k: int) -> int:
+    """The index after the time adverbials that start at ``k`` ("ce soir", "hier soir", "cette nuit", "à 6 h",
+    "vers 4 h 30"), which stand between a verb and its predicate without taking part in the agreement."""
+    while k < len(doc):
+        word = _lower(doc[k])
+        if word in _TIME_OPENERS | {"hier"} and k + 1 < len(doc) and _lower(doc[k + 1]) in TIME_NOUNS:
+            k += 2
+        elif word in ("à", "vers") and k + 2 < len(doc) and doc[k + 1].like_num and _lower(doc[k + 2]) in _CLOCK:
+            k += 3
+            if k + 1 < len(doc) and doc[k].like_num and _lower(doc[k + 1]) in _CLOCK | {"min"}:
+                k += 1  # "vers 4 h 30"
+            if k < len(doc) and doc[k].like_num:
+                k += 1
+        elif word == "hier" or (word in TIME_NOUNS - {"fois", "an", "année", "mois", "jour"} and k > 0
+                                and _lower(doc[k - 1]) == "hier"):
+            k += 1
+        else:
+            return k
+    return k
+
+
+# verbs whose predicate agrees with their subject (and the participles that continue them: "est devenu ...")
+_COPULAS = ETRE - {"être", "étant", "soit"} | frozenset({
+    "reste", "restait", "resté", "restée", "demeure", "demeurait", "apparaît", "apparaissait", "semble",
+    "semblait", "paraît", "paraissait", "devient", "devenait", "devenu", "devenue", "redevenu", "redevenue"})
+_SUBJECT_SKIP = AVOIR | frozenset({"ne", "n'", "n’", "y"})
+
+
+def _patient_subject_before(doc: Any, i: int) -> bool:
+    """Whether the copula at ``i`` has the patient for subject: the patient's pronoun or noun right before it (past
+    an auxiliary or a negation), or before an incise between commas ("Le patient, après trois heures d'attente,
+    est devenu ...")."""
+    k = i - 1  # (not from the parse's sentence start: it may cut "Mme ___" in pieces)
+    while k >= 0 and _lower(doc[k]) in _SUBJECT_SKIP:
+        k -= 1
+    if k >= 0 and doc[k].text == ",":
+        k -= 1
+        while k >= 0 and doc[k].text != "," and doc[k].text not in _CLAUSE_BREAKS:
+            k -= 1
+        k -= 1
+    return k >= 0 and doc[k].text not in _CLAUSE_BREAKS and not (_lower(doc[k]) in OBJECT_CLITICS and doc[k].pos_ == "PRON") \
+        and _lower(doc[k]) not in _EPICENE_FEMININE and _person_kind(doc[k]) == "patient"
+
+
+def _predicate_after(doc: Any, i: int) -> int | None:
+    """The index of the predicate after the copula at ``i``, past an incise between commas ("a été, selon sa fille,
+    longtemps choquée"), a time adverbial ("est ce soir confus") and adverbs; None when no adjective comes."""
+    k = i + 1
+    if k < len(doc) and doc[k].text == ",":
+        k += 1
+        while k < len(doc) and doc[k].text != "," and doc[k].text not in _CLAUSE_BREAKS:
+            k += 1
+        if k >= len(doc) or doc[k].text != ",":
+            return None
+        k += 1
+    k = _after_time_phrase(doc, k)
+    while k < len(doc) and (_lower(doc[k]) in ADVERBS | _LIST_ADVERBS | {"moins", "longtemps", "surtout"}
+                            or (_lower(doc[k]).endswith("ment") and doc[k].pos_ == "ADV")):
+        k += 1
+    if k >= len(doc) or (k == i + 1 and _lower(doc[k]) not in _COPULAS):
+        return None  # (right after the copula, the parse's reading stands; "est devenu ..." goes on)
+    word = _lower(doc[k])
+    if word.endswith("ment") or gender_of(word) is None or _is_noun_only(word) or word in ROLE_NOUNS or _is_plural(doc[k]) \
+            or not (is_adjective(word) or doc[k].pos_ in ("ADJ", "VERB")):
+        return None
+    return k
+
+
+def _distant_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The predicate of a copula whose subject is the patient agrees with the patient also when an incise or a time
+    adverbial separates them, whatever noun of the incise the parse hangs it on: "Mme ___ demeure, en dépit des
+    antalgiques ..., très douloureuse", "Il a été, d'après l'équipe du SMUR ..., désincarcéré", "M. ___ est ce
+    soir confus"; from a predicate that is itself a copula ("est devenu franchement menaçant") it goes on."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        if _lower(token) not in _COPULAS or not _patient_subject_before(doc, token.i) \
+                or (token.i > 0 and _lower(doc[token.i - 1]) in ("s'", "s’", "se")):
+            continue  # (not a reflexive: "elle s'est, en tombant, cassé le poignet")
+        i = token.i
+        while (k := _predicate_after(doc, i)) is not None:
+            predicate = doc[k]
+            gender = gender_of(_lower(predicate))
+            new = inflect(_lower(predicate), gender)
+            if predicate.idx not in starts and new is not None and not _unknown_other_form(_lower(predicate), gender):
+                extra.append(Agreeing(predicate.idx, predicate.idx + len(predicate.text), predicate.text, gender,
+                                      _match_case(predicate.text, new), "patient", "predicative"))
+                starts.add(predicate.idx)
+            if _lower(predicate) not in _COPULAS:
+                break
+            i = k
+    return found + extra
+
+
 _FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé", "installé", "couché", "placé"}
 
 
@@ -1120,9 +1218,10 @@ def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     for item in found:
         if item.controller != "patient" or (to_masculine(item.text.lower()) or item.text.lower()) not in _FINDING_PARTICIPLES:
             continue
-        nxt = [t for t in doc if t.idx >= item.end][:1]
-        if not nxt:
+        after = [t.i for t in doc if t.idx >= item.end][:1]
+        if not after or _after_time_phrase(doc, after[0]) >= len(doc):
             continue
+        nxt = [doc[_after_time_phrase(doc, after[0])]]  # (past a time adverbial: "l'a découvert hier soir allongé")
         word = _lower(nxt[0])
         if nxt[0].idx in starts or gender_of(word) != item.gender or _is_noun_only(word) or _is_plural(nxt[0]) \
                 or not (is_adjective(word) or nxt[0].pos_ in ("ADJ", "VERB")) or word in ROLE_NOUNS \
@@ -1529,7 +1628,7 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _participle_predicates(doc, _extend_lists(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc)))))
+    found = _participle_predicates(doc, _extend_lists(doc, _distant_predicates(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc))))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _partner_roles(doc)
