@@ -335,8 +335,9 @@ def _listed_participle(token: Any) -> bool:
         return False
     prev = doc[i]
     word = _lower(prev)
-    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit"):
-        return True
+    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit") \
+            or _epicene_patient(prev):
+        return True  # (also after an epicene noun that names the patient: "Photographe indépendant, il ...")
     if word in ("et", "mais", "ou", ","):
         before = doc[i - 1] if i - 1 >= token.sent.start else None
         if before is not None and _lower(before) in ROLE_NOUNS:
@@ -969,6 +970,14 @@ _BARE_PREPOSITIONS = frozenset({"en", "à", "au", "aux", "sous", "sans", "contre
 _PLACE_PREPOSITIONS = frozenset({"dans", "sur", "sous", "devant", "derrière", "chez", "près", "au", "aux"})
 
 
+def _adjective_opening_member(token: Any) -> bool:
+    """A gendered adjective the parse tags as a noun that opens a comma member ("Homme de 45 ans, migraineux
+    connu"): a person's adjective, not a thing noun that a word after it could agree with."""
+    word = _lower(token)
+    before = token.doc[token.i - 1].text if token.i > 0 else ","
+    return before in (",", ";", ":") and is_adjective(word) and gender_of(word) is not None and word not in BODY_PARTS
+
+
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     """The word follows, without punctuation, a noun of its gender that is not a person ("hernie inguinale
     droite", "cardiopathie ischémique stentée"): it agrees with that noun, whatever the parse says."""
@@ -978,10 +987,11 @@ def _agrees_with_noun_before(token: Any, gender: str) -> bool:
         prev = token.doc[k]
         word = _lower(prev)
         if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
-            if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
+            if word in PATIENT_NOUNS or _adjective_opening_member(prev) \
+                    or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
                     or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev) \
                     or _compound(prev) in ROLE_NOUNS:  # (the tail of a role noun: "Sapeur-pompier blessé")
-                return False  # (a person, or the placeholder of a name: "M. ___ amené par le SAMU")
+                return False  # (a person, an adjective of one - "migraineux connu" - or a name's placeholder)
             genders = prev.morph.get("Gender")
             return bool(genders) and genders[0][0] == gender[0].upper()
         if prev.pos_ == "ADJ" or (prev.pos_ == "VERB" and prev.tag_ != "AUX" and gender_of(word) is not None):
@@ -1649,7 +1659,8 @@ _NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appe
 
 
 _EPICENE_OPENERS = frozenset({"enfant", "gendarme", "journaliste", "photographe", "militaire", "secrétaire", "artiste",
-                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire"})
+                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire",
+                              "sans-abri", "sdf", "sans-domicile"})
 
 
 def _epicene_patient(token: Any) -> bool:
@@ -1669,7 +1680,22 @@ def _epicene_patient(token: Any) -> bool:
     # (an adjective of the role, not a participle of what happened to someone: "Cadre prévenue, elle ...")
     described = len(after) >= 3 and is_adjective(after[0]) and gender_of(after[0]) is not None \
         and not _is_verb(after[0]) and after[1] == "," and after[2] in ("il", "elle")
-    return aged or described
+    return aged or described or _described_with_complement(token)
+
+
+def _described_with_complement(token: Any) -> bool:
+    """An epicene person noun opening the sentence, then a participle with its complement, then, after a comma, the
+    patient's pronoun as the subject: "Sans-abri connu du SAMU social, il est amené", "SDF connue du quartier,
+    surnommée ..., elle ..."."""
+    doc, i = token.doc, token.i
+    if i + 3 >= len(doc) or gender_of(_lower(doc[i + 1])) is None or _lower(doc[i + 2]) not in ("de", "du", "des", "d'", "pour"):
+        return False
+    k = i + 3
+    while k < len(doc) and doc[k].text not in _CLAUSE_BREAKS:
+        if doc[k].text == "," and k + 1 < len(doc) and _lower(doc[k + 1]) in ("il", "elle"):
+            return True
+        k += 1
+    return False
 
 
 def _epicene_articles(doc: Any) -> list[Agreeing]:
