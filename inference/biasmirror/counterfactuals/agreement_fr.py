@@ -1641,7 +1641,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _participle_predicates(doc, _extend_lists(doc, _distant_predicates(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc))))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             + _partner_roles(doc)
+             + _partner_roles(doc) + _partner_phrases(doc)
              + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
@@ -1774,6 +1774,68 @@ def _partner_roles(doc: Any) -> list[Agreeing]:
             out.append(Agreeing(after.idx, after.idx + len(after.text), after.text, gender,
                                 _match_case(after.text, inflect(_lower(after), gender) or ""), "partner", "role noun"))
     return out
+
+
+# Round 15: the partner named with an adjective between the possessive and the noun ("son défunt mari", "sa
+# nouvelle compagne"), or as the person the patient is married to ("Marié depuis 2015 à un homme", "mariée à un
+# ambulancier"): the partner changes with the patient, with the words that agree with the partner.
+_PARTNER_ADJECTIVE_PAIRS = {"défunte": "défunt", "ancienne": "ancien", "nouvelle": "nouveau", "actuelle": "actuel",
+                            "première": "premier", "seconde": "second", "regrettée": "regretté", "future": "futur"}
+_PARTNER_ADJECTIVES = {**_PARTNER_ADJECTIVE_PAIRS, **{m: f for f, m in _PARTNER_ADJECTIVE_PAIRS.items()},
+                       "nouvel": "nouvelle"}
+_MARRIED = frozenset({"marié", "remarié", "pacsé", "fiancé"})
+_SEX_NOUNS = {"femme": ("F", "homme"), "homme": ("M", "femme")}
+
+
+def _swap_item(token: Any, new: str, gender: str, reason: str) -> Agreeing:
+    return Agreeing(token.idx, token.idx + len(token.text), token.text, gender, _match_case(token.text, new),
+                    "partner", reason)
+
+
+def _partner_with_adjective(doc: Any, i: int) -> list[Agreeing]:
+    """"son défunt mari" -> "sa défunte femme", "sa défunte femme" -> "son défunt mari": the possessive and the
+    adjective follow the partner; "femme" there is the wife (the lexicon would read a woman), so "mari"."""
+    noun, word = doc[i], _lower(doc[i])
+    if i < 2 or _lower(doc[i - 1]) not in _PARTNER_ADJECTIVES or _lower(doc[i - 2]) not in ("son", "sa"):
+        return []
+    if word not in PARTNER_NOUNS | {"femme"} or word in ("ami", "amie"):
+        return []  # ("son nouvel ami": a friend as well as a partner)
+    gender = "F" if word in _FEMININE_PARTNERS else "M"
+    new_gender = "M" if gender == "F" else "F"
+    adjective = _PARTNER_ADJECTIVES[_lower(doc[i - 1])]
+    new_noun = {"femme": "mari", "mari": "femme"}.get(word) or inflect(word, gender) or word
+    if adjective == "nouveau" and new_noun[:1] in "aeiouéèêh":
+        adjective = "nouvel"
+    possessive = "sa" if new_gender == "F" and adjective[:1] not in "aeiouéèêh" else "son"
+    out = [_swap_item(doc[i - 2], possessive, gender, "determiner of a role noun"),
+           _swap_item(doc[i - 1], adjective, gender, "apposed")]
+    if word == "femme":  # (kept from the lexicon's "homme", then swapped to the partner's noun)
+        out += [Agreeing(noun.idx, noun.idx + len(noun.text), noun.text, "F", noun.text, "other", "kept"),
+                _swap_item(noun, new_noun, gender, "role noun")]
+    return out
+
+
+def _married_to(doc: Any, i: int) -> list[Agreeing]:
+    """"Marié depuis dix ans à un ambulancier" -> "Mariée depuis dix ans à une ambulancière": the person after "à"
+    or "avec" and an indefinite article, the object of a participle of marrying, is the partner."""
+    article = doc[i - 1] if i >= 1 else None
+    if article is None or _lower(article) not in ("un", "une") or i < 3 or _lower(doc[i - 2]) not in ("à", "avec"):
+        return []
+    k = i - 3
+    while k >= 0 and i - k <= 8 and not doc[k].is_punct and (to_masculine(_lower(doc[k])) or _lower(doc[k])) not in _MARRIED:
+        k -= 1
+    if k < 0 or doc[k].is_punct or (to_masculine(_lower(doc[k])) or _lower(doc[k])) not in _MARRIED:
+        return []
+    word = _lower(doc[i])
+    gender, new = _SEX_NOUNS.get(word, (_ROLE_SEXES.get(word), _ROLE_PAIRS.get(word)))
+    if gender is None or new is None:
+        return []
+    return [_swap_item(article, "une" if _lower(article) == "un" else "un", gender, "determiner of a role noun"),
+            _swap_item(doc[i], new, gender, "role noun")]
+
+
+def _partner_phrases(doc: Any) -> list[Agreeing]:
+    return [item for token in doc for item in _partner_with_adjective(doc, token.i) + _married_to(doc, token.i)]
 
 
 _FAMILIAR = frozenset({"mamie", "mamy", "mémé", "papi", "papy", "pépé"})
