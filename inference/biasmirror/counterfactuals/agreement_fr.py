@@ -829,10 +829,43 @@ def _relative_subject_after(head: Any, token: Any) -> bool:
     return bool(subjects) and all(_lower(c) in ("qui", "qu'") and c.i > token.i for c in subjects)
 
 
+def _inverted_subject(token: Any) -> Any | None:
+    """The subject pronoun inverted after a copula in a question ("est-il toujours inconscient ?"): the predicate
+    agrees with it, whatever the parse attaches the question to."""
+    doc, k = token.doc, token.i - 1
+    while k > 0 and _lower(doc[k]) in ADVERBS:
+        k -= 1
+    word = _lower(doc[k]) if k >= 0 else ""
+    verb = k - 1 if word in ("-il", "-elle") else k
+    if not (word.endswith(("-il", "-elle")) and verb >= 0 and _lower(doc[verb]).split("-")[0] in ETRE):
+        return None
+    if verb > 0 and _lower(doc[verb - 1]) in ("s'", "s’", "se"):
+        return None  # a reflexive ("S'est-elle cogné la tête ?"): the usual rules decide
+    return doc[k]
+
+
+def _seul_after_verb(token: Any) -> Any | None:
+    """"seul(e)" after a verb or after the verb's plural object, before no noun, is said of the verb's subject, not
+    of the noun the parse hangs it on: "en allant seul aux toilettes", "elle fait ses courses seule"."""
+    if _lower(token) not in ("seul", "seule") or token.i == 0:
+        return None
+    doc = token.doc
+    nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if nxt is not None and nxt.pos_ in ("NOUN", "DET"):
+        return None  # "seul patient", "la seule personne"
+    prev = doc[token.i - 1]
+    forms = prev.morph.get("VerbForm")
+    verb = prev.pos_ == "VERB" and ("Inf" in forms or "Fin" in forms or "Pres" in prev.morph.get("Tense"))
+    if not (verb or (prev.pos_ == "NOUN" and _is_plural(prev) and _lower(prev) not in OTHER_PEOPLE)):
+        return None
+    controller = _clause_controller(prev)
+    return controller if controller == _IMPLICIT or _person_kind(controller) is not None else None
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
-    antecedent = _relative_object(token)
+    antecedent = _relative_object(token) or _inverted_subject(token) or _seul_after_verb(token)
     if antecedent is not None:
         return antecedent
     partner = _apposed_partner(token)
@@ -2126,9 +2159,12 @@ CACHE_SIZE = 200_000
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks."""
+    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks, but not inside a quotation in
+    guillemets, which stays with the words that say whose it is ("Elle demande : « ... ce soir ? je suis inquiète »")."""
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
+        if "\n" not in m.group() and text.count("«", 0, m.start()) > text.count("»", 0, m.start()):
+            continue
         if m.start() > start:
             out.append((start, text[start:m.start()]))
         start = m.end()
