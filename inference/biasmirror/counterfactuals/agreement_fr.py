@@ -195,8 +195,10 @@ def _candidate(token: Any) -> str | None:
     if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
         return None
     # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
-    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS for child in token.children):
-        return None
+    copula = [c.i for c in token.children if c.dep_ == "cop" and c.i < token.i]
+    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS
+                                       and not any(child.i < c for c in copula) for child in token.children):
+        return None  # (a copula between them is a parse slip: "la petite est geignarde" is no noun phrase)
     if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
         return None
     if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
@@ -512,7 +514,7 @@ def _person_kind(token: Any) -> str | None:
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
     if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token) \
-            or _epicene_patient(token):
+            or _epicene_patient(token) or _little_one(token):
         return "patient"  # "la mamie du lit 4 est agitée", "le garçon est tombé"
     if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
             and _named_by_child(token.doc, token.i, word):
@@ -1635,7 +1637,10 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             if mine:
                 kin_in_sentence[sent.start] = True
                 gender = "F" if kin in KINSHIP_PAIRS else "M"
-                add(_item(doc, i, j, gender, _KIN[kin], "role noun"))
+                # ("Fille de 6 ans" opening the note is a child, whose other sex is "Garçon", not "Fils")
+                aged = j + 2 < len(doc) and _lower(doc[j + 1]) == "de" and doc[j + 2].like_num
+                new = _CHILD_NOUNS[kin][1] if kin in _CHILD_NOUNS and aged and _child_patient(doc[i]) else _KIN[kin]
+                add(_item(doc, i, j, gender, new, "role noun"))
                 _kin_predicate_run(doc, j, gender, add)
             continue
         # a definite role predicate of the patient, its article with it: "elle est la cheffe de rayon"
@@ -1674,7 +1679,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     found = _participle_predicates(doc, _extend_lists(doc, _distant_predicates(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc))))))
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             + _partner_roles(doc) + _partner_phrases(doc)
+             + _partner_roles(doc) + _partner_phrases(doc) + _little_ones(doc)
              + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
@@ -1773,6 +1778,34 @@ def _child_nouns(doc: Any) -> list[Agreeing]:
         for t in doc[token.sent.start: token.i]:
             if _CHILD_WORDS_BEFORE[_lower(t)] != _lower(t):
                 out.append(_item(doc, t.i, t.i, sex, _CHILD_WORDS_BEFORE[_lower(t)], "determiner of a role noun"))
+    return out
+
+
+def _little_one(token: Any) -> bool:
+    """"le petit" / "la petite" as a noun (a verb, a comma or "qui" after it, no noun) names the child patient, as
+    "le garçon" does: "la petite est geignarde", "Son père dit que le petit a avalé une pile"; not after "de" or a
+    possessive ("la mère du petit", "sa petite") nor before a name ("le petit ___", another child)."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in ("petit", "petite") or i == 0 or i + 1 >= len(doc):
+        return False
+    article = _lower(doc[i - 1])
+    if article != ("le" if _lower(token) == "petit" else "la"):
+        return False
+    if i >= 2 and _lower(doc[i - 2]) in ("de", "du", "à", "au", "avec", "pour", "chez"):
+        return False
+    nxt = doc[i + 1]
+    return nxt.text == "," or _lower(nxt) in ("qui", "ne", "n'", "n’", "se", "s'", "s’", "l'", "l’", "lui", "y", "en") \
+        or (nxt.pos_ in ("VERB", "AUX") and not nxt.text.startswith("_"))
+
+
+def _little_ones(doc: Any) -> list[Agreeing]:
+    """The child patient named "le petit" / "la petite" (_little_one) swaps with its article."""
+    out = []
+    for token in doc:
+        if _little_one(token):
+            sex = "M" if _lower(token) == "petit" else "F"
+            out.append(_item(doc, token.i - 1, token.i - 1, sex, "la" if sex == "M" else "le", "determiner of a role noun"))
+            out.append(_item(doc, token.i, token.i, sex, "petite" if sex == "M" else "petit", "role noun"))
     return out
 
 
