@@ -367,7 +367,7 @@ def _role_is_patient(token: Any) -> bool:
         dets = [doc[first.i - 1]]
     if not dets:
         prev = first.nbor(-1) if first.i > token.sent.start else None
-        if _speaker_label(token) or _apposed_to_other(token):
+        if _speaker_label(token) or _apposed_to_other(first):  # (from a compound's first part: "sa fille, aide-soignante")
             return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
@@ -489,8 +489,9 @@ def _person_kind(token: Any) -> str | None:
     if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
             and _lower(token.nbor(2)) in AVOIR | ETRE:
         return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
-    if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
-        return "patient"
+    if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and (token.pos_ == "PRON" or (
+            token.i + 1 < len(token.doc) and _lower(token.nbor(1)) in AVOIR and word in ("l'", "l’")))):
+        return "patient"  # (also "l'" tagged as an article before its auxiliary: "et l'a amenée")
     if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
             token.pos_ == "PRON" or word.split("-")[0] in ETRE | AVOIR)):
         return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ...", "Est-il resté seul"
@@ -1625,7 +1626,11 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 article = "l'" if new[:1] in "aeiouyéèêh" else ("le " if gender == "F" else "la ")
                 add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             elif prev in ("et", ","):
-                mine = kin_in_sentence.get(sent.start, False)
+                # after a kinship noun of the patient, or after the patient's role noun in a list fronted before the
+                # patient's pronoun ("Veuve, mère et grand-mère, elle ...")
+                before = doc[i - 2] if i - 2 >= sent.start else None
+                mine = kin_in_sentence.get(sent.start, False) or (
+                    before is not None and before.idx in patient and _fronted_before_pronoun(doc, j))
             elif prev in ("sa", "son", "leur") and _named_by_child(doc, i, kin):
                 # "Son fils, inquiet pour sa mère": the possessive changes with the noun ("leur" has one form)
                 mine = True
@@ -1935,7 +1940,7 @@ def _nicknames(doc: Any) -> list[Agreeing]:
             continue
         i = token.i
         verb = _lower(doc[i - 1])
-        known = [t for t in doc[max(0, i - 4): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
+        known = [t for t in doc[max(0, i - 8): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
         if verb == "comme" and known:  # "connue de tous comme « la Doyenne »"
             participle = known[-1]
         elif verb in _NAMING_PARTICIPLES and not (i >= 2 and doc[i - 2].pos_ == "PRON"):  # (not "elle dit « ... »")
@@ -1956,8 +1961,10 @@ def _nicknames(doc: Any) -> list[Agreeing]:
         sex = _NICKNAME_SEX.get(noun) or (("F" if _lower(article) == "la" else "M") if article is not None else None)
         if sex is None:
             continue
-        if noun in _NICKNAMES:
-            new = _NICKNAMES[noun]
+        # a nickname of the lexicons, or a noun or adjective of the nickname's gender ("la Doyenne", "le Grand")
+        new = _NICKNAMES.get(noun) or (inflect(noun, sex) if j == k and gender_of(noun) == sex
+                                       and not _unknown_other_form(noun, sex) else None)
+        if new:
             out.append(_item(doc, k, j, sex, _match_case(doc[k].text, new), "sex word"))
         if article is not None:
             out.append(_item(doc, article.i, article.i, sex, _match_case(article.text, "le" if sex == "F" else "la"),
@@ -2125,10 +2132,29 @@ def _relative_speaks(token: Any) -> bool:
     return kin in _KIN and start == k and _named_by_child(doc, k, kin)
 
 
+_CLAUSE_OPENERS = frozenset({"que", "qu'", "qu’", "qui", "quand", "lorsque", "car", "mais", "si", "comme", "dont"})
+
+
+def _emphatic_of_relative(token: Any) -> bool:
+    """"elle-même" / "lui-même" in a clause whose subject is a relative named with a possessive, with no pronoun of
+    the patient as a subject between them, is the relative's: "Sa fille ... l'a amenée elle-même", "Son fils l'a
+    conduit lui-même aux urgences"."""
+    if _lower(token) not in ("elle-même", "lui-même") or token.dep_ == "appos":
+        return False
+    doc = token.doc
+    for k in range(token.i - 1, token.sent.start - 1, -1):
+        t = doc[k]
+        if (_lower(t) in ("il", "elle") and t.pos_ == "PRON") or _lower(t) in _CLAUSE_OPENERS:
+            return False  # (another subject, or another clause: "dit que son grand-père n'est plus lui-même")
+        if t.pos_ in ("NOUN", "PROPN") and k > 0 and _lower(doc[k - 1]) in POSSESSIVES and k - 1 == token.sent.start:
+            return _lower(t) in OTHER_PEOPLE or _lower(t) in _KIN
+    return False
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
