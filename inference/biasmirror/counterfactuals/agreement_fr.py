@@ -25,6 +25,8 @@ role noun that describes the patient ("la piétonne").
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -489,6 +491,9 @@ def _person_kind(token: Any) -> str | None:
     if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
             and _lower(token.nbor(2)) in AVOIR | ETRE:
         return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
+    if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ETRE \
+            and _lower(token.nbor(2)) in _impersonal_complements():
+        return None  # "il est prévu de la revoir": the lexicon's impersonal "il", whose participle does not agree
     if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and (token.pos_ == "PRON" or (
             token.i + 1 < len(token.doc) and _lower(token.nbor(1)) in AVOIR and word in ("l'", "l’")))):
         return "patient"  # (also "l'" tagged as an article before its auxiliary: "et l'a amenée")
@@ -531,6 +536,16 @@ def _person_kind(token: Any) -> str | None:
             and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _impersonal_complements() -> frozenset[str]:
+    """The lexicon's complements after which "il est" is impersonal ("il est prévu de", "il est possible que")."""
+    from importlib import resources
+
+    path = resources.files("biasmirror.counterfactuals").joinpath("lexicons", "fr.json")
+    words = json.loads(path.read_text(encoding="utf-8"))["word_classes"]["impersonal_complements"]
+    return frozenset(w.lower() for w in words)
 
 
 # infinitives that are also nouns after "le"/"la": "a pris le dîner", "au lever"
@@ -592,6 +607,10 @@ def _is_infinitive(token: Any) -> bool:
     return tables is not None and _lower(token) in tables[2]
 
 
+_INFINITIVE_PREPOSITIONS = frozenset({"de", "d'", "d’", "pour", "sans", "à", "avant", "afin"})
+_INFINITIVE_ENDINGS = ("er", "ir", "re", "oir")
+
+
 def _is_object_clitic(token: Any) -> bool:
     """'la'/'le' as the object pronoun of the next word (a verb), not a determiner."""
     doc = token.doc
@@ -599,6 +618,11 @@ def _is_object_clitic(token: Any) -> bool:
     if token.pos_ == "PRON" and token.dep_ in ("obj", "iobj", "expl:comp") and after.pos_ in ("VERB", "AUX"):
         return True
     before = doc[token.i - 1] if token.i > token.sent.start else None
+    if before is not None and _lower(before) in _INFINITIVE_PREPOSITIONS and _lower(after).endswith(_INFINITIVE_ENDINGS) \
+            and ("Inf" in after.morph.get("VerbForm") or (_lower(after) not in _noun_forms() and after.pos_ != "ADJ"
+                                                           and after.text.islower())) \
+            and _lower(after) not in _INFINITIVE_NOUNS:
+        return True  # before an infinitive after a preposition: "il est prévu de la revoir", "pour le joindre"
     if before is None or before.pos_ == "ADP" or _lower(before) in DETERMINERS | {"de", "à", "par", "pour", "sur", "dans", "en"}:
         return False
     nxt = _lower(after)
