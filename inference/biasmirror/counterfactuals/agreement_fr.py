@@ -369,12 +369,36 @@ def _role_is_patient(token: Any) -> bool:
         dets = [doc[first.i - 1]]
     if not dets:
         prev = first.nbor(-1) if first.i > token.sent.start else None
-        if _speaker_label(token) or _apposed_to_other(first):  # (from a compound's first part: "sa fille, aide-soignante")
+        if _speaker_label(token) or _apposed_to_other(first) or _writer_role(token):
             return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
-    if det in ("le", "la", "l'") and dets[0].i == token.sent.start and first is token:
+    if det in ("le", "la", "l'") and (dets[0].i == token.sent.start or _aged_apposition(token)) and first is token:
         return not any(c.dep_ == "nmod" for c in token.children)
+    return False
+
+
+def _aged_apposition(token: Any) -> bool:
+    """A role noun followed by the person's age between commas is the patient's description ("Seule personne
+    présente dans le véhicule, le conducteur, âgé de 60 ans, a été désincarcéré"; "la cycliste, 30 ans, ...")."""
+    doc, i = token.doc, token.i
+    if i + 3 >= len(doc) or doc[i + 1].text != ",":
+        return False
+    word = _lower(doc[i + 2])
+    if (to_masculine(word) or word) == "âgé":
+        return _lower(doc[i + 3]) == "de" and i + 4 < len(doc) and doc[i + 4].like_num
+    return doc[i + 2].like_num and _lower(doc[i + 3]) in AGE_NOUNS
+
+
+def _writer_role(token: Any) -> bool:
+    """A role noun opening the sentence whose clause, after the comma, is in the first person names the nurse who
+    writes, not the patient: "Infirmier de nuit, j'ai dû le recoucher trois fois"."""
+    doc = token.doc
+    for k in range(token.i + 1, min(token.i + 8, len(doc) - 1)):
+        if doc[k].text == ",":
+            return _lower(doc[k + 1]) in ("je", "j'", "j’")
+        if doc[k].pos_ in ("VERB", "AUX") or doc[k].text in _CLAUSE_BREAKS:
+            return False
     return False
 
 
@@ -699,11 +723,16 @@ def _object_clitic(token: Any) -> Any | None:
     return None
 
 
+_AUXILIARY_ADVERBS = frozenset({"enfin", "aussitôt", "vite", "souvent", "parfois", "longtemps", "presque", "même",
+                                "vraiment", "toujours", "ensuite", "alors", "pourtant", "cependant", "donc"})
+
+
 def _auxiliary(token: Any) -> str | None:
     """'avoir' or 'être' when the word is a participle right after (adverbs between) a form of that verb."""
     i = token.i - 1
-    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS or _lower(token.doc[i]) in _INVERTED):
-        i -= 1
+    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS | _AUXILIARY_ADVERBS or _lower(token.doc[i]) in _INVERTED
+                                     or (_lower(token.doc[i]).endswith("ment") and token.doc[i].pos_ == "ADV")):
+        i -= 1  # (adverbs between the auxiliary and its participle: "a enfin accepté", "a rapidement perdu")
     if i < token.sent.start:
         return None
     word = _lower(token.doc[i])
