@@ -134,6 +134,13 @@ def _match_case(source: str, replacement: str) -> str:
 _NOT_AGREEING_POS = frozenset({"PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "NUM", "PUNCT", "SYM", "ADV", "PART", "INTJ"})
 
 
+def _abbreviation(token: Any) -> bool:
+    """A short word in capitals ("FC", "BU", "FR") is an abbreviation of the notes, not an adjective ("fc" would
+    give "fque", "bu" "bue")."""
+    text = token.text
+    return text.isalpha() and text.isupper() and len(text) <= 3
+
+
 def _candidate(token: Any) -> str | None:
     """The gender of an adjective / participle / role noun that can agree with a person, else None."""
     word = _lower(token)
@@ -142,7 +149,7 @@ def _candidate(token: Any) -> str | None:
     if word.endswith("er") and _is_verb(word) and not is_adjective(word):
         return None  # an infinitive ("l'a entendue crier"), not a masculine in -er
     plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
-    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
+    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment") or _abbreviation(token):
         return None
     gender = gender_of(word) or _ROLE_SEXES.get(word)
     compound = _compound(token)
@@ -219,6 +226,9 @@ def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
     after = _lower(nxt) if nxt is not None else ""
     if word == "dit" and (after in ("que", "qu'", ":") or after.startswith("-")):  # "dit-elle"
         return True
+    if word == "dit" and nxt is not None and (after in ("ne", "n'", "n’", "se", "s'", "s’", "y", "en", "l'", "l’")
+                                              or "Inf" in nxt.morph.get("VerbForm") or after in ("avoir", "être")):
+        return True  # the verb before an infinitive: "Dit avoir pris 20 comprimés", "dit ne pas avoir vu"
     if token.pos_ == "NOUN" and token.dep_ == "obj" and token.head.i == token.i - 1 and token.head.pos_ == "VERB" \
             and word in _noun_forms():
         return True
@@ -723,7 +733,7 @@ def _object_clitic(token: Any) -> Any | None:
     return None
 
 
-_AUXILIARY_ADVERBS = frozenset({"enfin", "aussitôt", "vite", "souvent", "parfois", "longtemps", "presque", "même",
+_AUXILIARY_ADVERBS = frozenset({"enfin", "peu", "assez", "trop", "aussitôt", "vite", "souvent", "parfois", "longtemps", "presque", "même",
                                 "vraiment", "toujours", "ensuite", "alors", "pourtant", "cependant", "donc"})
 
 
@@ -951,6 +961,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
         if word.endswith(("plégique", "parétique")) and gender_of(word) is None:
             return _controller(prev, depth + 1)  # "hémiplégique droit" tagged as a noun: the patient's side
+        if _adjective_opening_member(prev) and gender_of(word) is None:
+            return _clause_controller(prev)  # "Drépanocytaire connue, elle ...": a person's epicene adjective
         if word not in ("___",):
             return prev
     clitic = _lexical_clitic(token)
@@ -1060,11 +1072,17 @@ _PLACE_PREPOSITIONS = frozenset({"dans", "sur", "sous", "devant", "derrière", "
 
 
 def _adjective_opening_member(token: Any) -> bool:
-    """A gendered adjective the parse tags as a noun that opens a comma member ("Homme de 45 ans, migraineux
-    connu"): a person's adjective, not a thing noun that a word after it could agree with."""
-    word = _lower(token)
-    before = token.doc[token.i - 1].text if token.i > 0 else ","
-    return before in (",", ";", ":") and is_adjective(word) and gender_of(word) is not None and word not in BODY_PARTS
+    """An adjective the parse tags as a noun that opens a comma member ("Homme de 45 ans, migraineux connu", "Pt
+    36 ans, drépanocytaire connu"): a person's adjective, not a thing noun that a word after it could agree with."""
+    word, doc = _lower(token), token.doc
+    before = doc[token.i - 1].text if token.i > 0 else ","
+    if before not in (",", ";", ":") or not is_adjective(word) or word in BODY_PARTS:
+        return False
+    if gender_of(word) is not None:
+        return True
+    # an epicene one only in "<...> connu(e)", a history's idiom for the person: "drépanocytaire connue"
+    after = _lower(doc[token.i + 1]) if token.i + 1 < len(doc) else ""
+    return (to_masculine(after) or after) == "connu"
 
 
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
@@ -1440,8 +1458,10 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                     k = j + 1          # an adjective of both genders ("pâle"): the list goes on
                     continue
                 break
-            if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS:
-                break
+            after = _lower(doc[j + 1]) if j + 1 < len(doc) else ""
+            if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS or _abbreviation(nxt) \
+                    or (_is_verb(word) and after in ("que", "qu'", "qu’")):
+                break  # (nor an abbreviation, "FC 112", nor a verb before its clause, "disent qu'il ...")
             if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
                 break       # "..., dit-il": a verb of saying
             if nxt.pos_ in ("VERB", "AUX", "NOUN") and "Part" not in nxt.morph.get("VerbForm") \
