@@ -525,6 +525,8 @@ def _person_kind(token: Any) -> str | None:
     if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
             and _lower(token.nbor(2)) in AVOIR | ETRE:
         return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
+    if _impersonal_il(token):
+        return None  # "il y a": nobody
     if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ETRE \
             and _lower(token.nbor(2)) in _impersonal_complements():
         return None  # "il est prévu de la revoir": the lexicon's impersonal "il", whose participle does not agree
@@ -665,6 +667,9 @@ def _is_object_clitic(token: Any) -> bool:
         return True  # before an infinitive that completes a verb: "je suis allé la chercher"
     if nxt in TIME_NOUNS and before.pos_ == "NOUN" and _lower(before) not in OTHER_PEOPLE | ROLE_NOUNS | PATIENT_NOUNS:
         return False  # "une chute la veille": the time noun after a thing, not "veiller"
+    if token.pos_ == "DET" and token.dep_ == "det" and token.head is after and after.pos_ == "NOUN" \
+            and _lower(after) in _noun_forms():
+        return False  # the article of a noun that is also a verb form: "il relit la lettre", "elle cherche la clé"
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
 
 
@@ -867,8 +872,8 @@ def _relative_que_object(verb: Any) -> Any | None:
         return None
     k = i - 1
     while k > start and i - k <= 6 and _lower(doc[k]) not in _RELATIVE_QUE:
-        if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX") or _lower(doc[k]) in OBJECT_CLITICS | {"l'", "l’"}:
-            return None
+        if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX") or (k == i - 1 and _lower(doc[k]) in OBJECT_CLITICS):
+            return None  # (a clitic right before the auxiliary is the object: _object_clitic's)
         k -= 1
     if _lower(doc[k]) not in _RELATIVE_QUE or k - 1 < start:
         return None
@@ -922,7 +927,9 @@ def _seul_after_verb(token: Any) -> Any | None:
     prev = doc[token.i - 1]
     forms = prev.morph.get("VerbForm")
     verb = prev.pos_ == "VERB" and ("Inf" in forms or "Fin" in forms or "Pres" in prev.morph.get("Tense"))
-    if not (verb or (prev.pos_ == "NOUN" and _is_plural(prev) and _lower(prev) not in OTHER_PEOPLE)):
+    plural = _is_plural(prev) or any(c.dep_ == "det" and _lower(c) in ("ses", "les", "des", "leurs", "mes")
+                                     for c in prev.children)
+    if not (verb or (prev.pos_ == "NOUN" and plural and _lower(prev) not in OTHER_PEOPLE)):
         return None
     controller = _clause_controller(prev)
     return controller if controller == _IMPLICIT or _person_kind(controller) is not None else None
@@ -943,6 +950,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     prev = _previous_word(token)
     if prev is not None and _clinical_abbreviation(prev):
         return prev  # "à FEVG altérée", "HTA traitée": the participle agrees with the abbreviated thing
+    if prev is not None and _adjective_opening_member(prev) and gender_of(_lower(prev)) is None:
+        return _clause_controller(prev)  # "Drépanocytaire connue, elle ...": a person's epicene adjective
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
         prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
@@ -961,8 +970,6 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _controller(prev, depth + 1) if prev.head is not prev else _IMPLICIT
         if word.endswith(("plégique", "parétique")) and gender_of(word) is None:
             return _controller(prev, depth + 1)  # "hémiplégique droit" tagged as a noun: the patient's side
-        if _adjective_opening_member(prev) and gender_of(word) is None:
-            return _clause_controller(prev)  # "Drépanocytaire connue, elle ...": a person's epicene adjective
         if word not in ("___",):
             return prev
     clitic = _lexical_clitic(token)
@@ -1088,6 +1095,8 @@ def _adjective_opening_member(token: Any) -> bool:
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     """The word follows, without punctuation, a noun of its gender that is not a person ("hernie inguinale
     droite", "cardiopathie ischémique stentée"): it agrees with that noun, whatever the parse says."""
+    if _seul_after_verb(token) is not None:
+        return False  # "elle fait ses courses seule": said of the subject
     k = token.i - 1
     steps = 0
     while k >= 0 and steps < 3:
@@ -1142,6 +1151,9 @@ def _thing_head(segment: list[Any], gender: str) -> bool:
     if not (_is_noun_only(word) or word in BODY_PARTS) or word in PATIENT_NOUNS or _person_kind(noun) is not None \
             or word in ROLE_NOUNS or word in OTHER_PEOPLE or word in AGE_NOUNS or _is_plural(noun):
         return False
+    if word in BODY_PARTS and noun.pos_ == "NOUN" and noun.morph.get("Gender"):
+        # a body part is a thing whatever its adjectives: its own gender decides ("genou gauche prothésé ..., chaud")
+        return noun.morph.get("Gender")[0][0] == gender
     for t in segment[1:]:
         g = gender_of(_lower(t))
         if g is not None:
@@ -1151,17 +1163,34 @@ def _thing_head(segment: list[Any], gender: str) -> bool:
     return False
 
 
+def _impersonal_il(token: Any) -> bool:
+    """"il" of "il y a" ("opéré il y a deux ans"), which names nobody."""
+    doc, i = token.doc, token.i
+    if _lower(token) != "il" or i + 1 >= len(doc):
+        return False
+    nxt = _lower(doc[i + 1])
+    return nxt == "y" or (nxt in ("n'", "n’") and i + 2 < len(doc) and _lower(doc[i + 2]) == "y")
+
+
 def _describes_thing(token: Any, gender: str) -> bool:
     """A word of a verbless clause opened by a thing noun agrees with that noun, not with the patient: in the noun's
     own segment ("paralysie faciale droite") or as a later member of its comma list whose earlier members are
     adjectives ("Plaie frontale de 2 cm, propre, non suturée", "épilepsie connue, traitée par ..."). Words of a
     person ("retrouvée", "amenée") are the patient's whatever precedes them."""
     word = _lower(token)
-    if (to_masculine(word) or word) in PERSON_PARTICIPLES:
+    if (to_masculine(word) or word) in PERSON_PARTICIPLES | PERSON_STATES:
         return False
     segments = _segments_back(token)
-    if any(_lower(t) in PATIENT_PRONOUNS or _lower(t) in PATIENT_NOUNS for segment in segments for t in segment):
-        return False  # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient before the list
+
+    def of_patient(segment: list[Any]) -> bool:
+        return any((_lower(t) in PATIENT_PRONOUNS and not _impersonal_il(t)) or _lower(t) in PATIENT_NOUNS
+                   for t in segment)
+
+    # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient between the thing and the word, or in
+    # the thing's own segment; the patient's noun opening the line before the thing ("Patient de 40 ans, coude
+    # droit opéré il y a un an, gonflé") does not count
+    if of_patient(segments[0]):
+        return False
     own = segments[0]
     if own and own[0] is not token and _thing_head(own, gender) and all(
             t.pos_ == "ADJ" or is_adjective(_lower(t)) for t in own[1:]):
@@ -1172,10 +1201,10 @@ def _describes_thing(token: Any, gender: str) -> bool:
     if not _bare_member(own, token):
         return False
     after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    if after is not None and not (after.is_punct or _lower(after) == "par"):
+    if after is not None and not (after.is_punct or _lower(after) in ("par", "et", "ou", "depuis")):
         return False
     for segment in segments[1:]:
-        if not segment:
+        if not segment or of_patient(segment):
             return False
         if _thing_head(segment, gender):
             return True
@@ -1222,7 +1251,10 @@ def _opens_history_item(token: Any, noun: Any, gender: str) -> bool:
 def _bare_member(segment: list[Any], word: Any) -> bool:
     """``word`` is an adjective that only adverbs precede in its comma segment ("non suturée", "propre")."""
     before = segment[:segment.index(word)] if word in segment else None
-    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et"
+    if before and _lower(before[-1]) in ("et", "ou"):
+        # a coordinated adjective: "gonflé et chaud", whose first conjunct is a bare member too
+        before = [t for t in before if not (t.pos_ in ("ADJ", "VERB") or is_adjective(_lower(t)))]
+    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) in ("et", "ou")
                                       for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
@@ -1291,10 +1323,28 @@ def _predicate_after(doc: Any, i: int) -> int | None:
         k += 1
     if k >= len(doc) or (k == i + 1 and _lower(doc[k]) not in _COPULAS):
         return None  # (right after the copula, the parse's reading stands; "est devenu ..." goes on)
+    k = _past_epicene_members(doc, k)
+    if k >= len(doc):
+        return None
     word = _lower(doc[k])
     if word.endswith("ment") or gender_of(word) is None or _is_noun_only(word) or word in ROLE_NOUNS or _is_plural(doc[k]) \
             or not (is_adjective(word) or doc[k].pos_ in ("ADJ", "VERB")):
         return None
+    return k
+
+
+def _past_epicene_members(doc: Any, k: int) -> int:
+    """From the predicate at ``k``, past the adjectives of both genders that open its list ("plus calme, reposé",
+    "algique et agitée") to its first member that shows the gender."""
+    while k < len(doc) and gender_of(_lower(doc[k])) is None and is_adjective(_lower(doc[k])) \
+            and not _is_noun_only(_lower(doc[k])):
+        j = k + 1
+        if j >= len(doc) or _lower(doc[j]) not in _LIST_LINKS:
+            return k
+        j += 1
+        while j < len(doc) and (_lower(doc[j]) in _LIST_ADVERBS or _lower(doc[j]) in _LIST_LINKS):
+            j += 1
+        k = j
     return k
 
 
@@ -2252,6 +2302,8 @@ def _analyse(doc: Any) -> list[Agreeing]:
                     role_tokens.append(token)
             else:
                 controller = _controller(token)
+                if controller is not None and not isinstance(controller, str) and _impersonal_il(controller):
+                    controller = _IMPLICIT  # "il y a 2 h, conscient": the verbless clause around "il y a"
                 if controller == _IMPLICIT and _describes_thing(token, gender):
                     controller = None
                 elif controller is not None and not isinstance(controller, str) and _kind(controller) is None \
