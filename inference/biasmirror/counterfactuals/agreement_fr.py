@@ -1151,16 +1151,16 @@ def _thing_head(segment: list[Any], gender: str) -> bool:
     if not (_is_noun_only(word) or word in BODY_PARTS) or word in PATIENT_NOUNS or _person_kind(noun) is not None \
             or word in ROLE_NOUNS or word in OTHER_PEOPLE or word in AGE_NOUNS or _is_plural(noun):
         return False
-    if word in BODY_PARTS and noun.pos_ == "NOUN" and noun.morph.get("Gender"):
-        # a body part is a thing whatever its adjectives: its own gender decides ("genou gauche prothésé ..., chaud")
-        return noun.morph.get("Gender")[0][0] == gender
     for t in segment[1:]:
         g = gender_of(_lower(t))
-        if g is not None:
-            return g == gender and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB"))
+        if g is not None and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB")):
+            return g == gender
         if not (t.pos_ == "ADJ" or is_adjective(_lower(t))):
-            return False
-    return False
+            break
+    # a body part is a thing with or without an adjective that shows its gender: then the parse's gender decides
+    # ("genou gauche prothésé il y a deux ans, chaud")
+    genders = noun.morph.get("Gender") if word in BODY_PARTS and noun.pos_ == "NOUN" else []
+    return bool(genders) and genders[0][0] == gender
 
 
 def _impersonal_il(token: Any) -> bool:
