@@ -52,6 +52,10 @@ CASES = [
     ("F", "Mariée à une femme depuis deux ans, elle vient avec son épouse.",
      "Marié à un homme depuis deux ans, il vient avec son époux."),
     # "seul" after a verb or its plural object; a predicate after an inverted copula; a quotation stays whole
+    ("M", "Pt calme cette nuit, a retiré sa sonde, assoupi vers 2 h.",
+     "Pte calme cette nuit, a retiré sa sonde, assoupie vers 2 h."),
+    # "le seul" / "la première" used as a noun after the copula: the article follows the patient
+    ("F", "Elle dit qu'elle est la seule à pouvoir l'aider.", "Il dit qu'il est le seul à pouvoir l'aider."),
     ("F", "Elle prépare ses repas seule et sort peu.", "Il prépare ses repas seul et sort peu."),
     ("M", "Il a été retrouvé au sol après être sorti seul dans le jardin.",
      "Elle a été retrouvée au sol après être sortie seule dans le jardin."),

@@ -935,10 +935,25 @@ def _seul_after_verb(token: Any) -> Any | None:
     return controller if controller == _IMPLICIT or _person_kind(controller) is not None else None
 
 
+def _substantive_subject(token: Any) -> Any | None:
+    """The subject of "est le seul à ...", "était la première à ...": "seul", "premier", "dernier" used as a noun
+    after the copula agree with the copula's subject pronoun (a guillemet may open the predicate)."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in _SUBSTANTIVE_ADJECTIVES or i < 3 or i + 1 >= len(doc) or _lower(doc[i + 1]) not in ("à", "qui"):
+        return None
+    k = i - 2 if _lower(doc[i - 1]) in ("le", "la") else None
+    if k is not None and doc[k].text in _QUOTES:
+        k -= 1
+    if k is None or k < 1 or _lower(doc[k]) not in ETRE or _lower(doc[k - 1]) not in ("il", "elle"):
+        return None
+    return doc[k - 1]
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
-    antecedent = _relative_object(token) or _inverted_subject(token) or _seul_after_verb(token)
+    antecedent = _relative_object(token) or _inverted_subject(token) or _seul_after_verb(token) \
+        or _substantive_subject(token)
     if antecedent is not None:
         return antecedent
     partner = _apposed_partner(token)
@@ -1417,6 +1432,7 @@ PERSON_STATES = frozenset({
     "installé", "scopé", "perfusé", "sondé", "intubé", "ventilé", "sédaté", "casqué", "ceinturé", "menotté",
     "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
     "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "lavé", "coiffé", "seul",
+    "rendormi", "assoupi", "recouché",
 })
 
 
@@ -1455,6 +1471,27 @@ def _person_states(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
         if new is not None:
             extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                   _match_case(token.text, new), "patient", "person's state"))
+    return found + extra
+
+
+_SUBSTANTIVE_ADJECTIVES = frozenset({"seul", "seule", "premier", "première", "dernier", "dernière"})
+
+
+def _substantive_articles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The article of "seul(e)", "premier/première", "dernier/dernière" used as a noun of the patient changes with
+    it: "elle est « la seule à s'occuper de sa mère »" -> "il est « le seul à ...»"."""
+    starts = {a.start for a in found}
+    extra = []
+    for item in found:
+        if item.controller != "patient" or item.text.lower() not in _SUBSTANTIVE_ADJECTIVES:
+            continue
+        token = next((t for t in doc if t.idx == item.start), None)
+        if token is None or token.i == 0 or token.i + 1 >= len(doc) or _lower(doc[token.i + 1]) not in ("à", "qui"):
+            continue
+        article = doc[token.i - 1]
+        if _lower(article) in ("la", "le") and article.idx not in starts:
+            extra.append(_item(doc, article.i, article.i, item.gender, "le" if _lower(article) == "la" else "la",
+                               "determiner of a role noun"))
     return found + extra
 
 
@@ -1804,7 +1841,10 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _participle_predicates(doc, _extend_lists(doc, _distant_predicates(doc, _person_states(doc, _patient_nouns(doc, _analyse(doc))))))
+    found = _analyse(doc)
+    for step in (_patient_nouns, _person_states, _distant_predicates, _extend_lists, _participle_predicates,
+                 _substantive_articles):
+        found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _partner_roles(doc) + _partner_phrases(doc) + _little_ones(doc)
