@@ -1431,7 +1431,7 @@ PERSON_STATES = frozenset({
     "intoxiqué", "dément", "migraineux", "sevré", "âgé", "dépendant", "alité", "assis", "couché", "allongé",
     "installé", "scopé", "perfusé", "sondé", "intubé", "ventilé", "sédaté", "casqué", "ceinturé", "menotté",
     "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
-    "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "lavé", "coiffé", "seul",
+    "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "coiffé", "seul",
     "rendormi", "assoupi", "recouché",
 })
 
