@@ -25,6 +25,8 @@ role noun that describes the patient ("la piétonne").
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -132,6 +134,13 @@ def _match_case(source: str, replacement: str) -> str:
 _NOT_AGREEING_POS = frozenset({"PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "NUM", "PUNCT", "SYM", "ADV", "PART", "INTJ"})
 
 
+def _abbreviation(token: Any) -> bool:
+    """A short word in capitals ("FC", "BU", "FR") is an abbreviation of the notes, not an adjective ("fc" would
+    give "fque", "bu" "bue")."""
+    text = token.text
+    return text.isalpha() and text.isupper() and len(text) <= 3
+
+
 def _candidate(token: Any) -> str | None:
     """The gender of an adjective / participle / role noun that can agree with a person, else None."""
     word = _lower(token)
@@ -140,7 +149,7 @@ def _candidate(token: Any) -> str | None:
     if word.endswith("er") and _is_verb(word) and not is_adjective(word):
         return None  # an infinitive ("l'a entendue crier"), not a masculine in -er
     plural = _is_plural(token) and not (word.endswith("eux") and gender_of(word) == "M")  # "anxieux": singular too
-    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment"):
+    if not word[:1].isalpha() or plural or word in PATIENT_PRONOUNS or word.endswith("ment") or _abbreviation(token):
         return None
     gender = gender_of(word) or _ROLE_SEXES.get(word)
     compound = _compound(token)
@@ -195,8 +204,10 @@ def _candidate(token: Any) -> str | None:
     if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
         return None
     # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
-    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS for child in token.children):
-        return None
+    copula = [c.i for c in token.children if c.dep_ == "cop" and c.i < token.i]
+    if prev_word in DETERMINERS or any(child.dep_ == "det" and _lower(child) in DETERMINERS
+                                       and not any(child.i < c for c in copula) for child in token.children):
+        return None  # (a copula between them is a parse slip: "la petite est geignarde" is no noun phrase)
     if prev is not None and prev.pos_ == "ADP" and pos == "NOUN":
         return None
     if is_adjective(word) or word.endswith("ée") or (word.endswith(("ant", "ante")) and _listed_participle(token)):
@@ -215,6 +226,9 @@ def _fixed_word(token: Any, word: str, prev_word: str, nxt: Any | None) -> bool:
     after = _lower(nxt) if nxt is not None else ""
     if word == "dit" and (after in ("que", "qu'", ":") or after.startswith("-")):  # "dit-elle"
         return True
+    if word == "dit" and nxt is not None and (after in ("ne", "n'", "n’", "se", "s'", "s’", "y", "en", "l'", "l’")
+                                              or "Inf" in nxt.morph.get("VerbForm") or after in ("avoir", "être")):
+        return True  # the verb before an infinitive: "Dit avoir pris 20 comprimés", "dit ne pas avoir vu"
     if token.pos_ == "NOUN" and token.dep_ == "obj" and token.head.i == token.i - 1 and token.head.pos_ == "VERB" \
             and word in _noun_forms():
         return True
@@ -335,8 +349,9 @@ def _listed_participle(token: Any) -> bool:
         return False
     prev = doc[i]
     word = _lower(prev)
-    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit"):
-        return True
+    if word in ETRE or word in PATIENT_NOUNS or word in ROLE_NOUNS or word in ("reste", "semble", "paraît", "sent", "dit") \
+            or _epicene_patient(prev):
+        return True  # (also after an epicene noun that names the patient: "Photographe indépendant, il ...")
     if word in ("et", "mais", "ou", ","):
         before = doc[i - 1] if i - 1 >= token.sent.start else None
         if before is not None and _lower(before) in ROLE_NOUNS:
@@ -364,12 +379,36 @@ def _role_is_patient(token: Any) -> bool:
         dets = [doc[first.i - 1]]
     if not dets:
         prev = first.nbor(-1) if first.i > token.sent.start else None
-        if _speaker_label(token) or _apposed_to_other(token):
+        if _speaker_label(token) or _apposed_to_other(first) or _writer_role(token):
             return False
         return prev is None or _lower(prev) not in DETERMINERS | {"par", "avec"}
     det = _lower(dets[0])
-    if det in ("le", "la", "l'") and dets[0].i == token.sent.start and first is token:
+    if det in ("le", "la", "l'") and (dets[0].i == token.sent.start or _aged_apposition(token)) and first is token:
         return not any(c.dep_ == "nmod" for c in token.children)
+    return False
+
+
+def _aged_apposition(token: Any) -> bool:
+    """A role noun followed by the person's age between commas is the patient's description ("Seule personne
+    présente dans le véhicule, le conducteur, âgé de 60 ans, a été désincarcéré"; "la cycliste, 30 ans, ...")."""
+    doc, i = token.doc, token.i
+    if i + 3 >= len(doc) or doc[i + 1].text != ",":
+        return False
+    word = _lower(doc[i + 2])
+    if (to_masculine(word) or word) == "âgé":
+        return _lower(doc[i + 3]) == "de" and i + 4 < len(doc) and doc[i + 4].like_num
+    return doc[i + 2].like_num and _lower(doc[i + 3]) in AGE_NOUNS
+
+
+def _writer_role(token: Any) -> bool:
+    """A role noun opening the sentence whose clause, after the comma, is in the first person names the nurse who
+    writes, not the patient: "Infirmier de nuit, j'ai dû le recoucher trois fois"."""
+    doc = token.doc
+    for k in range(token.i + 1, min(token.i + 8, len(doc) - 1)):
+        if doc[k].text == ",":
+            return _lower(doc[k + 1]) in ("je", "j'", "j’")
+        if doc[k].pos_ in ("VERB", "AUX") or doc[k].text in _CLAUSE_BREAKS:
+            return False
     return False
 
 
@@ -486,8 +525,14 @@ def _person_kind(token: Any) -> str | None:
     if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ("lui", "leur") \
             and _lower(token.nbor(2)) in AVOIR | ETRE:
         return None  # the impersonal "il lui a été conseillé de ...", "il leur est demandé de ..."
-    if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and token.pos_ == "PRON"):
-        return "patient"
+    if _impersonal_il(token):
+        return None  # "il y a": nobody
+    if word == "il" and token.i + 2 < len(token.doc) and _lower(token.nbor(1)) in ETRE \
+            and _lower(token.nbor(2)) in _impersonal_complements():
+        return None  # "il est prévu de la revoir": the lexicon's impersonal "il", whose participle does not agree
+    if word in PATIENT_PRONOUNS or (word in OBJECT_CLITICS and (token.pos_ == "PRON" or (
+            token.i + 1 < len(token.doc) and _lower(token.nbor(1)) in AVOIR and word in ("l'", "l’")))):
+        return "patient"  # (also "l'" tagged as an article before its auxiliary: "et l'a amenée")
     if word in ("-il", "-elle") or (word.endswith(("-il", "-elle")) and (
             token.pos_ == "PRON" or word.split("-")[0] in ETRE | AVOIR)):
         return "patient"  # an inverted subject: "a-t-il été vacciné", "Est-elle capable ...", "Est-il resté seul"
@@ -511,7 +556,7 @@ def _person_kind(token: Any) -> str | None:
     if word in PATIENT_NOUNS and not after_possessive:
         return "patient"
     if (word in _FAMILIAR and prev is not None and _lower(prev) in ("le", "la")) or _child_patient(token) \
-            or _epicene_patient(token):
+            or _epicene_patient(token) or _little_one(token):
         return "patient"  # "la mamie du lit 4 est agitée", "le garçon est tombé"
     if word in _KIN and prev is not None and _lower(prev) in ("sa", "son", "leur") \
             and _named_by_child(token.doc, token.i, word):
@@ -527,6 +572,16 @@ def _person_kind(token: Any) -> str | None:
             and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _impersonal_complements() -> frozenset[str]:
+    """The lexicon's complements after which "il est" is impersonal ("il est prévu de", "il est possible que")."""
+    from importlib import resources
+
+    path = resources.files("biasmirror.counterfactuals").joinpath("lexicons", "fr.json")
+    words = json.loads(path.read_text(encoding="utf-8"))["word_classes"]["impersonal_complements"]
+    return frozenset(w.lower() for w in words)
 
 
 # infinitives that are also nouns after "le"/"la": "a pris le dîner", "au lever"
@@ -588,6 +643,10 @@ def _is_infinitive(token: Any) -> bool:
     return tables is not None and _lower(token) in tables[2]
 
 
+_INFINITIVE_PREPOSITIONS = frozenset({"de", "d'", "d’", "pour", "sans", "à", "avant", "afin"})
+_INFINITIVE_ENDINGS = ("er", "ir", "re", "oir")
+
+
 def _is_object_clitic(token: Any) -> bool:
     """'la'/'le' as the object pronoun of the next word (a verb), not a determiner."""
     doc = token.doc
@@ -595,6 +654,11 @@ def _is_object_clitic(token: Any) -> bool:
     if token.pos_ == "PRON" and token.dep_ in ("obj", "iobj", "expl:comp") and after.pos_ in ("VERB", "AUX"):
         return True
     before = doc[token.i - 1] if token.i > token.sent.start else None
+    if before is not None and _lower(before) in _INFINITIVE_PREPOSITIONS and _lower(after).endswith(_INFINITIVE_ENDINGS) \
+            and ("Inf" in after.morph.get("VerbForm") or (_lower(after) not in _noun_forms() and after.pos_ != "ADJ"
+                                                           and after.text.islower())) \
+            and _lower(after) not in _INFINITIVE_NOUNS:
+        return True  # before an infinitive after a preposition: "il est prévu de la revoir", "pour le joindre"
     if before is None or before.pos_ == "ADP" or _lower(before) in DETERMINERS | {"de", "à", "par", "pour", "sur", "dans", "en"}:
         return False
     nxt = _lower(after)
@@ -603,6 +667,9 @@ def _is_object_clitic(token: Any) -> bool:
         return True  # before an infinitive that completes a verb: "je suis allé la chercher"
     if nxt in TIME_NOUNS and before.pos_ == "NOUN" and _lower(before) not in OTHER_PEOPLE | ROLE_NOUNS | PATIENT_NOUNS:
         return False  # "une chute la veille": the time noun after a thing, not "veiller"
+    if token.pos_ == "DET" and token.dep_ == "det" and token.head is after and after.pos_ == "NOUN" \
+            and _lower(after) in _noun_forms():
+        return False  # the article of a noun that is also a verb form: "il relit la lettre", "elle cherche la clé"
     return _is_verb(_lower(after)) and after.pos_ not in ("ADJ",) and before.pos_ in ("NOUN", "PROPN", "PRON")
 
 
@@ -671,11 +738,16 @@ def _object_clitic(token: Any) -> Any | None:
     return None
 
 
+_AUXILIARY_ADVERBS = frozenset({"enfin", "peu", "assez", "trop", "aussitôt", "vite", "souvent", "parfois", "longtemps", "presque", "même",
+                                "vraiment", "toujours", "ensuite", "alors", "pourtant", "cependant", "donc"})
+
+
 def _auxiliary(token: Any) -> str | None:
     """'avoir' or 'être' when the word is a participle right after (adverbs between) a form of that verb."""
     i = token.i - 1
-    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS or _lower(token.doc[i]) in _INVERTED):
-        i -= 1
+    while i >= token.sent.start and (_lower(token.doc[i]) in ADVERBS | _AUXILIARY_ADVERBS or _lower(token.doc[i]) in _INVERTED
+                                     or (_lower(token.doc[i]).endswith("ment") and token.doc[i].pos_ == "ADV")):
+        i -= 1  # (adverbs between the auxiliary and its participle: "a enfin accepté", "a rapidement perdu")
     if i < token.sent.start:
         return None
     word = _lower(token.doc[i])
@@ -785,6 +857,34 @@ def _relative_object(token: Any) -> Any | None:
     return doc[k] if k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") else None
 
 
+_RELATIVE_QUE = frozenset({"que", "qu'", "qu’"})
+
+
+def _relative_que_object(verb: Any) -> Any | None:
+    """The antecedent of a relative "que" that is the object of ``verb``, a participle after *avoir*: the participle
+    agrees with it, as with an object clitic ("Le patient, que les ambulanciers avaient installé assis"). Only the
+    subject's noun phrase may stand between "que" and the auxiliary."""
+    doc, start = verb.doc, verb.sent.start
+    i = verb.i - 1
+    while i > start and _lower(doc[i]) in ADVERBS:
+        i -= 1
+    if _lower(doc[i]) not in AVOIR:
+        return None
+    k = i - 1
+    while k > start and i - k <= 6 and _lower(doc[k]) not in _RELATIVE_QUE:
+        if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX") or (k == i - 1 and _lower(doc[k]) in OBJECT_CLITICS):
+            return None  # (a clitic right before the auxiliary is the object: _object_clitic's)
+        k -= 1
+    if _lower(doc[k]) not in _RELATIVE_QUE or k - 1 < start:
+        return None
+    before = doc[k - 2] if doc[k - 1].text == "," and k - 2 >= start else doc[k - 1]
+    if before.pos_ not in ("NOUN", "PROPN"):
+        return None  # "il rapporte qu'elle a pris ...": a conjunction after a verb
+    if verb.dep_ in ("acl", "acl:relcl") and verb.head.i < k and verb.head.pos_ in ("NOUN", "PROPN"):
+        return verb.head  # past a complement of the antecedent: "La dame du lit 2, que ..."
+    return before
+
+
 def _noun_tagged_verb(token: Any) -> bool:
     """A noun the parse tags as a verb right after a preposition ("en hypochondre droit"): a finite verb does not
     follow a preposition, and a noun form that is not a participle is the noun."""
@@ -800,10 +900,60 @@ def _relative_subject_after(head: Any, token: Any) -> bool:
     return bool(subjects) and all(_lower(c) in ("qui", "qu'") and c.i > token.i for c in subjects)
 
 
+def _inverted_subject(token: Any) -> Any | None:
+    """The subject pronoun inverted after a copula in a question ("est-il toujours inconscient ?"): the predicate
+    agrees with it, whatever the parse attaches the question to."""
+    doc, k = token.doc, token.i - 1
+    while k > 0 and _lower(doc[k]) in ADVERBS:
+        k -= 1
+    word = _lower(doc[k]) if k >= 0 else ""
+    verb = k - 1 if word in ("-il", "-elle") else k
+    if not (word.endswith(("-il", "-elle")) and verb >= 0 and _lower(doc[verb]).split("-")[0] in ETRE):
+        return None
+    if verb > 0 and _lower(doc[verb - 1]) in ("s'", "s’", "se"):
+        return None  # a reflexive ("S'est-elle cogné la tête ?"): the usual rules decide
+    return doc[k]
+
+
+def _seul_after_verb(token: Any) -> Any | None:
+    """"seul(e)" after a verb or after the verb's plural object, before no noun, is said of the verb's subject, not
+    of the noun the parse hangs it on: "en allant seul aux toilettes", "elle fait ses courses seule"."""
+    if _lower(token) not in ("seul", "seule") or token.i == 0:
+        return None
+    doc = token.doc
+    nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if nxt is not None and nxt.pos_ in ("NOUN", "DET"):
+        return None  # "seul patient", "la seule personne"
+    prev = doc[token.i - 1]
+    forms = prev.morph.get("VerbForm")
+    verb = prev.pos_ == "VERB" and ("Inf" in forms or "Fin" in forms or "Pres" in prev.morph.get("Tense"))
+    plural = _is_plural(prev) or any(c.dep_ == "det" and _lower(c) in ("ses", "les", "des", "leurs", "mes")
+                                     for c in prev.children)
+    if not (verb or (prev.pos_ == "NOUN" and plural and _lower(prev) not in OTHER_PEOPLE)):
+        return None
+    controller = _clause_controller(prev)
+    return controller if controller == _IMPLICIT or _person_kind(controller) is not None else None
+
+
+def _substantive_subject(token: Any) -> Any | None:
+    """The subject of "est le seul à ...", "était la première à ...": "seul", "premier", "dernier" used as a noun
+    after the copula agree with the copula's subject pronoun (a guillemet may open the predicate)."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in _SUBSTANTIVE_ADJECTIVES or i < 3 or i + 1 >= len(doc) or _lower(doc[i + 1]) not in ("à", "qui"):
+        return None
+    k = i - 2 if _lower(doc[i - 1]) in ("le", "la") else None
+    if k is not None and doc[k].text in _QUOTES:
+        k -= 1
+    if k is None or k < 1 or _lower(doc[k]) not in ETRE or _lower(doc[k - 1]) not in ("il", "elle"):
+        return None
+    return doc[k - 1]
+
+
 def _controller(token: Any, depth: int = 0) -> Any | str | None:
     if depth > 6:
         return None
-    antecedent = _relative_object(token)
+    antecedent = _relative_object(token) or _inverted_subject(token) or _seul_after_verb(token) \
+        or _substantive_subject(token)
     if antecedent is not None:
         return antecedent
     partner = _apposed_partner(token)
@@ -815,6 +965,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     prev = _previous_word(token)
     if prev is not None and _clinical_abbreviation(prev):
         return prev  # "à FEVG altérée", "HTA traitée": the participle agrees with the abbreviated thing
+    if prev is not None and _adjective_opening_member(prev) and gender_of(_lower(prev)) is None:
+        return _clause_controller(prev)  # "Drépanocytaire connue, elle ...": a person's epicene adjective
     while prev is not None and prev.pos_ == "ADJ" and gender_of(_lower(prev)) is None and prev.i > prev.sent.start \
             and _lower(prev) not in PATIENT_NOUNS:
         prev = prev.nbor(-1)  # "cardiopathie ischémique stentée": past an epicene adjective to its noun
@@ -843,7 +995,7 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         return None
     auxiliary = _auxiliary(token)
     if auxiliary == "avoir":
-        return _object_clitic(token)
+        return _object_clitic(token) or _relative_que_object(token)
     if auxiliary == "être" and _reflexive_with_object(token):
         return None
     subject = _subject_of(token)
@@ -893,7 +1045,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
             return _clause_controller(head)  # apposed after a comma: "Elle est en sueurs, marbrée."
         return head
     if dep == "xcomp":
-        clitic = _object_clitic(head)
+        # (right after the participle: "que son fils avait laissé seul", not "qu'elle avait appelé à l'aide, assis")
+        clitic = _object_clitic(head) or (_relative_que_object(head) if not any(
+            t.is_punct for t in token.doc[head.i: token.i]) else None)
         if clitic is not None:
             return clitic
     return _clause_controller(head)
@@ -939,19 +1093,36 @@ _BARE_PREPOSITIONS = frozenset({"en", "à", "au", "aux", "sous", "sans", "contre
 _PLACE_PREPOSITIONS = frozenset({"dans", "sur", "sous", "devant", "derrière", "chez", "près", "au", "aux"})
 
 
+def _adjective_opening_member(token: Any) -> bool:
+    """An adjective the parse tags as a noun that opens a comma member ("Homme de 45 ans, migraineux connu", "Pt
+    36 ans, drépanocytaire connu"): a person's adjective, not a thing noun that a word after it could agree with."""
+    word, doc = _lower(token), token.doc
+    before = doc[token.i - 1].text if token.i > 0 else ","
+    if before not in (",", ";", ":") or not is_adjective(word) or word in BODY_PARTS:
+        return False
+    if gender_of(word) is not None:
+        return True
+    # an epicene one only in "<...> connu(e)", a history's idiom for the person: "drépanocytaire connue"
+    after = _lower(doc[token.i + 1]) if token.i + 1 < len(doc) else ""
+    return (to_masculine(after) or after) == "connu"
+
+
 def _agrees_with_noun_before(token: Any, gender: str) -> bool:
     """The word follows, without punctuation, a noun of its gender that is not a person ("hernie inguinale
     droite", "cardiopathie ischémique stentée"): it agrees with that noun, whatever the parse says."""
+    if _seul_after_verb(token) is not None:
+        return False  # "elle fait ses courses seule": said of the subject
     k = token.i - 1
     steps = 0
     while k >= 0 and steps < 3:
         prev = token.doc[k]
         word = _lower(prev)
         if (prev.pos_ in ("NOUN", "PROPN") and not _is_verb(word) and word not in _PREDICATE_VERBS) or word in BODY_PARTS:
-            if word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
+            if word in PATIENT_NOUNS or _adjective_opening_member(prev) \
+                    or word in PARTNER_NOUNS or word in ROLE_NOUNS or word in OTHER_PEOPLE \
                     or word in AGE_NOUNS or word in TIME_NOUNS or word.strip("_") == "" or _epicene_patient(prev) \
                     or _compound(prev) in ROLE_NOUNS:  # (the tail of a role noun: "Sapeur-pompier blessé")
-                return False  # (a person, or the placeholder of a name: "M. ___ amené par le SAMU")
+                return False  # (a person, an adjective of one - "migraineux connu" - or a name's placeholder)
             genders = prev.morph.get("Gender")
             return bool(genders) and genders[0][0] == gender[0].upper()
         if prev.pos_ == "ADJ" or (prev.pos_ == "VERB" and prev.tag_ != "AUX" and gender_of(word) is not None):
@@ -997,11 +1168,23 @@ def _thing_head(segment: list[Any], gender: str) -> bool:
         return False
     for t in segment[1:]:
         g = gender_of(_lower(t))
-        if g is not None:
-            return g == gender and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB"))
+        if g is not None and (is_adjective(_lower(t)) or t.pos_ in ("ADJ", "VERB")):
+            return g == gender
         if not (t.pos_ == "ADJ" or is_adjective(_lower(t))):
-            return False
-    return False
+            break
+    # a body part is a thing with or without an adjective that shows its gender: then the parse's gender decides
+    # ("genou gauche prothésé il y a deux ans, chaud")
+    genders = noun.morph.get("Gender") if word in BODY_PARTS and noun.pos_ == "NOUN" else []
+    return bool(genders) and genders[0][0] == gender
+
+
+def _impersonal_il(token: Any) -> bool:
+    """"il" of "il y a" ("opéré il y a deux ans"), which names nobody."""
+    doc, i = token.doc, token.i
+    if _lower(token) != "il" or i + 1 >= len(doc):
+        return False
+    nxt = _lower(doc[i + 1])
+    return nxt == "y" or (nxt in ("n'", "n’") and i + 2 < len(doc) and _lower(doc[i + 2]) == "y")
 
 
 def _describes_thing(token: Any, gender: str) -> bool:
@@ -1010,11 +1193,19 @@ def _describes_thing(token: Any, gender: str) -> bool:
     adjectives ("Plaie frontale de 2 cm, propre, non suturée", "épilepsie connue, traitée par ..."). Words of a
     person ("retrouvée", "amenée") are the patient's whatever precedes them."""
     word = _lower(token)
-    if (to_masculine(word) or word) in PERSON_PARTICIPLES:
+    if (to_masculine(word) or word) in PERSON_PARTICIPLES | PERSON_STATES:
         return False
     segments = _segments_back(token)
-    if any(_lower(t) in PATIENT_PRONOUNS or _lower(t) in PATIENT_NOUNS for segment in segments for t in segment):
-        return False  # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient before the list
+
+    def of_patient(segment: list[Any]) -> bool:
+        return any((_lower(t) in PATIENT_PRONOUNS and not _impersonal_il(t)) or _lower(t) in PATIENT_NOUNS
+                   for t in segment)
+
+    # "Elle n'a pas uriné, globe vésical, sondée": a clause of the patient between the thing and the word, or in
+    # the thing's own segment; the patient's noun opening the line before the thing ("Patient de 40 ans, coude
+    # droit opéré il y a un an, gonflé") does not count
+    if of_patient(segments[0]):
+        return False
     own = segments[0]
     if own and own[0] is not token and _thing_head(own, gender) and all(
             t.pos_ == "ADJ" or is_adjective(_lower(t)) for t in own[1:]):
@@ -1025,10 +1216,10 @@ def _describes_thing(token: Any, gender: str) -> bool:
     if not _bare_member(own, token):
         return False
     after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    if after is not None and not (after.is_punct or _lower(after) == "par"):
+    if after is not None and not (after.is_punct or _lower(after) in ("par", "et", "ou", "depuis")):
         return False
     for segment in segments[1:]:
-        if not segment:
+        if not segment or of_patient(segment):
             return False
         if _thing_head(segment, gender):
             return True
@@ -1075,11 +1266,130 @@ def _opens_history_item(token: Any, noun: Any, gender: str) -> bool:
 def _bare_member(segment: list[Any], word: Any) -> bool:
     """``word`` is an adjective that only adverbs precede in its comma segment ("non suturée", "propre")."""
     before = segment[:segment.index(word)] if word in segment else None
-    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) == "et"
+    if before and _lower(before[-1]) in ("et", "ou"):
+        # a coordinated adjective: "gonflé et chaud", whose first conjunct is a bare member too
+        before = [t for t in before if not (t.pos_ in ("ADJ", "VERB") or is_adjective(_lower(t)))]
+    return before is not None and all(_lower(t) in _LIST_ADVERBS or _lower(t) in ADVERBS or _lower(t) in ("et", "ou")
                                       for t in before) and (word.pos_ in ("ADJ", "VERB") or is_adjective(_lower(word)))
 
 
-_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé"}
+_TIME_OPENERS = frozenset({"ce", "cet", "cette", "hier", "le", "la", "chaque", "toute", "tout"})
+_CLOCK = frozenset({"h", "heures", "heure", "min"})
+
+
+def _after_time_phrase(doc: Any, k: int) -> int:
+    """The index after the time adverbials that start at ``k`` ("ce soir", "hier soir", "cette nuit", "à 6 h",
+    "vers 4 h 30"), which stand between a verb and its predicate without taking part in the agreement."""
+    while k < len(doc):
+        word = _lower(doc[k])
+        if word in _TIME_OPENERS | {"hier"} and k + 1 < len(doc) and _lower(doc[k + 1]) in TIME_NOUNS:
+            k += 2
+        elif word in ("à", "vers") and k + 2 < len(doc) and doc[k + 1].like_num and _lower(doc[k + 2]) in _CLOCK:
+            k += 3
+            if k + 1 < len(doc) and doc[k].like_num and _lower(doc[k + 1]) in _CLOCK | {"min"}:
+                k += 1  # "vers 4 h 30"
+            if k < len(doc) and doc[k].like_num:
+                k += 1
+        elif word == "hier" or (word in TIME_NOUNS - {"fois", "an", "année", "mois", "jour"} and k > 0
+                                and _lower(doc[k - 1]) == "hier"):
+            k += 1
+        else:
+            return k
+    return k
+
+
+# verbs whose predicate agrees with their subject (and the participles that continue them: "est devenu ...")
+_COPULAS = ETRE - {"être", "étant", "soit"} | frozenset({
+    "reste", "restait", "resté", "restée", "demeure", "demeurait", "apparaît", "apparaissait", "semble",
+    "semblait", "paraît", "paraissait", "devient", "devenait", "devenu", "devenue", "redevenu", "redevenue"})
+_SUBJECT_SKIP = AVOIR | frozenset({"ne", "n'", "n’", "y"})
+
+
+def _patient_subject_before(doc: Any, i: int) -> bool:
+    """Whether the copula at ``i`` has the patient for subject: the patient's pronoun or noun right before it (past
+    an auxiliary or a negation), or before an incise between commas ("Le patient, après trois heures d'attente,
+    est devenu ...")."""
+    k = i - 1  # (not from the parse's sentence start: it may cut "Mme ___" in pieces)
+    while k >= 0 and _lower(doc[k]) in _SUBJECT_SKIP:
+        k -= 1
+    if k >= 0 and doc[k].text == ",":
+        k -= 1
+        while k >= 0 and doc[k].text != "," and doc[k].text not in _CLAUSE_BREAKS:
+            k -= 1
+        k -= 1
+    return k >= 0 and doc[k].text not in _CLAUSE_BREAKS and not (_lower(doc[k]) in OBJECT_CLITICS and doc[k].pos_ == "PRON") \
+        and _lower(doc[k]) not in _EPICENE_FEMININE and _person_kind(doc[k]) == "patient"
+
+
+def _predicate_after(doc: Any, i: int) -> int | None:
+    """The index of the predicate after the copula at ``i``, past an incise between commas ("a été, selon sa fille,
+    longtemps choquée"), a time adverbial ("est ce soir confus") and adverbs; None when no adjective comes."""
+    k = i + 1
+    if k < len(doc) and doc[k].text == ",":
+        k += 1
+        while k < len(doc) and doc[k].text != "," and doc[k].text not in _CLAUSE_BREAKS:
+            k += 1
+        if k >= len(doc) or doc[k].text != ",":
+            return None
+        k += 1
+    k = _after_time_phrase(doc, k)
+    while k < len(doc) and (_lower(doc[k]) in ADVERBS | _LIST_ADVERBS | {"moins", "longtemps", "surtout"}
+                            or (_lower(doc[k]).endswith("ment") and doc[k].pos_ == "ADV")):
+        k += 1
+    if k >= len(doc) or (k == i + 1 and _lower(doc[k]) not in _COPULAS):
+        return None  # (right after the copula, the parse's reading stands; "est devenu ..." goes on)
+    k = _past_epicene_members(doc, k)
+    if k >= len(doc):
+        return None
+    word = _lower(doc[k])
+    if word.endswith("ment") or gender_of(word) is None or _is_noun_only(word) or word in ROLE_NOUNS or _is_plural(doc[k]) \
+            or not (is_adjective(word) or doc[k].pos_ in ("ADJ", "VERB")):
+        return None
+    return k
+
+
+def _past_epicene_members(doc: Any, k: int) -> int:
+    """From the predicate at ``k``, past the adjectives of both genders that open its list ("plus calme, reposé",
+    "algique et agitée") to its first member that shows the gender."""
+    while k < len(doc) and gender_of(_lower(doc[k])) is None and is_adjective(_lower(doc[k])) \
+            and not _is_noun_only(_lower(doc[k])):
+        j = k + 1
+        if j >= len(doc) or _lower(doc[j]) not in _LIST_LINKS:
+            return k
+        j += 1
+        while j < len(doc) and (_lower(doc[j]) in _LIST_ADVERBS or _lower(doc[j]) in _LIST_LINKS):
+            j += 1
+        k = j
+    return k
+
+
+def _distant_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The predicate of a copula whose subject is the patient agrees with the patient also when an incise or a time
+    adverbial separates them, whatever noun of the incise the parse hangs it on: "Mme ___ demeure, en dépit des
+    antalgiques ..., très douloureuse", "Il a été, d'après l'équipe du SMUR ..., désincarcéré", "M. ___ est ce
+    soir confus"; from a predicate that is itself a copula ("est devenu franchement menaçant") it goes on."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        if _lower(token) not in _COPULAS or not _patient_subject_before(doc, token.i) \
+                or (token.i > 0 and _lower(doc[token.i - 1]) in ("s'", "s’", "se")):
+            continue  # (not a reflexive: "elle s'est, en tombant, cassé le poignet")
+        i = token.i
+        while (k := _predicate_after(doc, i)) is not None:
+            predicate = doc[k]
+            gender = gender_of(_lower(predicate))
+            new = inflect(_lower(predicate), gender)
+            if predicate.idx not in starts and new is not None and not _unknown_other_form(_lower(predicate), gender):
+                extra.append(Agreeing(predicate.idx, predicate.idx + len(predicate.text), predicate.text, gender,
+                                      _match_case(predicate.text, new), "patient", "predicative"))
+                starts.add(predicate.idx)
+            if _lower(predicate) not in _COPULAS:
+                break
+            i = k
+    return found + extra
+
+
+_FINDING_PARTICIPLES = PERSON_PARTICIPLES | {"laissé", "trouvé", "vu", "revu", "gardé", "installé", "couché", "placé"}
 
 
 def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
@@ -1090,9 +1400,10 @@ def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     for item in found:
         if item.controller != "patient" or (to_masculine(item.text.lower()) or item.text.lower()) not in _FINDING_PARTICIPLES:
             continue
-        nxt = [t for t in doc if t.idx >= item.end][:1]
-        if not nxt:
+        after = [t.i for t in doc if t.idx >= item.end][:1]
+        if not after or _after_time_phrase(doc, after[0]) >= len(doc):
             continue
+        nxt = [doc[_after_time_phrase(doc, after[0])]]  # (past a time adverbial: "l'a découvert hier soir allongé")
         word = _lower(nxt[0])
         if nxt[0].idx in starts or gender_of(word) != item.gender or _is_noun_only(word) or _is_plural(nxt[0]) \
                 or not (is_adjective(word) or nxt[0].pos_ in ("ADJ", "VERB")) or word in ROLE_NOUNS \
@@ -1103,6 +1414,84 @@ def _participle_predicates(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             extra.append(Agreeing(nxt[0].idx, nxt[0].idx + len(nxt[0].text), nxt[0].text, item.gender,
                                   _match_case(nxt[0].text, new), "patient", "predicative"))
             starts.add(nxt[0].idx)
+    return found + extra
+
+
+# Round 15: adjectives and participles that only describe a person (mood, alertness, behaviour, what the person
+# feels, what was done to the person), never a wound, an organ or a symptom (masculine forms; epicene words such as
+# "fébrile" need no entry). Written for the comma lists of triage notes, where the parse often hangs them on the
+# thing noun before them ("céphalée ... survenue au réveil, nauséeuse"). Words a body part or a symptom can carry
+# ("douloureux", "tendu", "gonflé", "marbré", "calmé", "soulagé", "souillé") stay out.
+PERSON_STATES = frozenset({
+    "agité", "anxieux", "angoissé", "inquiet", "stressé", "paniqué", "apeuré", "effrayé", "choqué", "sonné",
+    "confus", "désorienté", "orienté", "somnolent", "endormi", "réveillé", "conscient", "inconscient", "obnubilé",
+    "prostré", "abattu", "fatigué", "épuisé", "affaibli", "nauséeux", "frissonnant", "fiévreux", "gêné", "essoufflé",
+    "oppressé", "cyanosé", "couvert", "trempé", "déshydraté", "dénutri", "amaigri", "normotendu", "hypertendu",
+    "hypotendu", "coopérant", "collaborant", "agressif", "menaçant", "opposant", "méfiant", "halluciné", "alcoolisé",
+    "intoxiqué", "dément", "migraineux", "sevré", "âgé", "dépendant", "alité", "assis", "couché", "allongé",
+    "installé", "scopé", "perfusé", "sondé", "intubé", "ventilé", "sédaté", "casqué", "ceinturé", "menotté",
+    "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
+    "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "coiffé", "seul",
+    "rendormi", "assoupi", "recouché",
+})
+
+
+def _person_state_member(token: Any) -> bool:
+    """A word of PERSON_STATES that is a bare member of a comma list: only adverbs between it and the comma or
+    "et" before it, and no noun right after it."""
+    word = _lower(token)
+    if (to_masculine(word) or word) not in PERSON_STATES or _is_plural(token):
+        return False
+    doc, k = token.doc, token.i - 1
+    while k > token.sent.start and (_lower(doc[k]) in _LIST_ADVERBS or _lower(doc[k]) in ADVERBS):
+        k -= 1
+    if k < 0 or doc[k].text not in (",", "et"):
+        return False
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return after is None or after.pos_ not in ("NOUN", "PROPN", "DET")
+
+
+def _person_states(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """A person's state in a comma list agrees with the patient when the parse gives it no person (a thing noun
+    before it, or no controller at all, or a tag that hid the word): "Patiente de 45 ans, céphalée ..., nauséeuse",
+    "Pt 74 ans, rétention aiguë d'urine, globe vésical palpable, agité". A relative, a staff member, the partner
+    or a speaker ("je") keep the word."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        gender = gender_of(_lower(token))
+        if token.idx in starts or gender is None or not _person_state_member(token):
+            continue
+        controller = _controller(token) if _candidate(token) is not None else None
+        if isinstance(controller, str) or (controller is not None and (
+                controller.pos_ == "PRON" or _person_kind(controller) is not None
+                or _other_person_gender(controller) is not None or _lower(controller) in _EPICENE_FEMININE)):
+            continue  # the patient's already, or someone else's
+        new = inflect(_lower(token), gender)
+        if new is not None:
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "person's state"))
+    return found + extra
+
+
+_SUBSTANTIVE_ADJECTIVES = frozenset({"seul", "seule", "premier", "première", "dernier", "dernière"})
+
+
+def _substantive_articles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The article of "seul(e)", "premier/première", "dernier/dernière" used as a noun of the patient changes with
+    it: "elle est « la seule à s'occuper de sa mère »" -> "il est « le seul à ...»"."""
+    starts = {a.start for a in found}
+    extra = []
+    for item in found:
+        if item.controller != "patient" or item.text.lower() not in _SUBSTANTIVE_ADJECTIVES:
+            continue
+        token = next((t for t in doc if t.idx == item.start), None)
+        if token is None or token.i == 0 or token.i + 1 >= len(doc) or _lower(doc[token.i + 1]) not in ("à", "qui"):
+            continue
+        article = doc[token.i - 1]
+        if _lower(article) in ("la", "le") and article.idx not in starts:
+            extra.append(_item(doc, article.i, article.i, item.gender, "le" if _lower(article) == "la" else "la",
+                               "determiner of a role noun"))
     return found + extra
 
 
@@ -1156,8 +1545,10 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                     k = j + 1          # an adjective of both genders ("pâle"): the list goes on
                     continue
                 break
-            if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS:
-                break
+            after = _lower(doc[j + 1]) if j + 1 < len(doc) else ""
+            if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS or _abbreviation(nxt) \
+                    or (_is_verb(word) and after in ("que", "qu'", "qu’")):
+                break  # (nor an abbreviation, "FC 112", nor a verb before its clause, "disent qu'il ...")
             if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
                 break       # "..., dit-il": a verb of saying
             if nxt.pos_ in ("VERB", "AUX", "NOUN") and "Part" not in nxt.morph.get("VerbForm") \
@@ -1395,7 +1786,11 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 article = "l'" if new[:1] in "aeiouyéèêh" else ("le " if gender == "F" else "la ")
                 add(_item(doc, i - 1, j, gender, article + new, "role noun"))
             elif prev in ("et", ","):
-                mine = kin_in_sentence.get(sent.start, False)
+                # after a kinship noun of the patient, or after the patient's role noun in a list fronted before the
+                # patient's pronoun ("Veuve, mère et grand-mère, elle ...")
+                before = doc[i - 2] if i - 2 >= sent.start else None
+                mine = kin_in_sentence.get(sent.start, False) or (
+                    before is not None and before.idx in patient and _fronted_before_pronoun(doc, j))
             elif prev in ("sa", "son", "leur") and _named_by_child(doc, i, kin):
                 # "Son fils, inquiet pour sa mère": the possessive changes with the noun ("leur" has one form)
                 mine = True
@@ -1407,7 +1802,10 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
             if mine:
                 kin_in_sentence[sent.start] = True
                 gender = "F" if kin in KINSHIP_PAIRS else "M"
-                add(_item(doc, i, j, gender, _KIN[kin], "role noun"))
+                # ("Fille de 6 ans" opening the note is a child, whose other sex is "Garçon", not "Fils")
+                aged = j + 2 < len(doc) and _lower(doc[j + 1]) == "de" and doc[j + 2].like_num
+                new = _CHILD_NOUNS[kin][1] if kin in _CHILD_NOUNS and aged and _child_patient(doc[i]) else _KIN[kin]
+                add(_item(doc, i, j, gender, new, "role noun"))
                 _kin_predicate_run(doc, j, gender, add)
             continue
         # a definite role predicate of the patient, its article with it: "elle est la cheffe de rayon"
@@ -1443,10 +1841,13 @@ def _patient_nouns(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
-    found = _participle_predicates(doc, _extend_lists(doc, _patient_nouns(doc, _analyse(doc))))
+    found = _analyse(doc)
+    for step in (_patient_nouns, _person_states, _distant_predicates, _extend_lists, _participle_predicates,
+                 _substantive_articles):
+        found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
-             + _partner_roles(doc)
+             + _partner_roles(doc) + _partner_phrases(doc) + _little_ones(doc)
              + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
@@ -1464,7 +1865,8 @@ _NAMING_PARTICIPLES = frozenset({"surnommé", "surnommée", "dit", "dite", "appe
 
 
 _EPICENE_OPENERS = frozenset({"enfant", "gendarme", "journaliste", "photographe", "militaire", "secrétaire", "artiste",
-                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire"})
+                              "pilote", "adjointe", "adjoint", "architecte", "guide", "interprète", "libraire",
+                              "sans-abri", "sdf", "sans-domicile"})
 
 
 def _epicene_patient(token: Any) -> bool:
@@ -1484,7 +1886,22 @@ def _epicene_patient(token: Any) -> bool:
     # (an adjective of the role, not a participle of what happened to someone: "Cadre prévenue, elle ...")
     described = len(after) >= 3 and is_adjective(after[0]) and gender_of(after[0]) is not None \
         and not _is_verb(after[0]) and after[1] == "," and after[2] in ("il", "elle")
-    return aged or described
+    return aged or described or _described_with_complement(token)
+
+
+def _described_with_complement(token: Any) -> bool:
+    """An epicene person noun opening the sentence, then a participle with its complement, then, after a comma, the
+    patient's pronoun as the subject: "Sans-abri connu du SAMU social, il est amené", "SDF connue du quartier,
+    surnommée ..., elle ..."."""
+    doc, i = token.doc, token.i
+    if i + 3 >= len(doc) or gender_of(_lower(doc[i + 1])) is None or _lower(doc[i + 2]) not in ("de", "du", "des", "d'", "pour"):
+        return False
+    k = i + 3
+    while k < len(doc) and doc[k].text not in _CLAUSE_BREAKS:
+        if doc[k].text == "," and k + 1 < len(doc) and _lower(doc[k + 1]) in ("il", "elle"):
+            return True
+        k += 1
+    return False
 
 
 def _epicene_articles(doc: Any) -> list[Agreeing]:
@@ -1532,6 +1949,34 @@ def _child_nouns(doc: Any) -> list[Agreeing]:
     return out
 
 
+def _little_one(token: Any) -> bool:
+    """"le petit" / "la petite" as a noun (a verb, a comma or "qui" after it, no noun) names the child patient, as
+    "le garçon" does: "la petite est geignarde", "Son père dit que le petit a avalé une pile"; not after "de" or a
+    possessive ("la mère du petit", "sa petite") nor before a name ("le petit ___", another child)."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in ("petit", "petite") or i == 0 or i + 1 >= len(doc):
+        return False
+    article = _lower(doc[i - 1])
+    if article != ("le" if _lower(token) == "petit" else "la"):
+        return False
+    if i >= 2 and _lower(doc[i - 2]) in ("de", "du", "à", "au", "avec", "pour", "chez"):
+        return False
+    nxt = doc[i + 1]
+    return nxt.text == "," or _lower(nxt) in ("qui", "ne", "n'", "n’", "se", "s'", "s’", "l'", "l’", "lui", "y", "en") \
+        or (nxt.pos_ in ("VERB", "AUX") and not nxt.text.startswith("_"))
+
+
+def _little_ones(doc: Any) -> list[Agreeing]:
+    """The child patient named "le petit" / "la petite" (_little_one) swaps with its article."""
+    out = []
+    for token in doc:
+        if _little_one(token):
+            sex = "M" if _lower(token) == "petit" else "F"
+            out.append(_item(doc, token.i - 1, token.i - 1, sex, "la" if sex == "M" else "le", "determiner of a role noun"))
+            out.append(_item(doc, token.i, token.i, sex, "petite" if sex == "M" else "petit", "role noun"))
+    return out
+
+
 def _partner_roles(doc: Any) -> list[Agreeing]:
     """A role noun after "son/sa" apposed or predicated to the partner's noun is the partner's, and changes with
     the partner: "son épouse, qui est son aidante principale" -> "son époux, qui est son aidant principal",
@@ -1565,6 +2010,68 @@ def _partner_roles(doc: Any) -> list[Agreeing]:
     return out
 
 
+# Round 15: the partner named with an adjective between the possessive and the noun ("son défunt mari", "sa
+# nouvelle compagne"), or as the person the patient is married to ("Marié depuis 2015 à un homme", "mariée à un
+# ambulancier"): the partner changes with the patient, with the words that agree with the partner.
+_PARTNER_ADJECTIVE_PAIRS = {"défunte": "défunt", "ancienne": "ancien", "nouvelle": "nouveau", "actuelle": "actuel",
+                            "première": "premier", "seconde": "second", "regrettée": "regretté", "future": "futur"}
+_PARTNER_ADJECTIVES = {**_PARTNER_ADJECTIVE_PAIRS, **{m: f for f, m in _PARTNER_ADJECTIVE_PAIRS.items()},
+                       "nouvel": "nouvelle"}
+_MARRIED = frozenset({"marié", "remarié", "pacsé", "fiancé"})
+_SEX_NOUNS = {"femme": ("F", "homme"), "homme": ("M", "femme")}
+
+
+def _swap_item(token: Any, new: str, gender: str, reason: str) -> Agreeing:
+    return Agreeing(token.idx, token.idx + len(token.text), token.text, gender, _match_case(token.text, new),
+                    "partner", reason)
+
+
+def _partner_with_adjective(doc: Any, i: int) -> list[Agreeing]:
+    """"son défunt mari" -> "sa défunte femme", "sa défunte femme" -> "son défunt mari": the possessive and the
+    adjective follow the partner; "femme" there is the wife (the lexicon would read a woman), so "mari"."""
+    noun, word = doc[i], _lower(doc[i])
+    if i < 2 or _lower(doc[i - 1]) not in _PARTNER_ADJECTIVES or _lower(doc[i - 2]) not in ("son", "sa"):
+        return []
+    if word not in PARTNER_NOUNS | {"femme"} or word in ("ami", "amie"):
+        return []  # ("son nouvel ami": a friend as well as a partner)
+    gender = "F" if word in _FEMININE_PARTNERS else "M"
+    new_gender = "M" if gender == "F" else "F"
+    adjective = _PARTNER_ADJECTIVES[_lower(doc[i - 1])]
+    new_noun = {"femme": "mari", "mari": "femme"}.get(word) or inflect(word, gender) or word
+    if adjective == "nouveau" and new_noun[:1] in "aeiouéèêh":
+        adjective = "nouvel"
+    possessive = "sa" if new_gender == "F" and adjective[:1] not in "aeiouéèêh" else "son"
+    out = [_swap_item(doc[i - 2], possessive, gender, "determiner of a role noun"),
+           _swap_item(doc[i - 1], adjective, gender, "apposed")]
+    if word == "femme":  # (kept from the lexicon's "homme", then swapped to the partner's noun)
+        out += [Agreeing(noun.idx, noun.idx + len(noun.text), noun.text, "F", noun.text, "other", "kept"),
+                _swap_item(noun, new_noun, gender, "role noun")]
+    return out
+
+
+def _married_to(doc: Any, i: int) -> list[Agreeing]:
+    """"Marié depuis dix ans à un ambulancier" -> "Mariée depuis dix ans à une ambulancière": the person after "à"
+    or "avec" and an indefinite article, the object of a participle of marrying, is the partner."""
+    article = doc[i - 1] if i >= 1 else None
+    if article is None or _lower(article) not in ("un", "une") or i < 3 or _lower(doc[i - 2]) not in ("à", "avec"):
+        return []
+    k = i - 3
+    while k >= 0 and i - k <= 8 and not doc[k].is_punct and (to_masculine(_lower(doc[k])) or _lower(doc[k])) not in _MARRIED:
+        k -= 1
+    if k < 0 or doc[k].is_punct or (to_masculine(_lower(doc[k])) or _lower(doc[k])) not in _MARRIED:
+        return []
+    word = _lower(doc[i])
+    gender, new = _SEX_NOUNS.get(word, (_ROLE_SEXES.get(word), _ROLE_PAIRS.get(word)))
+    if gender is None or new is None:
+        return []
+    return [_swap_item(article, "une" if _lower(article) == "un" else "un", gender, "determiner of a role noun"),
+            _swap_item(doc[i], new, gender, "role noun")]
+
+
+def _partner_phrases(doc: Any) -> list[Agreeing]:
+    return [item for token in doc for item in _partner_with_adjective(doc, token.i) + _married_to(doc, token.i)]
+
+
 _FAMILIAR = frozenset({"mamie", "mamy", "mémé", "papi", "papy", "pépé"})
 
 
@@ -1596,7 +2103,7 @@ def _nicknames(doc: Any) -> list[Agreeing]:
             continue
         i = token.i
         verb = _lower(doc[i - 1])
-        known = [t for t in doc[max(0, i - 4): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
+        known = [t for t in doc[max(0, i - 8): i - 1] if (to_masculine(_lower(t)) or _lower(t)) in ("connu", "surnommé")]
         if verb == "comme" and known:  # "connue de tous comme « la Doyenne »"
             participle = known[-1]
         elif verb in _NAMING_PARTICIPLES and not (i >= 2 and doc[i - 2].pos_ == "PRON"):  # (not "elle dit « ... »")
@@ -1617,8 +2124,10 @@ def _nicknames(doc: Any) -> list[Agreeing]:
         sex = _NICKNAME_SEX.get(noun) or (("F" if _lower(article) == "la" else "M") if article is not None else None)
         if sex is None:
             continue
-        if noun in _NICKNAMES:
-            new = _NICKNAMES[noun]
+        # a nickname of the lexicons, or a noun or adjective of the nickname's gender ("la Doyenne", "le Grand")
+        new = _NICKNAMES.get(noun) or (inflect(noun, sex) if j == k and gender_of(noun) == sex
+                                       and not _unknown_other_form(noun, sex) else None)
+        if new:
             out.append(_item(doc, k, j, sex, _match_case(doc[k].text, new), "sex word"))
         if article is not None:
             out.append(_item(doc, article.i, article.i, sex, _match_case(article.text, "le" if sex == "F" else "la"),
@@ -1786,10 +2295,29 @@ def _relative_speaks(token: Any) -> bool:
     return kin in _KIN and start == k and _named_by_child(doc, k, kin)
 
 
+_CLAUSE_OPENERS = frozenset({"que", "qu'", "qu’", "qui", "quand", "lorsque", "car", "mais", "si", "comme", "dont"})
+
+
+def _emphatic_of_relative(token: Any) -> bool:
+    """"elle-même" / "lui-même" in a clause whose subject is a relative named with a possessive, with no pronoun of
+    the patient as a subject between them, is the relative's: "Sa fille ... l'a amenée elle-même", "Son fils l'a
+    conduit lui-même aux urgences"."""
+    if _lower(token) not in ("elle-même", "lui-même") or token.dep_ == "appos":
+        return False
+    doc = token.doc
+    for k in range(token.i - 1, token.sent.start - 1, -1):
+        t = doc[k]
+        if (_lower(t) in ("il", "elle") and t.pos_ == "PRON") or _lower(t) in _CLAUSE_OPENERS:
+            return False  # (another subject, or another clause: "dit que son grand-père n'est plus lui-même")
+        if t.pos_ in ("NOUN", "PROPN") and k > 0 and _lower(doc[k - 1]) in POSSESSIVES and k - 1 == token.sent.start:
+            return _lower(t) in OTHER_PEOPLE or _lower(t) in _KIN
+    return False
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
@@ -1814,6 +2342,8 @@ def _analyse(doc: Any) -> list[Agreeing]:
                     role_tokens.append(token)
             else:
                 controller = _controller(token)
+                if controller is not None and not isinstance(controller, str) and _impersonal_il(controller):
+                    controller = _IMPLICIT  # "il y a 2 h, conscient": the verbless clause around "il y a"
                 if controller == _IMPLICIT and _describes_thing(token, gender):
                     controller = None
                 elif controller is not None and not isinstance(controller, str) and _kind(controller) is None \
@@ -1853,9 +2383,12 @@ CACHE_SIZE = 200_000
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks."""
+    """(offset, sentence) pieces of a text: split after . ! ? ; and at line breaks, but not inside a quotation in
+    guillemets, which stays with the words that say whose it is ("Elle demande : « ... ce soir ? je suis inquiète »")."""
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
+        if "\n" not in m.group() and text.count("«", 0, m.start()) > text.count("»", 0, m.start()):
+            continue
         if m.start() > start:
             out.append((start, text[start:m.start()]))
         start = m.end()
