@@ -39,11 +39,10 @@ _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
 SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-          "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14",
-          "heldout15")
+          "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16")
 # rounds written to go both ways: each row is also measured from its swap back to its text
 BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9",
-             "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15")
+             "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16")
 
 
 def load_gold(language: str, split: str = "gold") -> list[dict]:
@@ -56,8 +55,9 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
     swapper changes, measured once at the end, a development set since), 'heldout7' (round 7, likewise),
     'heldout8' (round 8, likewise), 'heldout9' (round 9, written blind before that round's swapper changes,
     measured once at the end), 'heldout10' (round 10, likewise), 'heldout11' (round 11, likewise),
-    'heldout12' (round 12, likewise), 'heldout13' (round 13, likewise), 'heldout14' (round 14, likewise) or 'heldout15' (round 15,
-    likewise)."""
+    'heldout12' (round 12, likewise), 'heldout13' (round 13, likewise), 'heldout14' (round 14, likewise),
+    'heldout15' (round 15, likewise) or 'heldout16' (round 16, likewise; each file reviewed by a second linguist,
+    also blind, before any measurement)."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     rows = []
