@@ -421,6 +421,45 @@ def _body_part_list(words: list[str], i: int) -> bool:
     return True
 
 
+# findings a note gives a body part, a lesion or a symptom, never the patient (masculine forms): "pierna hinchada,
+# caliente y enrojecida", "nódulo ..., duro y adherido", "dolor ..., irradiado a mandíbula"
+_FINDING_ADJECTIVES = frozenset({
+    "hinchado", "enrojecido", "asimétrico", "simétrico", "duro", "adherido", "sucio", "suturado", "verdoso",
+    "amarillento", "blanquecino", "doloroso", "infectado", "irradiado", "edematoso", "deformado", "pigmentado",
+    "eritematoso", "indurado", "purulento", "violáceo", "tumefacto", "abombado", "inflamado", "ulcerado", "necrótico",
+    "tapado", "desplazado", "fluctuante", "excoriado", "vesiculoso", "costroso", "pruriginoso", "fijo", "pétreo",
+    "engrosado", "distendido", "perforado", "luxado", "angulado", "empastado", "lobulado", "hiperémico", "supurativo",
+    "hemorrágico", "detectado", "sangrante", "curado", "rugoso", "irregular", "elevado", "ennegrecido", "acortado",
+    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto"})
+# the gender of nouns for body parts, lesions and symptoms whose findings follow them
+_FINDING_NOUNS = {**{w: "F" for w in (
+    "rodilla", "pierna", "mano", "muñeca", "cadera", "espalda", "cabeza", "herida", "lengua", "pantorrilla", "lesión",
+    "quemadura", "fractura", "úlcera", "contusión", "brecha", "piel", "cara", "mama", "masa", "tumoración", "mancha",
+    "placa", "expectoración", "secreción", "orina", "prótesis", "articulación", "mtf", "upp", "erupción", "ampolla",
+    "tumefacción", "verruga", "uña", "oreja", "nariz", "zona", "región", "cicatriz", "adenopatía", "hernia", "vena",
+    "lesion", "escara", "rozadura", "picadura", "mordedura", "deformidad", "pústula", "vesícula", "pápula", "costra")},
+    **{w: "M" for w in (
+        "abdomen", "tobillo", "brazo", "antebrazo", "pie", "codo", "hombro", "cuello", "tórax", "pecho", "ojo", "muslo",
+        "dedo", "pulgar", "vientre", "gemelo", "talón", "corte", "nódulo", "bulto", "dolor", "esputo", "herpes",
+        "zóster", "exantema", "absceso", "hematoma", "edema", "lunar", "tímpano", "oído", "labio", "párpado", "miembro",
+        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón")}}
+
+
+def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
+    """Whether the adjective at i is a finding of a body part, lesion or symptom named before it in the same clause
+    and of its gender: a list of findings goes on agreeing with its noun across commas and "y" ("la pierna hinchada,
+    caliente y enrojecida"); a copula or a person's word before it gives the finding to a person instead."""
+    if (to_masculine(words[i]) or words[i]) not in _FINDING_ADJECTIVES:
+        return False
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w in _CLAUSE_BREAK - {","} or w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS:
+            return False
+        if _FINDING_NOUNS.get(w) == gender:
+            return True
+    return False
+
+
 _OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
                                  "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
                                  "afectada"})
@@ -1987,6 +2026,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
             licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
             continue
+        if gender is not None and not role and _finding_of_noun(words, i, gender):
+            licensed, controller = False, None  # "lesión pigmentada en la espalda, asimétrica": the lesion's finding
+            continue
         if gender is not None and nxt in _FEMININE_PERSON_NOUNS:
             licensed, controller = False, None  # "Única víctima del incendio": before its noun, the noun's
             continue
@@ -2582,6 +2624,8 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
     index = {m.start(): k for k, m in enumerate(matches)}
     # a partner named ("mujer" only after "su": "Mujer de 52 años" is the patient)
     partner = any(w in _PARTNER_MENTIONS and (w != "mujer" or words[k - 1: k] == ["su"]) for k, w in enumerate(words))
+    starts = {start for start, _, _ in spans}
+    swapped = [m.start() in starts for m in matches]
     kept: list[tuple[int, int]] = []
     for start, end, new in spans:
         word = text[start:end].lower()
@@ -2589,7 +2633,7 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
             continue  # not a clitic's swap ("la" -> "el" is the article)
         i = index[start]
         reflexive = i > 0 and words[i - 1] == "se" and i + 1 < len(words) and _dative_past(words[i + 1])
-        if (word == other and not partner) or reflexive:
+        if (word == other and not partner) or reflexive or (not partner and _after_own_subject(words, i, swapped)):
             kept.append((start, end))
         elif _self_reported(words, i):
             kept.append((start, end))
@@ -2600,6 +2644,16 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
             if k >= 0 and k + 1 < len(words):
                 kept.append((matches[k + 1].start(), matches[k + 1].end()))
     return kept
+
+
+def _after_own_subject(words: list[str], i: int, swapped: list[bool]) -> bool:
+    """Whether the clitic at i follows the patient's subject pronoun ("ella la nota así", "él no se la había visto"):
+    a subject is its own object only through "se", so the clitic is a thing (the leg, the lesion). The pronoun is
+    the patient's when the swapper changes it too (``swapped`` says which words it changes)."""
+    k = i - 1
+    while k >= 0 and words[k] in ("no", "se", "ya", "nunca"):
+        k -= 1
+    return k >= 0 and words[k] in ("él", "ella") and swapped[k]
 
 
 # the patient's verbs of describing a symptom: their clitic is the symptom ("la describe como opresiva"); "nota"
