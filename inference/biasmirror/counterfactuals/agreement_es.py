@@ -397,6 +397,12 @@ _STATES_OF_MIND = frozenset({"nervioso", "colaborador", "tranquilo", "ansioso", 
                              "somnoliento", "confuso", "agresivo", "asustadizo", "animado", "decaído", "apático"})
 
 
+def _after_clitic_verb(words: list[str], i: int) -> bool:
+    """Whether the word at i follows an object clitic and its verb, simple or compound: "la encontró caída", "la ha
+    encontrado caída"."""
+    return (i >= 2 and words[i - 2] in _CLITICS) or (i >= 3 and words[i - 3] in _CLITICS and words[i - 2] in _HABER)
+
+
 def _body_part_list(words: list[str], i: int) -> bool:
     """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
     other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
@@ -1907,6 +1913,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and words[i + 1] in _TIME_NOUNS:
             skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
             continue
+        if licensed and word in ("toda", "todo") and words[i + 1: i + 2] in (["la"], ["el"]) \
+                and words[i + 2: i + 3] != [] and words[i + 2] in _TIME_NOUNS:
+            skip_until = i + 2  # "ha estado toda la noche despierta": the time spent, then the predicate
+            continue
         if word in _SPENDING_VERBS:
             # "pasa la noche tranquila", "ha pasado toda la tarde adormilado": the time spent, then the subject's
             # predicate
@@ -1991,10 +2001,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             kind = _reflexive_compound_subject(words, i, in_quote and first_person)
             controller, licensed, reason = kind, kind is not None, "predicative"
             continue
-        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
-                                                               and words[i - 2] in _CLITICS)) \
+        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and _after_clitic_verb(words, i))) \
                 and licensed and controller is not None:
-            gender = "F"  # "fue mordida por su perro", "la encontró caída"
+            gender = "F"  # "fue mordida por su perro", "la ha encontrado caída"
         if word in _PARTICIPLE_NOUNS and prev == "," and controller == "partner" and licensed:
             gender = "F"  # "Su mujer, herida en el mismo choque, ...": apposed to a person, the participle
         if word == "herida" and nxt in ("en", "durante", "tras", "al", "con") and _names_patient_before(words, i):
@@ -2597,7 +2606,25 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
                 out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,
                                     _match_case(tokens[i][0], new), "patient", "coordinated"))
                 last = out[-1]
+                if roles:
+                    out.extend(_adjectives_of_role(tokens, words, i, gender, at))
     return sorted(out, key=lambda a: a.start)
+
+
+def _adjectives_of_role(tokens: list[tuple[str, int]], words: list[str], i: int, gender: str,
+                        at: dict[int, Agreeing]) -> list[Agreeing]:
+    """The adjectives right after a coordinated role noun of the patient agree with that noun: "fumador de un
+    paquete al día y bebedor moderado"."""
+    out: list[Agreeing] = []
+    k = i + 1
+    while k < len(words) and _gender(words[k]) == gender and not _is_role(words[k]) and tokens[k][1] not in at:
+        new = to_masculine(words[k]) if gender == "F" else to_feminine(words[k])
+        if not new:
+            break
+        out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                            _match_case(tokens[k][0], new), "patient", "coordinated"))
+        k += 1
+    return out
 
 
 # words that name the patient's partner: a clitic of the patient's new sex may then be the partner's
