@@ -1403,6 +1403,8 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
     only the patient's when it is also the partner's (swapped when it is the patient's original sex)."""
     partners = {g for g, nouns in _PARTNERS_BY_GENDER.items()
                 if any(w in nouns and words[k - 1] in ("su", "sus") for k, w in enumerate(words) if k)}
+    if not partners:
+        return _pair_with_companion(tokens, words, found)
     if len(partners) != 1:
         return found
     pair_gender = partners.pop()
@@ -1416,15 +1418,44 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
         size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
         if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
             continue
-        nxt = words[i + size] if i + size < len(words) else "."
-        if not (nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le")
-                or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt)):
+        if not _pair_of_persons(words, i + size):
             continue  # "ambas piernas", "los dos hijos": a pair of things or of other people
         article, at = tokens[i]
         out.append(Agreeing(at, at + len(article), article, pair_gender,
                             _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
                             "patient", "determiner"))
         out.extend(_pair_predicates(tokens, words, i + size, pair_gender, taken))
+    return found + out
+
+
+def _pair_of_persons(words: list[str], k: int) -> bool:
+    """Whether the pair word before k stands alone for two persons (a verb, a predicate or a break follows it), not
+    before its noun ("ambas piernas", "los dos hijos")."""
+    nxt = words[k] if k < len(words) else "."
+    return nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le") \
+        or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt) is not None
+
+
+def _pair_with_companion(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The patient and a woman who keeps her sex (a relative, a neighbour: "Llega con su vecina, ambos intoxicados")
+    spoken of together: the pair is feminine only when the patient is a woman too, so its plural pronoun and
+    predicates follow the patient whichever gender they have. With a man as the companion the pair stays masculine."""
+    companions = {_person_gender(w) for k, w in enumerate(words) if k and words[k - 1] in ("su", "sus")
+                  and w in _OTHER_PERSONS and w not in _PARTNER_MENTIONS}
+    if companions != {"F"}:
+        return found
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(len(words)):
+        size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
+        if not size or tokens[i][1] in taken or not _pair_of_persons(words, i + size):
+            continue
+        gender = _PAIR_WORDS[tuple(words[i: i + size])]
+        article, at = tokens[i]
+        out.append(Agreeing(at, at + len(article), article, gender,
+                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
+                            "patient", "determiner"))
+        out.extend(_pair_predicates(tokens, words, i + size, gender, taken))
     return found + out
 
 
