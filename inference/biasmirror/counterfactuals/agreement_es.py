@@ -1650,7 +1650,7 @@ _NARRATOR_BEING = frozenset({"estoy", "estaba", "estuve", "quedé", "quedo", "se
 
 
 def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list[Agreeing]) -> list[Agreeing]:
-    """"Sola"/"solo" said of the one who writes the note ("yo estaba sola en la planta", "yo estaba sola en la planta"), outside
+    """An adjective said of the one who writes the note ("yo estaba sola en la planta", "yo, asustada, ..."), outside
     quoted speech, in a note that speaks of the patient in the third person: the writer keeps hers (the lexicon
     would read the first person as the patient's)."""
     third = any(a.reason == "object clitic" for a in found) or any(w in ("él", "ella") or w in _PATIENT_ABBREVIATED
@@ -1661,13 +1661,25 @@ def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list
         if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
             quoted = word in _OPEN_QUOTES and not (word == '"' and quoted)
         spoken = (spoken or word == ":") and word not in _SENTENCE_BREAKS - {":"}
-        if not third or quoted or spoken or word not in ("solo", "sola") or not i:
+        gender = {"sola": "F", "solo": "M"}.get(word) or _gender(word)
+        if not third or quoted or spoken or gender is None or _is_role(word) or not i:
             continue
-        prev = words[i - 1]
-        if prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(i - 3, 0): i - 1]):
+        if _writer_predicate(words, i):
             token, start = tokens[i]
-            out.append(Agreeing(start, start + len(token), token, "F" if word == "sola" else "M", token, "other", "kept"))
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
     return found + out
+
+
+def _writer_predicate(words: list[str], i: int) -> bool:
+    """Whether the adjective at i is the writer's own predicate: after "estoy" or "yo", after "yo" and a copula ("yo
+    estaba sola"), or apposed to "yo" between commas ("y yo, muy asustada, me quedé con ella")."""
+    k = i - 1
+    while k > 0 and words[k] in _ADVERBS:
+        k -= 1
+    prev = words[k]
+    if prev == "," and k and words[k - 1] == "yo":
+        return True
+    return prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(k - 2, 0): k])
 
 
 _REPORTING_VERBS = frozenset({"refiere", "cuenta", "dice", "explica", "comenta", "relata", "asegura", "afirma",
@@ -1965,6 +1977,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == ",":
             if _body_part_list(words, i):
                 licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
+                continue
+            if words[i - 1: i] == ["yo"] and not in_quote:
+                licensed, controller = False, None  # "y yo, asustada, me quedé con ella": the writer's apposition
                 continue
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
