@@ -968,9 +968,10 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     for i, word in enumerate(words):
         if word in (".", ";", ":", "\n", "?", "!"):
             on = apposed = False
-        elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
-                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
-            on = True
+        elif word in _FEMININE_PERSON_NOUNS and ((i and words[i - 1] in ("la", "una") and (
+                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")))
+                or i == 0 or words[i - 1] in _SENTENCE_BREAKS):
+            on = True  # with its article, or opening a telegraphic note: "Persona sin hogar conocida en la zona"
         elif on and word == ",":
             # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
             # its own noun, the patient's
