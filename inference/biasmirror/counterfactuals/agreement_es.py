@@ -895,8 +895,26 @@ def _relative_named_before(words: list[str], i: int, clitic: str) -> bool:
             # "se avisa a su hermana para que venga a acompañarla": the relative is the subject of the purpose
             # clause, and its clitic someone else
             return not (purpose and words[j - 2] == "a")
+        if words[j] in _OTHERS_IN_COMPLEMENT and _complement_gender(words, j) == ("F" if clitic == "la" else "M"):
+            return True  # "Hermanastro del paciente del box 4, se ha mareado al verlo": the other patient
         j -= 1
     return False
+
+
+# person nouns that, in a complement ("del paciente del box 4", "de la señora de la cama 3"), name someone other
+# than the patient whose record it is
+_OTHERS_IN_COMPLEMENT = frozenset({"paciente", "pcte", "pte", "señora", "señor", "niña", "niño", "chica", "chico",
+                                  "anciana", "anciano", "mujer", "hombre", "bebé", "enferma", "enfermo"})
+
+
+def _complement_gender(words: list[str], j: int) -> str | None:
+    """The gender of the person noun at j when it is a complement of another noun, from its article ("del paciente",
+    "de la paciente"), else None."""
+    if words[j - 1] == "del":
+        return "M"
+    if words[j - 2: j] == ["de", "la"]:
+        return "F"
+    return None
 
 
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
