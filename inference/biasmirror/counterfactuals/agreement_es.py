@@ -1452,7 +1452,13 @@ def _pair_of_persons(words: list[str], k: int) -> bool:
     before its noun ("ambas piernas", "los dos hijos")."""
     nxt = words[k] if k < len(words) else "."
     return nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le") \
+        or nxt in _PAIR_VERBS \
         or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt) is not None
+
+
+# verbs of a pair's predicate: "ambos fueron trasladados", "las dos llegan asustadas"
+_PAIR_VERBS = frozenset({"están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden", "llegaron",
+                         "acudieron", "resultaron", "quedaron", "quedan", "parecen"})
 
 
 def _pair_with_companion(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -1501,7 +1507,7 @@ def _pair_predicates(tokens: list[tuple[str, int]], words: list[str], k0: int, p
             out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
                                 "patient", "predicative"))
         elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD
-                  or words[k] in ("están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden")):
+                  or words[k] in _PAIR_VERBS):
             break
     return out
 
@@ -2347,6 +2353,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # "se le trasladó tumbada", "se le encontró consciente": the dative is the patient, and the predicate
             controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
             continue
+        if word in _CLITICS and i + 1 < len(words) and _subject_pronoun_before(words, i) >= 0 \
+                and words[i + 1].isalpha() and words[i + 1] not in _DETERMINERS:
+            # "la mano hinchada; ella la nota rígida": after the subject's pronoun the clitic is a body part or lesion
+            # named before; its verb and predicate are the thing's
+            licensed, controller, skip_until = False, None, i + 1
+            continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS) \
                 and not _after_finite_verb(words, i):
@@ -2738,14 +2750,25 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
     return kept
 
 
+def _subject_pronoun_before(words: list[str], i: int) -> int:
+    """The index of the subject pronoun "él"/"ella" right before the clitic at i ("ella la nota", "él no se la
+    había visto") when a body part or lesion of the clitic's gender is named before it (the thing the clitic stands
+    for), else -1."""
+    k = i - 1
+    while k >= 0 and words[k] in ("no", "se", "ya", "nunca"):
+        k -= 1
+    gender = "F" if words[i] == "la" else "M"
+    if k < 0 or words[k] not in ("él", "ella") or not any(_FINDING_NOUNS.get(w) == gender for w in words[:k]):
+        return -1
+    return k
+
+
 def _after_own_subject(words: list[str], i: int, swapped: list[bool]) -> bool:
     """Whether the clitic at i follows the patient's subject pronoun ("ella la nota así", "él no se la había visto"):
     a subject is its own object only through "se", so the clitic is a thing (the leg, the lesion). The pronoun is
     the patient's when the swapper changes it too (``swapped`` says which words it changes)."""
-    k = i - 1
-    while k >= 0 and words[k] in ("no", "se", "ya", "nunca"):
-        k -= 1
-    return k >= 0 and words[k] in ("él", "ella") and swapped[k]
+    k = _subject_pronoun_before(words, i)
+    return k >= 0 and swapped[k]
 
 
 # the patient's verbs of describing a symptom: their clitic is the symptom ("la describe como opresiva"); "nota"
