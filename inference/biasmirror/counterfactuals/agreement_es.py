@@ -397,6 +397,12 @@ _STATES_OF_MIND = frozenset({"nervioso", "colaborador", "tranquilo", "ansioso", 
                              "somnoliento", "confuso", "agresivo", "asustadizo", "animado", "decaído", "apático"})
 
 
+def _after_clitic_verb(words: list[str], i: int) -> bool:
+    """Whether the word at i follows an object clitic and its verb, simple or compound: "la encontró caída", "la ha
+    encontrado caída"."""
+    return (i >= 2 and words[i - 2] in _CLITICS) or (i >= 3 and words[i - 3] in _CLITICS and words[i - 2] in _HABER)
+
+
 def _body_part_list(words: list[str], i: int) -> bool:
     """Whether the comma at i continues a list opened by a body part or a wound: the clause (since the last break
     other than a comma) starts with one, and no verb, person or pronoun follows it up to i."""
@@ -419,6 +425,45 @@ def _body_part_list(words: list[str], i: int) -> bool:
                 or w in ("se", "ella", "él", "lo", "le") or not (w.isalpha() or w == ","):
             return False
     return True
+
+
+# findings a note gives a body part, a lesion or a symptom, never the patient (masculine forms): "pierna hinchada,
+# caliente y enrojecida", "nódulo ..., duro y adherido", "dolor ..., irradiado a mandíbula"
+_FINDING_ADJECTIVES = frozenset({
+    "hinchado", "enrojecido", "asimétrico", "simétrico", "duro", "adherido", "sucio", "suturado", "verdoso",
+    "amarillento", "blanquecino", "doloroso", "infectado", "irradiado", "edematoso", "deformado", "pigmentado",
+    "eritematoso", "indurado", "purulento", "violáceo", "tumefacto", "abombado", "inflamado", "ulcerado", "necrótico",
+    "tapado", "desplazado", "fluctuante", "excoriado", "vesiculoso", "costroso", "pruriginoso", "fijo", "pétreo",
+    "engrosado", "distendido", "perforado", "luxado", "angulado", "empastado", "lobulado", "hiperémico", "supurativo",
+    "hemorrágico", "detectado", "sangrante", "curado", "rugoso", "irregular", "elevado", "ennegrecido", "acortado",
+    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto"})
+# the gender of nouns for body parts, lesions and symptoms whose findings follow them
+_FINDING_NOUNS = {**{w: "F" for w in (
+    "rodilla", "pierna", "mano", "muñeca", "cadera", "espalda", "cabeza", "herida", "lengua", "pantorrilla", "lesión",
+    "quemadura", "fractura", "úlcera", "contusión", "brecha", "piel", "cara", "mama", "masa", "tumoración", "mancha",
+    "placa", "expectoración", "secreción", "orina", "prótesis", "articulación", "mtf", "upp", "erupción", "ampolla",
+    "tumefacción", "verruga", "uña", "oreja", "nariz", "zona", "región", "cicatriz", "adenopatía", "hernia", "vena",
+    "lesion", "escara", "rozadura", "picadura", "mordedura", "deformidad", "pústula", "vesícula", "pápula", "costra")},
+    **{w: "M" for w in (
+        "abdomen", "tobillo", "brazo", "antebrazo", "pie", "codo", "hombro", "cuello", "tórax", "pecho", "ojo", "muslo",
+        "dedo", "pulgar", "vientre", "gemelo", "talón", "corte", "nódulo", "bulto", "dolor", "esputo", "herpes",
+        "zóster", "exantema", "absceso", "hematoma", "edema", "lunar", "tímpano", "oído", "labio", "párpado", "miembro",
+        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón")}}
+
+
+def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
+    """Whether the adjective at i is a finding of a body part, lesion or symptom named before it in the same clause
+    and of its gender: a list of findings goes on agreeing with its noun across commas and "y" ("la pierna hinchada,
+    caliente y enrojecida"); a copula or a person's word before it gives the finding to a person instead."""
+    if (to_masculine(words[i]) or words[i]) not in _FINDING_ADJECTIVES:
+        return False
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if w in _CLAUSE_BREAK - {","} or w in _COPULAS or w in _PATIENT_WORDS or w in _OTHER_PERSONS:
+            return False
+        if _FINDING_NOUNS.get(w) == gender:
+            return True
+    return False
 
 
 _OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
@@ -850,8 +895,26 @@ def _relative_named_before(words: list[str], i: int, clitic: str) -> bool:
             # "se avisa a su hermana para que venga a acompañarla": the relative is the subject of the purpose
             # clause, and its clitic someone else
             return not (purpose and words[j - 2] == "a")
+        if words[j] in _OTHERS_IN_COMPLEMENT and _complement_gender(words, j) == ("F" if clitic == "la" else "M"):
+            return True  # "Hermanastro del paciente del box 4, se ha mareado al verlo": the other patient
         j -= 1
     return False
+
+
+# person nouns that, in a complement ("del paciente del box 4", "de la señora de la cama 3"), name someone other
+# than the patient whose record it is
+_OTHERS_IN_COMPLEMENT = frozenset({"paciente", "pcte", "pte", "señora", "señor", "niña", "niño", "chica", "chico",
+                                  "anciana", "anciano", "mujer", "hombre", "bebé", "enferma", "enfermo"})
+
+
+def _complement_gender(words: list[str], j: int) -> str | None:
+    """The gender of the person noun at j when it is a complement of another noun, from its article ("del paciente",
+    "de la paciente"), else None."""
+    if words[j - 1] == "del":
+        return "M"
+    if words[j - 2: j] == ["de", "la"]:
+        return "F"
+    return None
 
 
 def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
@@ -923,9 +986,10 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
     for i, word in enumerate(words):
         if word in (".", ";", ":", "\n", "?", "!"):
             on = apposed = False
-        elif word in _FEMININE_PERSON_NOUNS and i and words[i - 1] in ("la", "una") and (
-                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")):
-            on = True
+        elif word in _FEMININE_PERSON_NOUNS and ((i and words[i - 1] in ("la", "una") and (
+                i < 2 or words[i - 2] in _CLAUSE_BREAK or words[i - 2] in ("es", "era", "fue")))
+                or i == 0 or words[i - 1] in _SENTENCE_BREAKS):
+            on = True  # with its article, or opening a telegraphic note: "Persona sin hogar conocida en la zona"
         elif on and word == ",":
             # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
             # its own noun, the patient's
@@ -1358,6 +1422,8 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
     only the patient's when it is also the partner's (swapped when it is the patient's original sex)."""
     partners = {g for g, nouns in _PARTNERS_BY_GENDER.items()
                 if any(w in nouns and words[k - 1] in ("su", "sus") for k, w in enumerate(words) if k)}
+    if not partners:
+        return _pair_with_companion(tokens, words, found)
     if len(partners) != 1:
         return found
     pair_gender = partners.pop()
@@ -1371,15 +1437,50 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
         size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
         if not size or _PAIR_WORDS[tuple(words[i: i + size])] != pair_gender:
             continue
-        nxt = words[i + size] if i + size < len(words) else "."
-        if not (nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le")
-                or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt)):
+        if not _pair_of_persons(words, i + size):
             continue  # "ambas piernas", "los dos hijos": a pair of things or of other people
         article, at = tokens[i]
         out.append(Agreeing(at, at + len(article), article, pair_gender,
                             _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
                             "patient", "determiner"))
         out.extend(_pair_predicates(tokens, words, i + size, pair_gender, taken))
+    return found + out
+
+
+def _pair_of_persons(words: list[str], k: int) -> bool:
+    """Whether the pair word before k stands alone for two persons (a verb, a predicate or a break follows it), not
+    before its noun ("ambas piernas", "los dos hijos")."""
+    nxt = words[k] if k < len(words) else "."
+    return nxt in _ADVERBS or nxt in _COPULAS or nxt in _CLAUSE_BREAK or nxt in ("se", "lo", "la", "le") \
+        or nxt in _PAIR_VERBS \
+        or (nxt.endswith(("an", "en", "án", "én")) and _gender(nxt) is None) or _plural_agreeing(nxt) is not None
+
+
+# verbs of a pair's predicate: "ambos fueron trasladados", "las dos llegan asustadas"
+_PAIR_VERBS = frozenset({"están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden", "llegaron",
+                         "acudieron", "resultaron", "quedaron", "quedan", "parecen"})
+
+
+def _pair_with_companion(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """The patient and a woman who keeps her sex (a relative, a neighbour: "Llega con su vecina, ambos intoxicados")
+    spoken of together: the pair is feminine only when the patient is a woman too, so its plural pronoun and
+    predicates follow the patient whichever gender they have. With a man as the companion the pair stays masculine."""
+    companions = {_person_gender(w) for k, w in enumerate(words) if k and words[k - 1] in ("su", "sus")
+                  and w in _OTHER_PERSONS and w not in _PARTNER_MENTIONS}
+    if companions != {"F"}:
+        return found
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for i in range(len(words)):
+        size = 1 if (words[i],) in _PAIR_WORDS else 2 if tuple(words[i: i + 2]) in _PAIR_WORDS else 0
+        if not size or tokens[i][1] in taken or not _pair_of_persons(words, i + size):
+            continue
+        gender = _PAIR_WORDS[tuple(words[i: i + size])]
+        article, at = tokens[i]
+        out.append(Agreeing(at, at + len(article), article, gender,
+                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
+                            "patient", "determiner"))
+        out.extend(_pair_predicates(tokens, words, i + size, gender, taken))
     return found + out
 
 
@@ -1406,7 +1507,7 @@ def _pair_predicates(tokens: list[tuple[str, int]], words: list[str], k0: int, p
             out.append(Agreeing(start, start + len(token), token, pair_gender, _match_case(token, agreeing[1]),
                                 "patient", "predicative"))
         elif not (words[k] in _ADVERBS or words[k] in _COPULAS or words[k] in _COORD
-                  or words[k] in ("están", "son", "fueron", "estaban", "eran", "han", "sido", "llegan", "acuden")):
+                  or words[k] in _PAIR_VERBS):
             break
     return out
 
@@ -1574,7 +1675,7 @@ _NARRATOR_BEING = frozenset({"estoy", "estaba", "estuve", "quedé", "quedo", "se
 
 
 def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list[Agreeing]) -> list[Agreeing]:
-    """"Sola"/"solo" said of the one who writes the note ("yo estaba sola en la planta", "yo estaba sola en la planta"), outside
+    """An adjective said of the one who writes the note ("yo estaba sola en la planta", "yo, asustada, ..."), outside
     quoted speech, in a note that speaks of the patient in the third person: the writer keeps hers (the lexicon
     would read the first person as the patient's)."""
     third = any(a.reason == "object clitic" for a in found) or any(w in ("él", "ella") or w in _PATIENT_ABBREVIATED
@@ -1585,13 +1686,25 @@ def _narrator_alone(words: list[str], tokens: list[tuple[str, int]], found: list
         if word in _OPEN_QUOTES or word in _CLOSE_QUOTES:
             quoted = word in _OPEN_QUOTES and not (word == '"' and quoted)
         spoken = (spoken or word == ":") and word not in _SENTENCE_BREAKS - {":"}
-        if not third or quoted or spoken or word not in ("solo", "sola") or not i:
+        gender = {"sola": "F", "solo": "M"}.get(word) or _gender(word)
+        if not third or quoted or spoken or gender is None or _is_role(word) or not i:
             continue
-        prev = words[i - 1]
-        if prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(i - 3, 0): i - 1]):
+        if _writer_predicate(words, i):
             token, start = tokens[i]
-            out.append(Agreeing(start, start + len(token), token, "F" if word == "sola" else "M", token, "other", "kept"))
+            out.append(Agreeing(start, start + len(token), token, gender, token, "other", "kept"))
     return found + out
+
+
+def _writer_predicate(words: list[str], i: int) -> bool:
+    """Whether the adjective at i is the writer's own predicate: after "estoy" or "yo", after "yo" and a copula ("yo
+    estaba sola"), or apposed to "yo" between commas ("y yo, muy asustada, me quedé con ella")."""
+    k = i - 1
+    while k > 0 and words[k] in _ADVERBS:
+        k -= 1
+    prev = words[k]
+    if prev == "," and k and words[k - 1] == "yo":
+        return True
+    return prev == "estoy" or prev == "yo" or (prev in _NARRATOR_BEING and "yo" in words[max(k - 2, 0): k])
 
 
 _REPORTING_VERBS = frozenset({"refiere", "cuenta", "dice", "explica", "comenta", "relata", "asegura", "afirma",
@@ -1868,6 +1981,10 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
                 and words[i + 1] in _TIME_NOUNS:
             skip_until = i + 1  # "la encontró esta mañana más dormida": a time phrase inside the run
             continue
+        if licensed and word in ("toda", "todo") and words[i + 1: i + 2] in (["la"], ["el"]) \
+                and words[i + 2: i + 3] != [] and words[i + 2] in _TIME_NOUNS:
+            skip_until = i + 2  # "ha estado toda la noche despierta": the time spent, then the predicate
+            continue
         if word in _SPENDING_VERBS:
             # "pasa la noche tranquila", "ha pasado toda la tarde adormilado": the time spent, then the subject's
             # predicate
@@ -1885,6 +2002,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == ",":
             if _body_part_list(words, i):
                 licensed, controller = False, None  # "Tobillo derecho deformado, edematoso": the ankle's list
+                continue
+            if words[i - 1: i] == ["yo"] and not in_quote:
+                licensed, controller = False, None  # "y yo, asustada, me quedé con ella": the writer's apposition
                 continue
             # a comma opens an apposed run only when what follows is not a noun phrase, and not after someone
             # else's noun ("su hija, enfermera, la nota ...")
@@ -1952,10 +2072,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             kind = _reflexive_compound_subject(words, i, in_quote and first_person)
             controller, licensed, reason = kind, kind is not None, "predicative"
             continue
-        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and i >= 2
-                                                               and words[i - 2] in _CLITICS)) \
+        if word in _PARTICIPLE_NOUNS and (prev in _COPULAS or (reason == "object clitic" and _after_clitic_verb(words, i))) \
                 and licensed and controller is not None:
-            gender = "F"  # "fue mordida por su perro", "la encontró caída"
+            gender = "F"  # "fue mordida por su perro", "la ha encontrado caída"
         if word in _PARTICIPLE_NOUNS and prev == "," and controller == "partner" and licensed:
             gender = "F"  # "Su mujer, herida en el mismo choque, ...": apposed to a person, the participle
         if word == "herida" and nxt in ("en", "durante", "tras", "al", "con") and _names_patient_before(words, i):
@@ -1986,6 +2105,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
             licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
+            continue
+        if gender is not None and not role and _finding_of_noun(words, i, gender):
+            licensed, controller = False, None  # "lesión pigmentada en la espalda, asimétrica": the lesion's finding
             continue
         if gender is not None and nxt in _FEMININE_PERSON_NOUNS:
             licensed, controller = False, None  # "Única víctima del incendio": before its noun, the noun's
@@ -2230,6 +2352,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "le" and prev == "se" and words[i + 1: i + 2] != [] and words[i + 1] in _MOVING_VERBS:
             # "se le trasladó tumbada", "se le encontró consciente": the dative is the patient, and the predicate
             controller, licensed, reason, skip_until = "patient", True, "object clitic", i + 1
+            continue
+        if word in _CLITICS and i + 1 < len(words) and _subject_pronoun_before(words, i) >= 0 \
+                and words[i + 1].isalpha() and words[i + 1] not in _DETERMINERS:
+            # "la mano hinchada; ella la nota rígida": after the subject's pronoun the clitic is a body part or lesion
+            # named before; its verb and predicate are the thing's
+            licensed, controller, skip_until = False, None, i + 1
             continue
         if word in _CLITICS and i + 1 < len(words) and words[i + 1] not in _PREPOSITIONS | _DETERMINERS \
                 and (prev in _CLAUSE_BREAK or prev in ("que", "ya", "y", "no", "se", "") or prev not in _PREPOSITIONS) \
@@ -2555,7 +2683,25 @@ def _coordinated_participles(tokens: list[tuple[str, int]], words: list[str], fo
                 out.append(Agreeing(start, start + len(tokens[i][0]), tokens[i][0], gender,
                                     _match_case(tokens[i][0], new), "patient", "coordinated"))
                 last = out[-1]
+                if roles:
+                    out.extend(_adjectives_of_role(tokens, words, i, gender, at))
     return sorted(out, key=lambda a: a.start)
+
+
+def _adjectives_of_role(tokens: list[tuple[str, int]], words: list[str], i: int, gender: str,
+                        at: dict[int, Agreeing]) -> list[Agreeing]:
+    """The adjectives right after a coordinated role noun of the patient agree with that noun: "fumador de un
+    paquete al día y bebedor moderado"."""
+    out: list[Agreeing] = []
+    k = i + 1
+    while k < len(words) and _gender(words[k]) == gender and not _is_role(words[k]) and tokens[k][1] not in at:
+        new = to_masculine(words[k]) if gender == "F" else to_feminine(words[k])
+        if not new:
+            break
+        out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                            _match_case(tokens[k][0], new), "patient", "coordinated"))
+        k += 1
+    return out
 
 
 # words that name the patient's partner: a clitic of the patient's new sex may then be the partner's
@@ -2582,6 +2728,8 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
     index = {m.start(): k for k, m in enumerate(matches)}
     # a partner named ("mujer" only after "su": "Mujer de 52 años" is the patient)
     partner = any(w in _PARTNER_MENTIONS and (w != "mujer" or words[k - 1: k] == ["su"]) for k, w in enumerate(words))
+    starts = {start for start, _, _ in spans}
+    swapped = [m.start() in starts for m in matches]
     kept: list[tuple[int, int]] = []
     for start, end, new in spans:
         word = text[start:end].lower()
@@ -2589,7 +2737,7 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
             continue  # not a clitic's swap ("la" -> "el" is the article)
         i = index[start]
         reflexive = i > 0 and words[i - 1] == "se" and i + 1 < len(words) and _dative_past(words[i + 1])
-        if (word == other and not partner) or reflexive:
+        if (word == other and not partner) or reflexive or (not partner and _after_own_subject(words, i, swapped)):
             kept.append((start, end))
         elif _self_reported(words, i):
             kept.append((start, end))
@@ -2600,6 +2748,27 @@ def things_clitics(text: str, spans: list[tuple[int, int, str]], original_sex: s
             if k >= 0 and k + 1 < len(words):
                 kept.append((matches[k + 1].start(), matches[k + 1].end()))
     return kept
+
+
+def _subject_pronoun_before(words: list[str], i: int) -> int:
+    """The index of the subject pronoun "él"/"ella" right before the clitic at i ("ella la nota", "él no se la
+    había visto") when a body part or lesion of the clitic's gender is named before it (the thing the clitic stands
+    for), else -1."""
+    k = i - 1
+    while k >= 0 and words[k] in ("no", "se", "ya", "nunca"):
+        k -= 1
+    gender = "F" if words[i] == "la" else "M"
+    if k < 0 or words[k] not in ("él", "ella") or not any(_FINDING_NOUNS.get(w) == gender for w in words[:k]):
+        return -1
+    return k
+
+
+def _after_own_subject(words: list[str], i: int, swapped: list[bool]) -> bool:
+    """Whether the clitic at i follows the patient's subject pronoun ("ella la nota así", "él no se la había visto"):
+    a subject is its own object only through "se", so the clitic is a thing (the leg, the lesion). The pronoun is
+    the patient's when the swapper changes it too (``swapped`` says which words it changes)."""
+    k = _subject_pronoun_before(words, i)
+    return k >= 0 and swapped[k]
 
 
 # the patient's verbs of describing a symptom: their clitic is the symptom ("la describe como opresiva"); "nota"
