@@ -79,7 +79,8 @@ _LICENSORS = [
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
     # (not a member of staff or a helper: "The nurse, a woman in her 20s, found her ...")
-    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
+    # (also after a label's colon: "Crew: the driver, a man in his 50s, ...")
+    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n|\A[\w ]{{1,30}}:)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
                rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
                rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
@@ -193,7 +194,10 @@ _FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[
 # "A woman in her 60s, he ..." - the noun names the subject, the patient
 # (an age may be a modifier: "A 40-ish man, he walked in"); with a comma right after the noun, the pronoun may
 # follow more apposed words and a semicolon ("A 50-something woman, unkempt, found wandering ...; she")
-_FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}\Z", re.IGNORECASE)
+# (the noun may be the second of two coordinated nouns: "Self-employed roofer and father-in-law of ..., he",
+# "A mother-of-three and part-time barmaid, she")
+_FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}"
+                             r"(?:(?:and|or)\s+(?:an?\s+)?(?:\w[\w-]*\s+){0,2})?\Z", re.IGNORECASE)
 _FRONTED_LIST = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:[\w-]+\s+)?[\w-]+\s*,\s*(?:(?:[\w-]+\s+)?[\w-]+\s*,\s*){0,2}\Z",
                            re.IGNORECASE)
 _FRONTED_AFTER = re.compile(r"(?:[^,.;:\n]{0,60},|\s*,[^.:\n]{0,80}?[,;])\s*(?:she|he)\b", re.IGNORECASE)
@@ -212,6 +216,9 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
 # the partner, so that the couple keeps its configuration
 # a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
 _KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
+# or a role noun coordinated with it that closes the fronted phrase: "A mother and part-time barmaid, she ..." (a
+# second relative does not: "Son and daughter at bedside, she says")
+_KIN_AND_ROLE = re.compile(r"\s+(?:and|or)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?([\w-]+)\s*,", re.IGNORECASE)
 # the rest of a list that "and" closes: ", mother and full-time nurse" after "A wife"
 _LIST_CLOSES = re.compile(r"(?:\s*,\s*(?:[\w-]+\s+){0,2}?[\w-]+)*\s*,?\s+(?:and|or)\s+(?:an?\s+)?[\w-]+",
                           re.IGNORECASE)
@@ -397,6 +404,17 @@ def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
     return acts is not None and (acts.group(1).lower() == "her") == (word in _MALE)
 
 
+def _closes_with_role(text: str, end: int) -> bool:
+    """The relative ending at ``end`` is coordinated with a role noun (not another relative) that closes the
+    fronted phrase."""
+    closes = _KIN_AND_ROLE.match(text, end)
+    if closes is None:
+        return False
+    other = closes.group(1).lower()
+    return (other in ROLE_PAIRS or other in _MALE) and other not in _KIN and other not in CHILD_PAIRS \
+        and other not in _MALE_CHILD
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
@@ -431,7 +449,7 @@ def analyse(text: str) -> list[Agreeing]:
         fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
             _FRONTED_AFTER.match(text, m.end()) is not None and (
                 not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
-                or _FRONTED_LIST.search(before) is not None)
+                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end()))
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)
