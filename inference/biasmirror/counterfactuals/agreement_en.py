@@ -319,6 +319,10 @@ _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": (
 _NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
 
 
+# (or a role noun of two forms in quotes: "known to the regulars as 'the Duchess'")
+_NICKNAME_ROLE = re.compile(r"(?:the\s+)?([A-Za-z][\w-]*)(?=[\"'”’])", re.IGNORECASE)
+
+
 def _nicknames(text: str) -> list[Agreeing]:
     out = []
     for m in _NICKNAME.finditer(text):
@@ -327,6 +331,13 @@ def _nicknames(text: str) -> list[Agreeing]:
             gender, new = _NICKNAME_TITLES[t.group(1).lower()]
             out.append(Agreeing(t.start(), t.end(), t.group(1), gender, _match_case(t.group(1), new), "patient",
                                 "role noun"))
+            continue
+        r = _NICKNAME_ROLE.match(text, m.end())
+        word = r.group(1).lower() if r else ""
+        if word in ROLE_PAIRS or word in _MALE:
+            new = ROLE_PAIRS[word] if word in ROLE_PAIRS else _MALE[word]
+            out.append(Agreeing(r.start(1), r.end(1), r.group(1), "F" if word in ROLE_PAIRS else "M",
+                                _match_case(r.group(1), new), "patient", "role noun"))
     return out
 
 
@@ -402,6 +413,30 @@ def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
     """The clause of the sex word ``word`` says its person acted on a person of the other sex (the patient)."""
     acts = _ACTS_ON.match(text, end)
     return acts is not None and (acts.group(1).lower() == "her") == (word in _MALE)
+
+
+# "the poor man", "the poor old lady": a sex word with an epithet of pity names the patient again
+_EPITHET_BEFORE = re.compile(r"\bthe\s+poor\s+(?:old\s+|young\s+)?\Z", re.IGNORECASE)
+# a role noun heading the note with its article, at most two modifiers before it ("The bride-to-be fainted")
+_HEAD_ROLE = re.compile(r"\A\s*the\s+(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+_THIRD_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+_PREPOSITION_BEFORE = re.compile(r"\b(?:at|in|on|with|from|of|to|after|during|for|about|by|into)\s+\Z", re.IGNORECASE)
+
+
+def _own_pronoun_follows(text: str, end: int, gender: str) -> bool:
+    """The first pronoun after the role noun in its sentence is the noun's own, as subject or possessive: a noun
+    that acts on someone ("The policewoman brought her in") is not the note's subject."""
+    sentence = re.match(r"[^.\n]*", text[end:]).group()
+    p = _THIRD_PRONOUN.search(sentence)
+    if p is None:
+        return False
+    word = p.group().lower()
+    if (word in ("she", "her", "hers", "herself")) != (gender == "F"):
+        return False
+    if word in ("him", "her"):
+        return word == "her" and (_PREPOSITION_BEFORE.search(sentence[:p.start()]) is not None
+                                  or re.match(r"\s+own\b", sentence[p.end():]) is not None)
+    return True
 
 
 def _closes_with_role(text: str, end: int) -> bool:
@@ -521,6 +556,11 @@ def analyse(text: str) -> list[Agreeing]:
                 r"\s*(?:of|'s|’s)\b", text[m.end():])):
             if (_CHILD_NOTE.search(text) or _brought_by(text, word)) and not _LICENSORS[1].search(before):
                 continue  # "Infant boy ...; dad reports", "brought in by mum": the patient's parent
+        elif word in _SEX_WORDS and _EPITHET_BEFORE.search(before):
+            pass      # "and the poor man is very distressed": the patient named again with pity
+        elif not child and word not in _KIN and word not in _SEX_WORDS and _HEAD_ROLE.search(before) and \
+                _own_pronoun_follows(text, m.end(), "F" if word in ROLE_PAIRS else "M"):
+            pass      # "The groom collapsed at his own wedding": a role noun heading the note, the patient
         elif _SECOND_PREDICATE.search(before):
             pass      # "She was a nurse in her youth and is now a housewife": the patient's second predicate
         elif not any(p.search(before) for p in licensors) and not (
