@@ -419,6 +419,7 @@ def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
 _EPITHET_BEFORE = re.compile(r"\bthe\s+poor\s+(?:old\s+|young\s+)?\Z", re.IGNORECASE)
 # a role noun heading the note with its article, at most two modifiers before it ("The bride-to-be fainted")
 _HEAD_ROLE = re.compile(r"\A\s*the\s+(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+_HELPER_DEED = re.compile(rf"\b(?:{_ACTS}|phoned|alerted|noticed|reported)\b", re.IGNORECASE)
 _THIRD_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
 _PREPOSITION_BEFORE = re.compile(r"\b(?:at|in|on|with|from|of|to|after|during|for|about|by|into)\s+\Z", re.IGNORECASE)
 
@@ -428,8 +429,8 @@ def _own_pronoun_follows(text: str, end: int, gender: str) -> bool:
     that acts on someone ("The policewoman brought her in") is not the note's subject."""
     sentence = re.match(r"[^.\n]*", text[end:]).group()
     p = _THIRD_PRONOUN.search(sentence)
-    if p is None:
-        return False
+    if p is None or _HELPER_DEED.search(sentence[:p.start()]):
+        return False  # "The waitress ... called 911 when she collapsed": the noun helped the patient
     word = p.group().lower()
     if (word in ("she", "her", "hers", "herself")) != (gender == "F"):
         return False
