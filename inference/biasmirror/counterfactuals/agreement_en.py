@@ -784,7 +784,33 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                                                                           for a, b in swapped)
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
-    return out + _noun_subject_objects(text, hits, original_sex)
+    return out + _noun_subject_objects(text, hits, original_sex) + _dependents_objects(text, hits, original_sex)
+
+
+# a person the patient looks after ("raising his grandson", "sole carer of a disabled adult son") is the one the
+# note worries will need looking after: the object of a verb of care after it ("who will look after him", "no one
+# to watch him", "pick him up from school") is that dependent when of the patient's sex, not the patient
+_CARES_FOR = re.compile(r"\b(?:raising|raises|raised|caring\s+for|cares\s+for|looks\s+after|looking\s+after|minding|"
+                        r"(?:carer|caregiver|guardian)\s+(?:of|for|to))\s+(?:(?:a|an|her|his|the|their)\s+)?"
+                        r"(?:[\w-]+\s+){0,2}?$", re.IGNORECASE)
+_CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|feed|feeding|(?:look|looking|looks)\s+"
+                          r"after|(?:care|caring|cares)\s+for|pick|picking)\s+(her|him)\b", re.IGNORECASE)
+
+
+def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of the patient's object pronoun after a verb of care, when the patient looks after a person of the
+    patient's sex named before it (kept: the dependent's)."""
+    swapped = {(a, b) for a, b, _ in hits}
+    out = []
+    for m in _CARE_OBJECT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if span not in swapped or (m.group(1).lower() == "her") != (original_sex == "F"):
+            continue
+        if any(_PERSON_SEX[p.group().lower()] == original_sex and (p.start(), p.end()) not in swapped
+               and _CARES_FOR.search(text[max(0, p.start() - 60):p.start()])
+               for p in _PERSON_WORD.finditer(text, 0, m.start())):
+            out.append(span)
+    return out
 
 
 # binding with a noun subject: the patient named by a noun at the head of a clause ("his dad is more confused and has
