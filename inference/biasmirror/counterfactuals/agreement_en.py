@@ -784,7 +784,8 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                                                                           for a, b in swapped)
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
-    return out + _noun_subject_objects(text, hits, original_sex) + _dependents_objects(text, hits, original_sex)
+    return out + _noun_subject_objects(text, hits, original_sex) + _dependents_objects(text, hits, original_sex) + \
+        _relatives_own_bodies(text, hits)
 
 
 # a person the patient looks after ("raising his grandson", "sole carer of a disabled adult son") is the one the
@@ -793,8 +794,33 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
 _CARES_FOR = re.compile(r"\b(?:raising|raises|raised|caring\s+for|cares\s+for|looks\s+after|looking\s+after|minding|"
                         r"(?:carer|caregiver|guardian)\s+(?:of|for|to))\s+(?:(?:a|an|her|his|the|their)\s+)?"
                         r"(?:[\w-]+\s+){0,2}?$", re.IGNORECASE)
+_PATIENT_SUBJECT_BEFORE = re.compile(r"\b(?:she|he)\s+(?:(?:now|also|still|usually|mainly)\s+)?\Z", re.IGNORECASE)
 _CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|feed|feeding|(?:look|looking|looks)\s+"
                           r"after|(?:care|caring|cares)\s+for|pick|picking)\s+(her|him)\b", re.IGNORECASE)
+
+
+# a relative's own body or illness: in "her father had his first MI at 45", "his sister broke her hip" the
+# possessive after the relative's verb of undergoing is the relative's (the clause's subject binds it)
+_UNDERGONE = (r"(?:first|second|third|last|mi|stemi|nstemi|stroke|tia|heart\s+attack|cancer|diagnosis|bypass|operation|"
+              r"surgery|transplant|fall|hip|knee|leg|arm|wrist|ankle|shoulder|back|neck|head|heart|chest|foot|hand|eye|"
+              r"breast|lung|bowel|prostate|kidney|liver)")
+_RELATIVE_UNDERGOES = re.compile(r"\b(?:her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)?(\w[\w-]*)\s+"
+                                 r"(?:(?:also|recently|just|once|only|then)\s+)?(?:had|has|broke|fractured|hurt|injured|lost|"
+                                 r"underwent|suffered|died\s+(?:of|from|after)|passed\s+away\s+(?:of|from|after))\s+"
+                                 rf"(her|his)\s+(?:[\w-]+\s+){{0,2}}?{_UNDERGONE}\b", re.IGNORECASE)
+
+
+def _relatives_own_bodies(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Spans of a possessive that a relative's verb of undergoing binds to that relative (kept)."""
+    swapped = {(a, b) for a, b, _ in hits}
+    out = []
+    for m in _RELATIVE_UNDERGOES.finditer(text):
+        sex = _PERSON_SEX.get(m.group(1).lower())
+        if sex is None or (m.start(1), m.end(1)) in swapped or (m.start(2), m.end(2)) not in swapped:
+            continue
+        if (m.group(2).lower() == "her") == (sex == "F"):
+            out.append((m.start(2), m.end(2)))
+    return out
 
 
 def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
@@ -806,8 +832,10 @@ def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_se
         span = (m.start(1), m.end(1))
         if span not in swapped or (m.group(1).lower() == "her") != (original_sex == "F"):
             continue
+        # (or the patient's own clause cares for the person: "she now cares for her" - not herself)
+        own = _PATIENT_SUBJECT_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None
         if any(_PERSON_SEX[p.group().lower()] == original_sex and (p.start(), p.end()) not in swapped
-               and _CARES_FOR.search(text[max(0, p.start() - 60):p.start()])
+               and (own or _CARES_FOR.search(text[max(0, p.start() - 60):p.start()]))
                for p in _PERSON_WORD.finditer(text, 0, m.start())):
             out.append(span)
     return out
