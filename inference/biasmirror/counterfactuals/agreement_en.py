@@ -308,10 +308,12 @@ def _speaker_owns(said: re.Match[str]) -> bool:
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
-# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
+# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'",
+# "Called 'the Duchess' by the regulars")
 _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+(?:to\s+[\w\s]{1,30}?\s+|on\s+[\w\s]{1,30}?\s+)?as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
                        r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]|"
-                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
+                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?|"
+                       r"\b(?:called|nicknamed|dubbed)\s+[\"'“‘]",
                        re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
