@@ -539,7 +539,7 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and _HEAD_A.search(before) and _AGE_AFTER.match(text, m.end()) and not \
                 _acts_on_other_sex(text, m.end(), word):
             pass      # "A woman in her 70s with a history of falls": the note's subject, aged
-        elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
+        elif word in ("lady", "gentleman", "woman", "man", "lass", "lad") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
         elif not child and word not in _KIN and _HEAD_THE_SEX.search(before) and \
@@ -796,9 +796,12 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
 _CARES_FOR = re.compile(r"\b(?:raising|raises|raised|caring\s+for|cares\s+for|looks\s+after|looking\s+after|minding|"
                         r"(?:carer|caregiver|guardian)\s+(?:of|for|to))\s+(?:(?:a|an|her|his|the|their)\s+)?"
                         r"(?:[\w-]+\s+){0,2}?$", re.IGNORECASE)
-_PATIENT_SUBJECT_BEFORE = re.compile(r"\b(?:she|he)\s+(?:(?:now|also|still|usually|mainly)\s+)?\Z", re.IGNORECASE)
+_PATIENT_SUBJECT_BEFORE = re.compile(r"\b(she|he)\s+(?:(?:now|also|still|usually|mainly)\s+)?\Z", re.IGNORECASE)
+# (and the verbs of hands-on care: "fainted while lifting her out of the bath")
 _CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|feed|feeding|(?:look|looking|looks)\s+"
-                          r"after|(?:care|caring|cares)\s+for|pick|picking)\s+(her|him)\b", re.IGNORECASE)
+                          r"after|(?:care|caring|cares)\s+for|pick|picking|lift|lifting|lifted|bathe|bathing|wash|"
+                          r"washing|dress|dressing|turn|turning|transfer|transferring|carry|carrying)\s+(her|him)\b",
+                          re.IGNORECASE)
 
 
 # a relative's own body or illness: in "her father had his first MI at 45", "his sister broke her hip" the
@@ -835,7 +838,9 @@ def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_se
         if span not in swapped or (m.group(1).lower() == "her") != (original_sex == "F"):
             continue
         # (or the patient's own clause cares for the person: "she now cares for her" - not herself)
-        own = _PATIENT_SUBJECT_BEFORE.search(text, max(0, m.start() - 30), m.start()) is not None
+        # (only when that subject pronoun is the patient's, swapped: otherwise the pronoun may be the carer)
+        head = _PATIENT_SUBJECT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+        own = head is not None and (head.start(1), head.end(1)) in swapped
         if any(_PERSON_SEX[p.group().lower()] == original_sex and (p.start(), p.end()) not in swapped
                and (own or _CARES_FOR.search(text[max(0, p.start() - 60):p.start()]))
                for p in _PERSON_WORD.finditer(text, 0, m.start())):
