@@ -46,6 +46,11 @@ CASES = [
      "She is raising her nephew alone and worries about who would collect him from school."),
     ("F", "Sole carer of her elderly mother, she asks who will look after her tonight.",
      "Sole carer of his elderly mother, he asks who will look after her tonight."),
+    ("F", "Only carer of a frail old lady, she slipped while helping to bathe her and now washing her is impossible.",
+     "Only carer of a frail old lady, he slipped while helping to bathe her and now washing her is impossible."),
+    # "lad"/"lass" as the patient named again at a clause's head
+    ("M", "A young man was hit by a car; the lad cannot remember the impact.",
+     "A young woman was hit by a car; the lass cannot remember the impact."),
     # a relative's verb of undergoing binds the possessive after it
     ("M", "He is anxious because his brother had his first heart attack at 50.",
      "She is anxious because her brother had his first heart attack at 50."),

@@ -377,6 +377,10 @@ _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can
 # field ("Handover: a man of 30 ..."); later in a note "A man in his 30s has been arrested" is someone else
 _HEAD_A = re.compile(r"(?:\A|\n|\A[\w ]{1,30}:)\s*an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?"
                      r"\Z", re.IGNORECASE)
+# a passive of what befell the note's subject: "A young man was hit by a car", "A woman has been found collapsed"
+_HARMED_AFTER = re.compile(r"\s+(?:was|is|has\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:hit|found|brought|struck|knocked|"
+                           r"assaulted|stabbed|attacked|thrown|injured|hurt|pulled|rescued|involved|bitten|punched|"
+                           r"kicked|run\s+over)\b", re.IGNORECASE)
 _AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late)[\s-]*)?\d0['’]?s|(?:of|aged)\s+(?:about\s+|around\s+)?"
                         r"\d+\b|\d{1,3}\s*(?:,|yo\b|y/o|years?\b))", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
@@ -539,6 +543,8 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and _HEAD_A.search(before) and _AGE_AFTER.match(text, m.end()) and not \
                 _acts_on_other_sex(text, m.end(), word):
             pass      # "A woman in her 70s with a history of falls": the note's subject, aged
+        elif word in _SEX_WORDS and _HEAD_A.search(before) and _HARMED_AFTER.match(text, m.end()):
+            pass      # "A young man was hit by a car": the note's subject, what befell the patient
         elif word in ("lady", "gentleman", "woman", "man", "lass", "lad") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
