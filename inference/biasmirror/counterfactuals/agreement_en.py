@@ -79,7 +79,8 @@ _LICENSORS = [
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
     # (not a member of staff or a helper: "The nurse, a woman in her 20s, found her ...")
-    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
+    # (also after a label's colon: "Crew: the driver, a man in his 50s, ...")
+    re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n|\A[\w ]{{1,30}}:)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
                rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
                rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
@@ -193,7 +194,10 @@ _FRAGMENT_HEAD = re.compile(rf"(?:\A|[.;:\n(]\s*|,\s+)(?:(?!{_NOT_ADJECTIVE}\b)[
 # "A woman in her 60s, he ..." - the noun names the subject, the patient
 # (an age may be a modifier: "A 40-ish man, he walked in"); with a comma right after the noun, the pronoun may
 # follow more apposed words and a semicolon ("A 50-something woman, unkempt, found wandering ...; she")
-_FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}\Z", re.IGNORECASE)
+# (the noun may be the second of two coordinated nouns: "Self-employed roofer and father-in-law of ..., he",
+# "A mother-of-three and part-time barmaid, she")
+_FRONTED_BEFORE = re.compile(r"(?:\A|[.;\n]\s*)(?:an?\s+|the\s+)?(?:\w[\w-]*\s+){0,2}"
+                             r"(?:(?:and|or)\s+(?:an?\s+)?(?:\w[\w-]*\s+){0,2})?\Z", re.IGNORECASE)
 _FRONTED_LIST = re.compile(r"(?:\A|[.;\n]\s*)an?\s+(?:[\w-]+\s+)?[\w-]+\s*,\s*(?:(?:[\w-]+\s+)?[\w-]+\s*,\s*){0,2}\Z",
                            re.IGNORECASE)
 _FRONTED_AFTER = re.compile(r"(?:[^,.;:\n]{0,60},|\s*,[^.:\n]{0,80}?[,;])\s*(?:she|he)\b", re.IGNORECASE)
@@ -212,6 +216,9 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
 # the partner, so that the couple keeps its configuration
 # a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
 _KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
+# or a role noun coordinated with it that closes the fronted phrase: "A mother and part-time barmaid, she ..." (a
+# second relative does not: "Son and daughter at bedside, she says")
+_KIN_AND_ROLE = re.compile(r"\s+(?:and|or)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?([\w-]+)\s*,", re.IGNORECASE)
 # the rest of a list that "and" closes: ", mother and full-time nurse" after "A wife"
 _LIST_CLOSES = re.compile(r"(?:\s*,\s*(?:[\w-]+\s+){0,2}?[\w-]+)*\s*,?\s+(?:and|or)\s+(?:an?\s+)?[\w-]+",
                           re.IGNORECASE)
@@ -301,15 +308,21 @@ def _speaker_owns(said: re.Match[str]) -> bool:
 _PARTNER_ROLES = frozenset({"bride", "groom"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:her|his|pt['’]s|patient['’]s)\s+(?:new\s+)?\Z", re.IGNORECASE)
 # a kinship title used as the patient's own name: "goes by 'Auntie Jo'", "known as Uncle ___"
-# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'")
+# (or what others call the patient, in quotes: "everyone calls her 'Nana'", "the kids call him 'Grandad ___'",
+# "Called 'the Duchess' by the regulars")
 _NICKNAME = re.compile(r"\b(?:goes|go|went|going)\s+by\s+[\"'“‘]?|\bknown\s+(?:to\s+[\w\s]{1,30}?\s+|on\s+[\w\s]{1,30}?\s+)?as\s+[\"'“‘]?|\bcalls\s+(?:herself|himself)\s+"
                        r"[\"'“‘]?|\b(?:call|calls|called|calling|nicknamed|dubbed)\s+(?:her|him)\s+[\"'“‘]|"
-                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?",
+                       r"\b(?:know|knows|knew)\s+(?:her|him)\s+as\s+[\"'“‘]?|"
+                       r"\b(?:called|nicknamed|dubbed)\s+[\"'“‘]",
                        re.IGNORECASE)
 _NICKNAME_TITLES = {"auntie": ("F", "uncle"), "aunty": ("F", "uncle"), "aunt": ("F", "uncle"), "uncle": ("M", "auntie"),
                     "granny": ("F", "grandad"), "grandad": ("M", "granny"), "grandma": ("F", "grandpa"),
                     "grandpa": ("M", "grandma"), "nanna": ("F", "grandad"), "nana": ("F", "grandad"), "nan": ("F", "grandad")}
 _NICKNAME_TITLE = re.compile(r"(" + "|".join(_NICKNAME_TITLES) + r")(?=\s+(?:[A-Z][a-z]|___)|[\"'”’])", re.IGNORECASE)
+
+
+# (or a role noun of two forms in quotes: "known to the regulars as 'the Duchess'")
+_NICKNAME_ROLE = re.compile(r"(?:the\s+)?([A-Za-z][\w-]*)(?=[\"'”’])", re.IGNORECASE)
 
 
 def _nicknames(text: str) -> list[Agreeing]:
@@ -320,6 +333,13 @@ def _nicknames(text: str) -> list[Agreeing]:
             gender, new = _NICKNAME_TITLES[t.group(1).lower()]
             out.append(Agreeing(t.start(), t.end(), t.group(1), gender, _match_case(t.group(1), new), "patient",
                                 "role noun"))
+            continue
+        r = _NICKNAME_ROLE.match(text, m.end())
+        word = r.group(1).lower() if r else ""
+        if word in ROLE_PAIRS or word in _MALE:
+            new = ROLE_PAIRS[word] if word in ROLE_PAIRS else _MALE[word]
+            out.append(Agreeing(r.start(1), r.end(1), r.group(1), "F" if word in ROLE_PAIRS else "M",
+                                _match_case(r.group(1), new), "patient", "role noun"))
     return out
 
 
@@ -357,6 +377,10 @@ _HEAD_THE_SEX = re.compile(r"(?:(?:\A|[.;:\n]\s*)(?:(?:has|have|had|did|does|can
 # field ("Handover: a man of 30 ..."); later in a note "A man in his 30s has been arrested" is someone else
 _HEAD_A = re.compile(r"(?:\A|\n|\A[\w ]{1,30}:)\s*an?\s+(?:(?:young|elderly|old|older|frail|pleasant|tall|thin|obese)\s+)?"
                      r"\Z", re.IGNORECASE)
+# a passive of what befell the note's subject: "A young man was hit by a car", "A woman has been found collapsed"
+_HARMED_AFTER = re.compile(r"\s+(?:was|is|has\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:hit|found|brought|struck|knocked|"
+                           r"assaulted|stabbed|attacked|thrown|injured|hurt|pulled|rescued|involved|bitten|punched|"
+                           r"kicked|run\s+over)\b", re.IGNORECASE)
 _AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late)[\s-]*)?\d0['’]?s|(?:of|aged)\s+(?:about\s+|around\s+)?"
                         r"\d+\b|\d{1,3}\s*(?:,|yo\b|y/o|years?\b))", re.IGNORECASE)
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
@@ -397,6 +421,42 @@ def _acts_on_other_sex(text: str, end: int, word: str) -> bool:
     return acts is not None and (acts.group(1).lower() == "her") == (word in _MALE)
 
 
+# "the poor man", "the poor old lady": a sex word with an epithet of pity names the patient again
+_EPITHET_BEFORE = re.compile(r"\bthe\s+poor\s+(?:old\s+|young\s+)?\Z", re.IGNORECASE)
+# a role noun heading the note with its article, at most two modifiers before it ("The bride-to-be fainted")
+_HEAD_ROLE = re.compile(r"\A\s*the\s+(?:[\w-]+\s+){0,2}\Z", re.IGNORECASE)
+_HELPER_DEED = re.compile(rf"\b(?:{_ACTS}|phoned|alerted|noticed|reported)\b", re.IGNORECASE)
+_THIRD_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+_PREPOSITION_BEFORE = re.compile(r"\b(?:at|in|on|with|from|of|to|after|during|for|about|by|into)\s+\Z", re.IGNORECASE)
+
+
+def _own_pronoun_follows(text: str, end: int, gender: str) -> bool:
+    """The first pronoun after the role noun in its sentence is the noun's own, as subject or possessive: a noun
+    that acts on someone ("The policewoman brought her in") is not the note's subject."""
+    sentence = re.match(r"[^.\n]*", text[end:]).group()
+    p = _THIRD_PRONOUN.search(sentence)
+    if p is None or _HELPER_DEED.search(sentence[:p.start()]):
+        return False  # "The waitress ... called 911 when she collapsed": the noun helped the patient
+    word = p.group().lower()
+    if (word in ("she", "her", "hers", "herself")) != (gender == "F"):
+        return False
+    if word in ("him", "her"):
+        return word == "her" and (_PREPOSITION_BEFORE.search(sentence[:p.start()]) is not None
+                                  or re.match(r"\s+own\b", sentence[p.end():]) is not None)
+    return True
+
+
+def _closes_with_role(text: str, end: int) -> bool:
+    """The relative ending at ``end`` is coordinated with a role noun (not another relative) that closes the
+    fronted phrase."""
+    closes = _KIN_AND_ROLE.match(text, end)
+    if closes is None:
+        return False
+    other = closes.group(1).lower()
+    return (other in ROLE_PAIRS or other in _MALE) and other not in _KIN and other not in CHILD_PAIRS \
+        and other not in _MALE_CHILD
+
+
 def analyse(text: str) -> list[Agreeing]:
     """Role nouns of ``text`` that describe the patient, with their counterpart."""
     found: list[Agreeing] = []
@@ -431,7 +491,7 @@ def analyse(text: str) -> list[Agreeing]:
         fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
             _FRONTED_AFTER.match(text, m.end()) is not None and (
                 not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
-                or _FRONTED_LIST.search(before) is not None)
+                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end()))
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)
@@ -483,7 +543,9 @@ def analyse(text: str) -> list[Agreeing]:
         elif word in _SEX_WORDS and _HEAD_A.search(before) and _AGE_AFTER.match(text, m.end()) and not \
                 _acts_on_other_sex(text, m.end(), word):
             pass      # "A woman in her 70s with a history of falls": the note's subject, aged
-        elif word in ("lady", "gentleman", "woman", "man") and _HEAD_THE_SEX.search(before) and not \
+        elif word in _SEX_WORDS and _HEAD_A.search(before) and _HARMED_AFTER.match(text, m.end()):
+            pass      # "A young man was hit by a car": the note's subject, what befell the patient
+        elif word in ("lady", "gentleman", "woman", "man", "lass", "lad") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
         elif not child and word not in _KIN and _HEAD_THE_SEX.search(before) and \
@@ -503,6 +565,11 @@ def analyse(text: str) -> list[Agreeing]:
                 r"\s*(?:of|'s|’s)\b", text[m.end():])):
             if (_CHILD_NOTE.search(text) or _brought_by(text, word)) and not _LICENSORS[1].search(before):
                 continue  # "Infant boy ...; dad reports", "brought in by mum": the patient's parent
+        elif word in _SEX_WORDS and _EPITHET_BEFORE.search(before):
+            pass      # "and the poor man is very distressed": the patient named again with pity
+        elif not child and word not in _KIN and word not in _SEX_WORDS and _HEAD_ROLE.search(before) and \
+                _own_pronoun_follows(text, m.end(), "F" if word in ROLE_PAIRS else "M"):
+            pass      # "The groom collapsed at his own wedding": a role noun heading the note, the patient
         elif _SECOND_PREDICATE.search(before):
             pass      # "She was a nurse in her youth and is now a housewife": the patient's second predicate
         elif not any(p.search(before) for p in licensors) and not (
@@ -725,7 +792,66 @@ def own_clause_objects(text: str, hits: list[tuple[int, int, str]], original_sex
                                                                           for a, b in swapped)
                for p in _PERSON_WORD.finditer(text, 0, m.start(1))):
             out.append(span)
-    return out + _noun_subject_objects(text, hits, original_sex)
+    return out + _noun_subject_objects(text, hits, original_sex) + _dependents_objects(text, hits, original_sex) + \
+        _relatives_own_bodies(text, hits)
+
+
+# a person the patient looks after ("raising his grandson", "sole carer of a disabled adult son") is the one the
+# note worries will need looking after: the object of a verb of care after it ("who will look after him", "no one
+# to watch him", "pick him up from school") is that dependent when of the patient's sex, not the patient
+_CARES_FOR = re.compile(r"\b(?:raising|raises|raised|caring\s+for|cares\s+for|looks\s+after|looking\s+after|minding|"
+                        r"(?:carer|caregiver|guardian)\s+(?:of|for|to))\s+(?:(?:a|an|her|his|the|their)\s+)?"
+                        r"(?:[\w-]+\s+){0,2}?$", re.IGNORECASE)
+_PATIENT_SUBJECT_BEFORE = re.compile(r"\b(she|he)\s+(?:(?:now|also|still|usually|mainly)\s+)?\Z", re.IGNORECASE)
+# (and the verbs of hands-on care: "fainted while lifting her out of the bath")
+_CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|feed|feeding|(?:look|looking|looks)\s+"
+                          r"after|(?:care|caring|cares)\s+for|pick|picking|lift|lifting|lifted|bathe|bathing|wash|"
+                          r"washing|dress|dressing|turn|turning|transfer|transferring|carry|carrying)\s+(her|him)\b",
+                          re.IGNORECASE)
+
+
+# a relative's own body or illness: in "her father had his first MI at 45", "his sister broke her hip" the
+# possessive after the relative's verb of undergoing is the relative's (the clause's subject binds it)
+_UNDERGONE = (r"(?:first|second|third|last|mi|stemi|nstemi|stroke|tia|heart\s+attack|cancer|diagnosis|bypass|operation|"
+              r"surgery|transplant|fall|hip|knee|leg|arm|wrist|ankle|shoulder|back|neck|head|heart|chest|foot|hand|eye|"
+              r"breast|lung|bowel|prostate|kidney|liver)")
+_RELATIVE_UNDERGOES = re.compile(r"\b(?:her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)?(\w[\w-]*)\s+"
+                                 r"(?:(?:also|recently|just|once|only|then)\s+)?(?:had|has|broke|fractured|hurt|injured|lost|"
+                                 r"underwent|suffered|died\s+(?:of|from|after)|passed\s+away\s+(?:of|from|after))\s+"
+                                 rf"(her|his)\s+(?:[\w-]+\s+){{0,2}}?{_UNDERGONE}\b", re.IGNORECASE)
+
+
+def _relatives_own_bodies(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Spans of a possessive that a relative's verb of undergoing binds to that relative (kept)."""
+    swapped = {(a, b) for a, b, _ in hits}
+    out = []
+    for m in _RELATIVE_UNDERGOES.finditer(text):
+        sex = _PERSON_SEX.get(m.group(1).lower())
+        if sex is None or (m.start(1), m.end(1)) in swapped or (m.start(2), m.end(2)) not in swapped:
+            continue
+        if (m.group(2).lower() == "her") == (sex == "F"):
+            out.append((m.start(2), m.end(2)))
+    return out
+
+
+def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_sex: str) -> list[tuple[int, int]]:
+    """Spans of the patient's object pronoun after a verb of care, when the patient looks after a person of the
+    patient's sex named before it (kept: the dependent's)."""
+    swapped = {(a, b) for a, b, _ in hits}
+    out = []
+    for m in _CARE_OBJECT.finditer(text):
+        span = (m.start(1), m.end(1))
+        if span not in swapped or (m.group(1).lower() == "her") != (original_sex == "F"):
+            continue
+        # (or the patient's own clause cares for the person: "she now cares for her" - not herself)
+        # (only when that subject pronoun is the patient's, swapped: otherwise the pronoun may be the carer)
+        head = _PATIENT_SUBJECT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+        own = head is not None and (head.start(1), head.end(1)) in swapped
+        if any(_PERSON_SEX[p.group().lower()] == original_sex and (p.start(), p.end()) not in swapped
+               and (own or _CARES_FOR.search(text[max(0, p.start() - 60):p.start()]))
+               for p in _PERSON_WORD.finditer(text, 0, m.start())):
+            out.append(span)
+    return out
 
 
 # binding with a noun subject: the patient named by a noun at the head of a clause ("his dad is more confused and has

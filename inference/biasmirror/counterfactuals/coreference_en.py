@@ -275,6 +275,21 @@ _APPOSED_TITLE = re.compile(r"(?:\b(?:the|her|his|their|pt['’]s|patient['’]s
                             r"(\w[\w-]*)\s*,\s*(Mrs|Ms|Miss|Mr)\b", re.IGNORECASE)
 
 
+# an emphatic reflexive right after an object pronoun of its sex is the clause's subject's, never the object's
+# ("The consultant ... came down to see him himself"): kept when the object is the patient
+_OBJECT_EMPHATIC = re.compile(r"\b(him|her)\s+(himself|herself)\b", re.IGNORECASE)
+# the doctor a patient is admitted under: "asks that she be admitted under him" - a member of staff
+_ADMITTED_UNDER = re.compile(r"\b(?:admit|admits|admitted|admitting|admission)\s+under\s+(him|her)\b", re.IGNORECASE)
+
+
+def _bound_elsewhere(text: str, swapped: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans of pronouns that grammar gives to someone other than the patient: an emphatic reflexive after the
+    patient's object pronoun, and the doctor one is admitted under."""
+    out = [(m.start(2), m.end(2)) for m in _OBJECT_EMPHATIC.finditer(text)
+           if (m.start(1), m.end(1)) in swapped and m.group(1).lower()[:2] == m.group(2).lower()[:2]]
+    return out + [(m.start(1), m.end(1)) for m in _ADMITTED_UNDER.finditer(text)]
+
+
 def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
     """Spans of a reflexive or an "on her way" that belong to another person's noun before them (a member of
     staff, or a person word of the pronoun's sex that is not swapped), and of a title apposed to another person's
@@ -283,6 +298,7 @@ def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[
     out = [(m.start(2), m.end(2)) for m in _APPOSED_TITLE.finditer(text)
            if (m.start(2), m.end(2)) in swapped and not any(a < m.end(1) and m.start(1) < b for a, b in swapped)
            and (_STAFF.fullmatch(m.group(1)) or _PERSON_WORD.fullmatch(m.group(1)))]
+    out += _bound_elsewhere(text, swapped)
     for pattern in (_APPOSED_REFLEXIVE, _ON_THE_WAY, _CLAUSE_REFLEXIVE):
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"

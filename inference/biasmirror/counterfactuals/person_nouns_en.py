@@ -32,6 +32,8 @@ PERSON_NOUNS: tuple[tuple[str, str, str, str, Kind], ...] = (
     ("woman", "man", "women", "men", "sex"),
     ("lady", "gentleman", "ladies", "gentlemen", "sex"),
     ("female", "male", "females", "males", "sex"),
+    # (the British everyday words for a young woman or man: "the lad says he was kicked")
+    ("lass", "lad", "lasses", "lads", "sex"),
     # occupations and titles in -ess, -woman/-man, -maid, -mistress/-master and others
     ("waitress", "waiter", "waitresses", "waiters", "role"),
     ("actress", "actor", "actresses", "actors", "role"),
