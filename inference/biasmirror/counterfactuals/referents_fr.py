@@ -106,6 +106,9 @@ ROLE_SEXES = person_nouns_fr.sexes()
 # "aide-soignant" are role nouns of the shared lexicon (ROLE_SEXES)
 ANT_PERSONS = {"soignant", "soignante", "gérant", "gérante", "assistant", "assistante", "habitant", "habitante",
                "participant", "participante", "représentant", "représentante"}
+# verbs whose object clitic takes a predicate after them ("la trouve fatiguée", "le décrivent agressif")
+OBJECT_PREDICATE_VERBS = {"trouve", "trouvent", "trouvait", "trouvaient", "voit", "voient", "voyait", "décrit",
+                          "décrivent", "juge", "jugent", "sent", "sentent", "retrouve", "retrouvent", "rend", "rendent"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
                 "vingt", "plusieurs", "nombreux", "nombreuses"}
@@ -164,6 +167,9 @@ class _Reader:
 
     def adverb(self, i: int) -> bool:
         w = self.word(i)
+        if (w == "de" and self.word(i + 2) == "en") or (w == "en" and self.word(i - 1) == "plus") \
+                and self.word(i + 1) == "plus":
+            return True     # "de plus en plus triste": one adverb
         return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
 
     def is_role_noun(self, w: str) -> bool:
@@ -359,11 +365,14 @@ class _Reader:
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
         if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
-                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’")):
-            return "other"      # "Fille de la patiente du box 2": another patient, the relative's
+                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’", "avec")):
+            return "other"      # "Fille de la patiente du box 2", "avec la patiente du lit B": another patient
         if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
                 and self.word(i - 2) not in COPULAS and self.word(i - 2) != "," and self.patient_named_before(i):
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
+        if (w in ("femme", "homme") or w in PARTNER_NOUNS) and self.word(i + 1) in ("de", "d'", "d’") \
+                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
+            return "other"      # "la femme de son père", "la compagne de son père": someone else's
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -375,9 +384,6 @@ class _Reader:
                 return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
-        if w in ("femme", "homme", "mari") and self.word(i + 1) in ("de", "d'", "d’") \
-                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
-            return "other"      # "(la femme de son père)": the wife of someone else
         if w in PATIENT_NOUNS:
             # but "son voisin de chambre, M. ___" is the neighbour
             return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
@@ -667,6 +673,11 @@ class _Reader:
             while k >= 0 and self.word(k) == ",":
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
+        if w in OBJECT_PREDICATE_VERBS:
+            clitic = self.object_clitic_before(j)
+            if clitic is not None and self.word(clitic) != "les":
+                # "la trouve triste et renfermée", "le voit fatigué": the predicate of the object clitic
+                return PATIENT if own is None or ARTICLE_SEXES.get(self.word(clitic), own) == own else "other"
         if w in ("il", "elle") and self.word(j - 1) == "-":
             return self.after_inverted(j, i)
         if (w == "que" and self.word(j - 1) == "bien") or w == "quoique":
@@ -788,12 +799,30 @@ class _Reader:
             k -= 1
         if self.word(k) not in ("que", "qu'", "qu’"):
             return None
-        a = k - 1
-        while a >= 0 and self.word(a) == ",":
-            a -= 1
+        a = self.antecedent_before(k)
+        if a is None:
+            return None
+        name = a
+        while name > 0 and self.word(name) == "_":
+            name -= 1
+        if name < a and self.word(name) in PATIENT_NOUNS:
+            return self.noun_referent(name)     # "je vous adresse M. ___, que j'ai trouvé amaigri"
         while a >= 0 and self.in_complement(a) is not None and self.in_complement(a) > 0:
             a = self.in_complement(a) - 1
         return self.noun_referent(a) if a >= 0 and self.is_noun(a) and self.is_person(a) else None
+
+    def antecedent_before(self, k: int) -> int | None:
+        """The word before the relative "que" at k that its antecedent ends with; a relative coordinated with an
+        earlier one ("M. ___, que je suis depuis vingt ans et que j'ai trouvé ...") shares its antecedent."""
+        a = k - 1
+        if self.word(a) in ("et", "ou", "mais"):
+            earlier = next((m for m in range(a - 1, self.sentence_start(a), -1) if self.word(m) in RELATIVE), None)
+            if earlier is None:
+                return None
+            a = earlier - 1
+        while a >= 0 and self.word(a) == ",":
+            a -= 1
+        return a
 
     def before_its_noun(self, i: int, own: str | None) -> bool:
         """The adjective at i stands before a noun (not a person) of its gender and number."""
