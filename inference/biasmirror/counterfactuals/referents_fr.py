@@ -41,7 +41,7 @@ IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", 
 IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
                          "conseillé", "recommandé", "prévu", "noté", "rapporté", "signalé", "indiqué", "clair",
                          "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
-PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
+PREPOSED = {"haut", "haute", "ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
             "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
             "ex", "fervent", "fervente", "véritable", "défunt", "défunte"}
 PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
@@ -68,7 +68,9 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                  "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
                                  "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
                                  "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé",
-                                 "appareillé", "suivi")
+                                 "appareillé", "suivi", "accompagné", "perfusé", "scopé", "intubé", "sondé",
+                                 "ventilé", "sédaté", "soigné", "prévenu", "transféré", "installé", "ramené",
+                                 "transporté", "couvert")
                  for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
                                         "agressif", "agressive"}
 TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
@@ -417,7 +419,8 @@ class _Reader:
 
     def descendant_subject(self, i: int) -> bool:
         """Whether the sentence before i names one of the patient's descendants ("Son fils", "Sa petite-fille")."""
-        return any(self.word(k) in DESCENDANTS and self.word(k - 1) in POSSESSIVES
+        return any(self.word(k) in DESCENDANTS and (self.word(k - 1) in POSSESSIVES or (
+            self.word(k - 1) in NUMBER_WORDS and self.word(k - 2) in POSSESSIVES))     # "Ses deux filles"
                    for k in range(self.sentence_start(i) + 1, i - 1))
 
     def patient_named_before(self, i: int) -> bool:
@@ -609,6 +612,8 @@ class _Reader:
             k = j - 1
             while k >= 0 and self.word(k) == ",":
                 k -= 1
+            while k > 0 and self.is_adjective(k) and not self.is_noun(k):
+                k -= 1      # "le genou gauche, qui est gonflé": the noun before its adjectives
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
         if w == ",":
             apposed_to = self.segment_start(j - 1) - 1
@@ -619,6 +624,8 @@ class _Reader:
                 return self.noun_referent(apposed_to)   # "Son épouse, présente, est très inquiète"
         if self.clause_start(j) or w == ",":
             return PATIENT
+        if j > 0 and (self.lex.get(w) or False) and self.lex.get(w).infinitive and w != "avoir":
+            return self.subject_of(j)     # "dit ne plus vouloir être soigné": whoever governs the infinitive
         if j >= 0 and self.is_noun(j):
             return self.noun_referent(j)
         if j >= 0 and self.is_adjective(j):
@@ -1064,6 +1071,10 @@ class _Reader:
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
+            if w in ("la", "le") and self.word(i - 1) in ("ne", "n'", "n’"):
+                if (w == "la") == (self.sex == "F"):
+                    patient[i] = "object pronoun"   # "en ne la voyant pas": after "ne", a clitic, never an article
+                continue
             if w in ("la", "le") and (self.is_finite_verb(i + 1) or (self.lex.get(self.word(i + 1)) or False)
                                       and self.lex.get(self.word(i + 1)).infinitive):
                 if (w == "la") == (self.sex == "F") and (self.word(i - 1) not in PREPOSITIONS or (
@@ -1137,13 +1148,14 @@ class _Reader:
         for i in range(len(self.t)):
             if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
                     or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB \
-                    or self.word(i - 1) in DETERMINERS:
-                continue
+                    or self.word(i - 1) in DETERMINERS or self.word(i - 1) in AVOIR:
+                continue    # "a prévenu le SAMU": a verb, not a state
             start, end = self.sentence_start(i), i
             while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
                 end += 1
-            if any(k not in patient and self.is_noun(k) and self.is_person(k) and self.gender(k, as_noun=True)
-                   in (self.sex, None) for k in range(start + 1, end)):
+            own_complement = range(i + 1, i + 5) if self.word(i + 1) in ("de", "d'", "d’", "du", "par") else ()
+            if any(k not in patient and k not in own_complement and self.is_noun(k) and self.is_person(k)
+                   and self.gender(k, as_noun=True) in (self.sex, None) for k in range(start + 1, end)):
                 continue
             patient[i] = "agreement"
             reasons.pop(i, None)
