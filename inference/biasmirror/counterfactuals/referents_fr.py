@@ -70,7 +70,7 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                  "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé",
                                  "appareillé", "suivi", "accompagné", "perfusé", "scopé", "intubé", "sondé",
                                  "ventilé", "sédaté", "soigné", "prévenu", "transféré", "installé", "ramené",
-                                 "transporté", "couvert")
+                                 "transporté", "couvert", "seul")
                  for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
                                         "agressif", "agressive"}
 TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
@@ -1147,9 +1147,13 @@ class _Reader:
         agree with: "transit ralenti", nor a verb: "elle s'inquiète")."""
         for i in range(len(self.t)):
             if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
-                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB \
+                    or self.gender(i) != self.sex or self.may_agree_with_noun(i - 1, i) \
+                    or self.word(i - 1) in CLITICS_BEFORE_VERB \
                     or self.word(i - 1) in DETERMINERS or self.word(i - 1) in AVOIR:
                 continue    # "a prévenu le SAMU": a verb, not a state
+            before = i - 1 - (self.word(i - 1) in ("tout", "toute"))
+            if reasons.get(before) == "agrees with something else":
+                continue    # "ça s'est arrêté tout seul": said of what the word before is said of
             start, end = self.sentence_start(i), i
             while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
                 end += 1
@@ -1160,15 +1164,32 @@ class _Reader:
             patient[i] = "agreement"
             reasons.pop(i, None)
 
+    def names_after(self, i: int) -> bool:
+        """A verb of naming, or "comme" after "connu(e)" ("Connu de tout le quartier comme « le Doyen »")."""
+        if self.word(i) == "comme":
+            return any(self.word(k) in ("connu", "connue", "surnommé", "surnommée")
+                       for k in range(max(0, i - 8), i))
+        return self.word(i) in NAMING_WORDS
+
+    def may_agree_with_noun(self, k: int, i: int) -> bool:
+        """The word at k is a noun the adjective at i could agree with (gender and number fit): "transit ralenti"
+        could, "fait ses courses seul" could not; after a complement ("Psychiatre de liaison prévenu") the head
+        noun before it could."""
+        if not self.is_noun(k):
+            return False
+        if self.word(k - 1) in ("de", "d'", "d’"):
+            return True
+        return self.gender(k, as_noun=True) in (self.gender(i), None) and not number_clash(self.word(i), self.word(k))
+
     def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """What the patient is called, in quotation marks after a verb of naming ("l'appellent « la Mamie du
         quatrième »", "dit « le Capitaine »", "Appelée « la Grande »"): its words of the patient's sex are the
         patient's, and so is a naming participle of that sex."""
         for i in range(len(self.t) - 1):
-            if self.word(i) not in NAMING_WORDS or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
+            if not self.names_after(i) or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
                     or self.word(i - 1) in AVOIR or self.word(i - 1) in ("lui", "leur", "me", "m'", "m’"):
                 continue    # "il lui a dit « je suis épuisé »" quotes words, it names no one
-            if NAMING_WORDS[self.word(i)] == self.sex:
+            if NAMING_WORDS.get(self.word(i)) == self.sex:
                 patient[i] = "agreement"
                 reasons.pop(i, None)
             k = i + 2
@@ -1318,8 +1339,8 @@ class _Reader:
                         reasons.pop(k, None)
                     if self.word(k + 1) in ("de", "d'", "d’", "du", "des", "à", "au", "aux", "par", "pour", "sans"):
                         break   # a complement ends the list ("cuisinière de métier")
-                elif not (g is None and self.is_adjective(k)):
-                    break
+                elif not (g is None and (self.is_adjective(k) or (not known and w.endswith(_EPICENE_ENDINGS)))):
+                    break   # (an epicene adjective the Lefff lacks, "apyrétique", carries the list on)
                 linked = False
                 k += 1
 
@@ -1342,8 +1363,8 @@ class _Reader:
 # endings of adjectives of both genders ("mutique", "dyslipidémique", "stable")
 _EPICENE_ENDINGS = ("ique", "ible", "able", "aire", "iste", "ile", "ide", "ome", "carde", "phe", "trope")
 # endings of adjectives and participles of each sex, for words the Lefff lacks (list members only)
-_LIST_ENDINGS = {"F": ("ée", "ie", "ue", "ive", "euse", "ante", "ente", "ise", "elle", "enne", "ète", "aise", "oise"),
-                 "M": ("é", "i", "u", "if", "eux", "ant", "ent", "is", "el", "ien", "et", "ais", "ois")}
+_LIST_ENDINGS = {"F": ("ée", "ie", "ue", "ive", "euse", "ante", "ente", "ise", "elle", "enne", "ète", "aise", "oise", "ale"),
+                 "M": ("é", "i", "u", "if", "eux", "ant", "ent", "is", "el", "ien", "et", "ais", "ois", "al")}
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:
