@@ -302,11 +302,25 @@ class _Reader:
             return True
         return False
 
+    def opens_sentence(self, i: int) -> bool:
+        """The noun at i, after its article, opens its sentence ("El paciente del box 2 ha pedido ...")."""
+        first = i - 1 if self.word(i - 1) in ("el", "la") else i
+        return self.clause_start(first - 1)
+
+    def fronted_complement(self, j: int) -> bool:
+        """The noun at j ends a prepositional phrase that opens the clause ("Tras la nebulización está ..."): it
+        is no subject, and the verb after it has the unsaid one, the patient."""
+        prep = self.complement_start(j)
+        return prep is not None and (self.clause_start(prep - 1) or self.word(prep - 1) == ",") \
+            and not self.is_person(j)
+
     def subject_of(self, v: int) -> str | None:
         j = v - 1
         while j >= 0 and (self.word(j) in ("se", "lo", "la", "le", "no", "ya") or self.word(j) in ADVERBS):
             j -= 1
         w = self.word(j)
+        if self.word(v) in COPULAS and self.is_noun(j) and self.fronted_complement(j):
+            return PATIENT
         if w in ("él", "ella"):
             return PATIENT
         if self.clause_start(j) or w in (",", "y"):
@@ -433,8 +447,10 @@ class _Reader:
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
                 continue
-            if w == "lo" and self.word(i + 1) in NEUTER_LO_VERBS:
-                continue                            # "no lo sabe", "no lo recuerda": "lo" stands for a fact
+            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or (
+                    self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
+                    and self.word(i + 1).endswith(("ado", "ido", "mismo")))):
+                continue    # "no lo sabe", "capaz de contar lo ocurrido": "lo" stands for a fact
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
                     and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))
                          or (self.is_noun(i - 1) and self.is_person(i - 1))
@@ -446,7 +462,7 @@ class _Reader:
                 continue
             if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
                     "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
-                    i + 3) in ("cama", "habitación", "sala")):
+                    i + 3) in ("cama", "habitación", "sala")) and not self.opens_sentence(i):
                 reasons[i] = "other person"         # "la paciente del box 2": another patient
                 k = i - 1 if self.word(i - 1) in ("la", "el") else i
                 if self.word(k - 1) in ("de", "del") and self.clause_start(k - 3) and self.is_person(k - 2):
