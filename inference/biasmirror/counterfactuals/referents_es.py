@@ -302,6 +302,27 @@ class _Reader:
             return True
         return False
 
+    def clitic_by_form(self, i: int) -> bool:
+        """"lo"/"la" at i is an object clitic by its place or the form of the verb after it: after another
+        clitic ("se la traslada", "me lo encuentro"); "lo" before a word with a verb's ending and no adjective's
+        (no noun follows "lo": "lo llaman", "lo deriva"); "la" before a first person ("La recibo", "la
+        cambiamos"), or a third person plural followed by its complement ("la llaman «la Abuela»")."""
+        w, nxt, after = self.word(i), self.word(i + 1), self.word(i + 2)
+        if self.is_person(i + 1) or len(nxt) < 3 or not nxt.isalpha():
+            return False
+        if self.word(i - 1) in ("se", "me", "te", "nos"):
+            return True
+        if w == "la" and nxt.endswith("o") and nxt not in FEMININE_O_NOUNS:
+            return True     # a feminine article never stands before a masculine form: "La dejo", "la recibo"
+        if nxt.endswith(ADJECTIVE_ENDINGS):
+            return False
+        if w == "lo":
+            return nxt.endswith(CLITIC_VERB_ENDINGS) and nxt not in NOUN_WORDS
+        if nxt.endswith(("amos", "emos", "imos")):
+            return True
+        return nxt.endswith(("an", "en")) and (after in ("«", '"', "a", "al", "por", "como", "hoy", "ahora")
+                                              or after in DETERMINERS)
+
     def opens_sentence(self, i: int) -> bool:
         """The noun at i, after its article, opens its sentence ("El paciente del box 2 ha pedido ...")."""
         first = i - 1 if self.word(i - 1) in ("el", "la") else i
@@ -452,7 +473,8 @@ class _Reader:
                     and self.word(i + 1).endswith(("ado", "ido", "mismo")))):
                 continue    # "no lo sabe", "capaz de contar lo ocurrido": "lo" stands for a fact
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))
+                    and (not self.is_noun(i + 1) or self.clitic_by_form(i)
+                         or (self.word(i - 1) == "que" and not self.is_person(i + 1))
                          or (self.is_noun(i - 1) and self.is_person(i - 1))
                          or (self.word(i - 1) in ("y", "no", "se", "ya") and self.word(i + 1).endswith(FINITE_ENDINGS))) \
                     and self.word(i + 1)[:1].isalpha() \
@@ -581,6 +603,9 @@ class _Reader:
 
 
 # verbs after which "lo" stands for a fact, not for a man
+# endings of finite verbs after an object clitic ("lo deriva", "lo traen", "lo recibo", "lo encontré")
+CLITIC_VERB_ENDINGS = ("a", "an", "e", "en", "o", "amos", "emos", "imos", "é", "ó", "ía", "ían", "aba", "aban")
+FEMININE_O_NOUNS = {"mano", "foto", "moto", "radio", "libido", "seo", "dinamo"}
 NEUTER_LO_VERBS = {"sabe", "sabía", "sé", "sabemos", "saben", "recuerda", "recordaba", "recuerdo", "cree", "creía",
                    "dice", "decía", "dijo", "niega", "negaba", "entiende", "entendía", "explica", "explicó", "comenta",
                    "comentó", "refiere", "refirió", "confirma", "confirmó"}
