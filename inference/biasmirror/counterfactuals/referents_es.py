@@ -281,6 +281,8 @@ class _Reader:
         if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
                 and self.subject_of(j - 1) == PATIENT:
             return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
+        if prev in ("el", "la") and j == i - 1 and self.clause_start(j - 1) and self.note_subject(i):
+            return True  # "El abuelo del box 4 pregunta ...", "El taxista dice que ...": the note's subject
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
         if prev == "como":
@@ -301,6 +303,30 @@ class _Reader:
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBERS)
             return True
         return False
+
+    def note_subject(self, i: int) -> bool:
+        """A definite person noun opening a sentence, followed by its verb or its bed, names the note's subject,
+        unless its clause acts on someone of its sex ("la abuela la acompaña"), its sentence speaks of someone of
+        its sex ("La matrona dice que ella ...") or it is a relative, who speaks for the patient ("La hija dice
+        ..."; but "el abuelo", "la abuela" is how a note names an old patient)."""
+        w = self.word(i)
+        if (w in KINSHIP and w not in ("abuelo", "abuela")) or w in STAFF:
+            return False
+        end = i + 1
+        while end < len(self.t) and self.word(end) not in (".", "!", "?", "\n"):
+            if self.word(end) == ("ella" if self.gender(i) == "F" else "él"):
+                return False
+            end += 1
+        followed = self.is_verb(i + 1) or (self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+            "box", "cama", "habitación"))
+        if not followed:
+            return False
+        k = i + 1
+        while k < len(self.t) and not self.clause_start(k) and self.word(k) not in (",", "y", "que"):
+            if self.word(k) in ("lo", "la") and self.is_verb(k + 1) and (self.word(k) == "la") == (self.gender(i) == "F"):
+                return False
+            k += 1
+        return True
 
     def clitic_by_form(self, i: int) -> bool:
         """"lo"/"la" at i is an object clitic by its place or the form of the verb after it: after another
