@@ -79,6 +79,14 @@ CASES = [
      "Connu au marché comme « le Roi », il vend des fleurs.",
      "Connu au marché comme « la Reine », il vend des fleurs.",
      "Connue au marché comme « le Roi », elle vend des fleurs."),
+    # French: a name quoted before "comme l'appellent ..."
+    ("fr", "« Mamie ___ », comme l'appellent ses voisins, a été retrouvée au sol.",
+     "« Papi ___ », comme l'appellent ses voisins, a été retrouvé au sol.",
+     "« Mamie ___ », comme l'appellent ses voisins, a été retrouvé au sol.",
+     "« Papi ___ », comme l'appellent ses voisins, a été retrouvée au sol."),
+    # French: the article of a title after the patient's honorific
+    ("fr", "Mme la Pr ___ est admise pour une syncope.", "M. le Pr ___ est admis pour une syncope.",
+     "M. la Pr ___ est admis pour une syncope.", "Mme le Pr ___ est admise pour une syncope."),
     # Spanish: a prepositional phrase opening the clause is no subject of the copula after it
     ("es", "Tras la inhalación está menos cansada.", "Tras la inhalación está menos cansado.",
      "Tras la inhalación está menos cansada. Él tose.", "Tras la inhalación está menos cansado. Ella tose."),

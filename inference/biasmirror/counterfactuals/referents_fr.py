@@ -111,6 +111,8 @@ ANT_PERSONS = {"soignant", "soignante", "gérant", "gérante", "assistant", "ass
 # verbs whose object clitic takes a predicate after them ("la trouve fatiguée", "le décrivent agressif")
 OBJECT_PREDICATE_VERBS = {"trouve", "trouvent", "trouvait", "trouvaient", "voit", "voient", "voyait", "décrit",
                           "décrivent", "juge", "jugent", "sent", "sentent", "retrouve", "retrouvent", "rend", "rendent"}
+TITLE_WORDS = {"pr", "pr.", "dr", "dr.", "professeur", "professeure", "docteur", "docteure", "présidente",
+               "président", "directrice", "directeur", "générale", "général", "colonelle", "colonel"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
                 "vingt", "plusieurs", "nombreux", "nombreuses"}
@@ -1071,6 +1073,11 @@ class _Reader:
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
+            if w in ("la", "le") and self.word(i - 1) in ("mme", "m.", "madame", "monsieur") \
+                    and self.word(i + 1) in TITLE_WORDS:
+                if ARTICLE_SEXES[w] == self.sex:
+                    patient[i] = "determiner"   # "Mme la Pr ___": the article of the patient's title
+                continue
             if w in ("la", "le") and self.word(i - 1) in ("ne", "n'", "n’"):
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"   # "en ne la voyant pas": after "ne", a clitic, never an article
@@ -1192,12 +1199,23 @@ class _Reader:
             if NAMING_WORDS.get(self.word(i)) == self.sex:
                 patient[i] = "agreement"
                 reasons.pop(i, None)
-            k = i + 2
-            while k < len(self.t) and k < i + 6 and self.word(k) not in ("»", '"', "du", "de", "des"):
-                if ARTICLE_SEXES.get(self.word(k), self.gender(k)) == self.sex:
-                    patient[k] = "nickname"
-                    reasons.pop(k, None)
-                k += 1
+            self._quoted_words(i + 2, patient, reasons)
+        for i in range(4, len(self.t)):
+            # the name quoted before "comme l'appellent ...": "« Tonton ___ », comme l'appellent les enfants"
+            if self.word(i) in NAMING_WORDS and self.word(i - 1) in ("l'", "l’") and self.word(i - 2) == "comme" \
+                    and self.word(i - 3) == "," and self.word(i - 4) in ("»", '"'):
+                opening = next((k for k in range(i - 5, max(i - 10, -1), -1) if self.word(k) in ("«", '"')), None)
+                if opening is not None:
+                    self._quoted_words(opening + 1, patient, reasons)
+
+    def _quoted_words(self, k: int, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """The words of the patient's sex in a short quoted name starting at k are the patient's."""
+        for m in range(k, min(k + 4, len(self.t))):
+            if self.word(m) in ("»", '"', "du", "de", "des"):
+                break
+            if ARTICLE_SEXES.get(self.word(m), self.gender(m)) == self.sex:
+                patient[m] = "nickname"
+                reasons.pop(m, None)
 
     def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
