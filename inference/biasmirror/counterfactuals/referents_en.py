@@ -412,6 +412,22 @@ class _Reader:
             k += 1
         return False
 
+    def possessive_of_subject(self, i: int, patient: dict[int, str]) -> bool:
+        """A possessive in a clause whose subject is another person of its sex, named by a definite noun, is that
+        person's: "... because the gentleman opposite had pulled out his cannula"."""
+        k = i - 1
+        while k >= 0 and not self.clause_start(k) and self.word(k) not in (
+                ",", "because", "and", "but", "when", "while", "as", "so", "although"):
+            k -= 1
+        first = k + 1
+        if self.word(first) != "the":
+            return False
+        noun = first + 1
+        while noun < i and self.word(noun) not in PERSON_WORDS and self.word(noun) in ADJECTIVE_LIKE:
+            noun += 1
+        return noun < i and PERSON_WORDS.get(self.word(noun)) == self.sex and noun not in patient \
+            and not any(self.word(m) in PRONOUNS for m in range(noun + 1, i))
+
     def clinician_subject(self, k: int) -> bool:
         """The clause before position k opens with a clinician ("Dr. ___", "Her PCP, Dr. ___,", "The nurse")."""
         start = k - 1
@@ -486,6 +502,9 @@ class _Reader:
                     reasons[i] = "other person"      # "his niece and her husband"
                     continue
                 if w in ("he", "she") and self.someone_else_subject(i, patient):
+                    reasons[i] = "other person"
+                    continue
+                if (w == "his" or (w == "her" and not self.object_pronoun(i))) and self.possessive_of_subject(i, patient):
                     reasons[i] = "other person"
                     continue
                 patient[i] = "pronoun"
