@@ -39,6 +39,7 @@ OTHER_PEOPLE = {"nurse", "physician", "doctor", "driver", "friend", "coworker", 
                 "tech", "technician", "provider", "caregiver", "housekeeper", "motorist", "cyclist", "landlord",
                 "landlady", "oncologist", "urologist", "surgeon", "paramedic", "pharmacist", "medic", "aide",
                 "person", "passenger", "pedestrian", "stranger", "partner"} | KINSHIP | PARTNERS
+POSSESSIVES = {"her", "his", "their", "my", "your", "our"}
 PATIENT_NAMES = {"pt", "patient", "she", "he", "___", "pt.", "this"}
 AGE_UNITS = {"yo", "y/o", "y.o.", "year", "years", "yr", "yrs", "year-old", "years-old", "month-old"}
 COPULA = {"is", "was", "'s", "as", "became", "becomes", "remains", "i'm", "i’m", "am"}
@@ -80,7 +81,9 @@ CLINICIAN_VERBS = {"reports", "reported", "says", "said", "states", "stated", "n
                    "referred", "asked", "ordered", "gave", "administered", "called"}
 QUOTED_SELF_WORDS = {"not", "the", "kind", "sort", "type", "of", "a", "an", "really", "just", "never"}
 # nouns that name the person the note is about by what befell them ("The victim, a woman of 30")
-CASUALTY_NOUNS = {"victim", "casualty"}
+# the person an incident happened to, whom a note names by that role: "the occupant, an elderly woman"
+CASUALTY_NOUNS = {"victim", "casualty", "occupant", "pedestrian", "cyclist", "motorcyclist", "passenger", "rider",
+                  "climber", "hiker", "swimmer", "jogger", "runner", "skier"}
 QUOTES = {"'", '"', "‘", "’", "“", "”"}
 # nouns ending in "man" that name no sex
 NOT_MAN_COMPOUNDS = {"human", "german", "roman", "shaman", "ottoman", "talisman", "caiman", "cayman", "walkman",
@@ -140,6 +143,38 @@ class _Reader:
                     continue
             break
         return j + 1
+
+    def subject_noun_sex(self, i: int) -> str | None:
+        """The sex of a noun that can name the note's subject after "the": a person word or a role that is not
+        kinship ("The bride collapsed", "The groom-to-be fainted"; "The mother reports" is a relative's)."""
+        w = self.word(i)
+        w = w if w in PERSON_WORDS or w in ROLES else base_form(w)
+        return PERSON_WORDS.get(w) or (ROLES.get(w) if w not in KINSHIP else None)
+
+    def acts_alone(self, i: int) -> bool:
+        """A role noun that opens a clause names its subject, and so the patient, only when a verb follows it and
+        its clause has no object pronoun of its sex ("The bride collapsed"; "the bride is with her" and "The
+        waitress at the restaurant called 911" are someone else)."""
+        if self.word(i + 1) in OBJECT_FOLLOWERS or self.word(i + 1) in (",", "of", "opposite", "next"):
+            return False
+        k = i + 1
+        while k < len(self.t) and self.word(k) not in CLAUSE_ENDS and self.word(k) not in (",", "when", "because"):
+            if self.word(k) in ("him", "her") and PRONOUNS[self.word(k)] == self.sex and self.object_pronoun(k):
+                return False
+            k += 1
+        return True
+
+    def aged_opener(self, first: int, i: int) -> bool:
+        """The phrase that opens the sentence is given an age right after its noun: "The child's mother, aged 26,
+        fainted ...", "The waitress, 24, ...": whoever a note gives an age like this is its subject."""
+        start = first - (self.word(first - 1) == "the")
+        if self.word(i - 1).endswith(("'s", "’s")) and self.word(i - 2) == "the" and \
+                re.sub(r"['’]s$", "", self.word(i - 1)) not in PATIENT_NAMES:
+            start = i - 2                       # "The child's mother": the possessor is part of the phrase
+        if not self.clause_start(start - 1) or self.word(i + 1) != ",":
+            return False
+        k = i + 2 + (self.word(i + 2) in ("aged", "age"))
+        return bool(re.fullmatch(r"\d+", self.word(k))) and self.word(k + 1) in (",", "yo", "years", "y/o")
 
     def has_age(self, first: int, i: int) -> bool:
         return any(self.word(k) in AGE_UNITS or re.fullmatch(r"\d+", self.word(k)) for k in range(first, i))
@@ -253,8 +288,11 @@ class _Reader:
         the = next((k for k in range(i - 1, max(i - 4, -1), -1) if self.word(k) == "the"), None)
         if the is not None and self.clause_start(the - 1) and all(
                 self.word(k).isalpha() and self.word(k) not in NOT_MODIFIERS for k in range(the + 1, i)) \
-                and PERSON_WORDS.get(self.word(i)) == self.sex and self.word(i + 1) not in ("of", "'s", "’s"):
+                and self.subject_noun_sex(i) == self.sex and self.word(i + 1) not in ("of", "'s", "’s") \
+                and (self.word(i) in PERSON_WORDS or self.acts_alone(i)):
             return "subject"                    # "The elderly lady was found ...": the note's subject
+        if self.aged_opener(first, i):
+            return "age"                        # "The child's mother, aged 26, fainted ..."
         if self.word(first) == "the" or self.word(i - 1) == "the":
             the = first if self.word(first) == "the" else i - 1
             if self.word(the - 1) in COPULA and self.subject_is_patient(the - 1):
@@ -267,7 +305,8 @@ class _Reader:
             if self.word(the - 1) not in ("and", ","):
                 return None
             first, before = the, self.word(the - 1)     # "is a lawyer and the mother of ...": coordinated
-        if before == "," and (self.word(first - 2) in ("pt", "patient") or self.word(first - 2) in CASUALTY_NOUNS or (
+        if before == "," and (self.word(first - 2) in ("pt", "patient") or (
+                self.word(first - 2) in CASUALTY_NOUNS and self.word(first - 3) not in POSSESSIVES) or (
                 self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
             return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
         if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE and not self.has_age(first, i) \
@@ -290,7 +329,9 @@ class _Reader:
         if before in ("and", ","):
             # coordinated with a noun that names the patient: "a retired policewoman and a grandmother"
             k = first - 2
-            while k >= 0 and not (self.word(k) in PERSON_WORDS or self.word(k) in ROLES or
+            if before == "," and self.word(k - 1) in POSSESSIVES:
+                return None                     # "says her flatmate, a woman": apposed to another person's noun
+            while k >= 0 and not (base_form(self.word(k)) in PERSON_WORDS or base_form(self.word(k)) in ROLES or
                                   self.word(k) in ("smoker", "nonsmoker", "non-smoker", "veteran", "teacher",
                                                    "nurse", "student", "schoolteacher", "historian", "user",
                                                    "housekeeper", "homemaker", "boxer", "roofer", "caregiver")):
@@ -316,6 +357,19 @@ class _Reader:
         while k >= 0 and first - k < 7 and self.word(k) in QUOTED_SELF_WORDS:
             k -= 1
         return self.word(k) in ("i'm", "i’m") or (self.word(k) == "am" and self.word(k - 1) == "i")
+
+    def nickname(self, i: int) -> bool:
+        """A capitalised role noun used as a name: quoted after a verb of naming ("known as 'the Duchess'",
+        "call her 'Granny'") or as a title before a name that opens the sentence, in apposition ("Sister ___, a
+        monk, ..."; "Sister ___ reviewed her" is a nurse, so a title needs the apposition)."""
+        w = self.word(i)
+        if not self.t[i].text[:1].isupper() or (ROLES.get(w) or PERSON_WORDS.get(w)) is None:
+            return False
+        opening = i - 1 - (self.word(i - 1) == "the")
+        if self.word(opening) in QUOTES and self.word(i + 1) in QUOTES:
+            return self.word(opening - 1) in ("as", "call", "calls", "called", "nicknamed", "known") or \
+                self.word(opening - 2) in ("call", "calls", "called")
+        return self.word(i + 1) == "___" and self.word(i + 2) == "," and self.clause_start(i - 1)
 
     def kin_of_kin(self, i: int) -> bool:
         """A kinship noun possessed by the relative that opens the sentence, in the other direction of kinship:
@@ -357,6 +411,22 @@ class _Reader:
                 return True
             k += 1
         return False
+
+    def possessive_of_subject(self, i: int, patient: dict[int, str]) -> bool:
+        """A possessive in a clause whose subject is another person of its sex, named by a definite noun, is that
+        person's: "... because the gentleman opposite had pulled out his cannula"."""
+        k = i - 1
+        while k >= 0 and not self.clause_start(k) and self.word(k) not in (
+                ",", "because", "and", "but", "when", "while", "as", "so", "although"):
+            k -= 1
+        first = k + 1
+        if self.word(first) != "the":
+            return False
+        noun = first + 1
+        while noun < i and self.word(noun) not in PERSON_WORDS and self.word(noun) in ADJECTIVE_LIKE:
+            noun += 1
+        return noun < i and PERSON_WORDS.get(self.word(noun)) == self.sex and noun not in patient \
+            and not any(self.word(m) in PRONOUNS for m in range(noun + 1, i))
 
     def clinician_subject(self, k: int) -> bool:
         """The clause before position k opens with a clinician ("Dr. ___", "Her PCP, Dr. ___,", "The nurse")."""
@@ -434,6 +504,9 @@ class _Reader:
                 if w in ("he", "she") and self.someone_else_subject(i, patient):
                     reasons[i] = "other person"
                     continue
+                if (w == "his" or (w == "her" and not self.object_pronoun(i))) and self.possessive_of_subject(i, patient):
+                    reasons[i] = "other person"
+                    continue
                 patient[i] = "pronoun"
                 continue
             if w in HONORIFICS or tok.text in ("Mr.", "Ms.", "Mrs.", "Mr", "Ms", "Mrs"):
@@ -475,12 +548,12 @@ class _Reader:
             if w in ("female", "male") and self.word(i + 1) in ("partner", "partners", "spouse"):
                 partner.add(i)                  # "her female partner": the partner's sex
                 continue
-            if w in TITLES and tok.text[:1].isupper() and self.word(i - 1) not in (
+            if (w in TITLES and tok.text[:1].isupper() and self.word(i - 1) not in (
                     "her", "his", "their", "my", "pt's", "patient's") and (
                     self.word(i + 1) == "___" or self.word(i + 1) in QUOTES or self.word(i - 1) in QUOTES
-                    or self.t[min(i + 1, len(self.t) - 1)].text[:1].isupper()):
+                    or self.t[min(i + 1, len(self.t) - 1)].text[:1].isupper())) or self.nickname(i):
                 # a form of address or nickname: "calls him 'Uncle'", "Sir ___", "'Grandpa ___'"
-                if TITLES[w] == self.sex:
+                if (TITLES.get(w) or ROLES.get(w) or PERSON_WORDS.get(w)) == self.sex:
                     patient[i] = "role noun"
                 else:
                     reasons[i] = "other person"

@@ -281,6 +281,8 @@ class _Reader:
         if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
                 and self.subject_of(j - 1) == PATIENT:
             return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
+        if prev in ("el", "la") and j == i - 1 and self.clause_start(j - 1) and self.note_subject(i):
+            return True  # "El abuelo del box 4 pregunta ...", "El taxista dice que ...": the note's subject
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
         if prev == "como":
@@ -302,11 +304,70 @@ class _Reader:
             return True
         return False
 
+    def note_subject(self, i: int) -> bool:
+        """A definite person noun opening a sentence, followed by its verb or its bed, names the note's subject,
+        unless its clause acts on someone of its sex ("la abuela la acompaña"), its sentence speaks of someone of
+        its sex ("La matrona dice que ella ...") or it is a relative, who speaks for the patient ("La hija dice
+        ..."; but "el abuelo", "la abuela" is how a note names an old patient)."""
+        w = self.word(i)
+        if (w in KINSHIP and w not in ("abuelo", "abuela")) or w in STAFF:
+            return False
+        end = i + 1
+        while end < len(self.t) and self.word(end) not in (".", "!", "?", "\n"):
+            if self.word(end) == ("ella" if self.gender(i) == "F" else "él"):
+                return False
+            end += 1
+        followed = self.is_verb(i + 1) or (self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+            "box", "cama", "habitación"))
+        if not followed:
+            return False
+        k = i + 1
+        while k < len(self.t) and not self.clause_start(k) and self.word(k) not in (",", "y", "que"):
+            if self.word(k) in ("lo", "la") and self.is_verb(k + 1) and (self.word(k) == "la") == (self.gender(i) == "F"):
+                return False
+            k += 1
+        return True
+
+    def clitic_by_form(self, i: int) -> bool:
+        """"lo"/"la" at i is an object clitic by its place or the form of the verb after it: after another
+        clitic ("se la traslada", "me lo encuentro"); "lo" before a word with a verb's ending and no adjective's
+        (no noun follows "lo": "lo llaman", "lo deriva"); "la" before a first person ("La recibo", "la
+        cambiamos"), or a third person plural followed by its complement ("la llaman «la Abuela»")."""
+        w, nxt, after = self.word(i), self.word(i + 1), self.word(i + 2)
+        if self.is_person(i + 1) or len(nxt) < 3 or not nxt.isalpha():
+            return False
+        if self.word(i - 1) in ("se", "me", "te", "nos"):
+            return True
+        if w == "la" and nxt.endswith("o") and nxt not in FEMININE_O_NOUNS:
+            return True     # a feminine article never stands before a masculine form: "La dejo", "la recibo"
+        if nxt.endswith(ADJECTIVE_ENDINGS):
+            return False
+        if w == "lo":
+            return nxt.endswith(CLITIC_VERB_ENDINGS) and nxt not in NOUN_WORDS
+        if nxt.endswith(("amos", "emos", "imos")):
+            return True
+        return nxt.endswith(("an", "en")) and (after in ("«", '"', "a", "al", "por", "como", "hoy", "ahora")
+                                              or after in DETERMINERS)
+
+    def opens_sentence(self, i: int) -> bool:
+        """The noun at i, after its article, opens its sentence ("El paciente del box 2 ha pedido ...")."""
+        first = i - 1 if self.word(i - 1) in ("el", "la") else i
+        return self.clause_start(first - 1)
+
+    def fronted_complement(self, j: int) -> bool:
+        """The noun at j ends a prepositional phrase that opens the clause ("Tras la nebulización está ..."): it
+        is no subject, and the verb after it has the unsaid one, the patient."""
+        prep = self.complement_start(j)
+        return prep is not None and (self.clause_start(prep - 1) or self.word(prep - 1) == ",") \
+            and not self.is_person(j)
+
     def subject_of(self, v: int) -> str | None:
         j = v - 1
         while j >= 0 and (self.word(j) in ("se", "lo", "la", "le", "no", "ya") or self.word(j) in ADVERBS):
             j -= 1
         w = self.word(j)
+        if self.word(v) in COPULAS and self.is_noun(j) and self.fronted_complement(j):
+            return PATIENT
         if w in ("él", "ella"):
             return PATIENT
         if self.clause_start(j) or w in (",", "y"):
@@ -433,10 +494,13 @@ class _Reader:
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
                 continue
-            if w == "lo" and self.word(i + 1) in NEUTER_LO_VERBS:
-                continue                            # "no lo sabe", "no lo recuerda": "lo" stands for a fact
+            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or (
+                    self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
+                    and self.word(i + 1).endswith(("ado", "ido", "mismo")))):
+                continue    # "no lo sabe", "capaz de contar lo ocurrido": "lo" stands for a fact
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
-                    and (not self.is_noun(i + 1) or (self.word(i - 1) == "que" and not self.is_person(i + 1))
+                    and (not self.is_noun(i + 1) or self.clitic_by_form(i)
+                         or (self.word(i - 1) == "que" and not self.is_person(i + 1))
                          or (self.is_noun(i - 1) and self.is_person(i - 1))
                          or (self.word(i - 1) in ("y", "no", "se", "ya") and self.word(i + 1).endswith(FINITE_ENDINGS))) \
                     and self.word(i + 1)[:1].isalpha() \
@@ -446,7 +510,7 @@ class _Reader:
                 continue
             if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
                     "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
-                    i + 3) in ("cama", "habitación", "sala")):
+                    i + 3) in ("cama", "habitación", "sala")) and not self.opens_sentence(i):
                 reasons[i] = "other person"         # "la paciente del box 2": another patient
                 k = i - 1 if self.word(i - 1) in ("la", "el") else i
                 if self.word(k - 1) in ("de", "del") and self.clause_start(k - 3) and self.is_person(k - 2):
@@ -565,6 +629,9 @@ class _Reader:
 
 
 # verbs after which "lo" stands for a fact, not for a man
+# endings of finite verbs after an object clitic ("lo deriva", "lo traen", "lo recibo", "lo encontré")
+CLITIC_VERB_ENDINGS = ("a", "an", "e", "en", "o", "amos", "emos", "imos", "é", "ó", "ía", "ían", "aba", "aban")
+FEMININE_O_NOUNS = {"mano", "foto", "moto", "radio", "libido", "seo", "dinamo"}
 NEUTER_LO_VERBS = {"sabe", "sabía", "sé", "sabemos", "saben", "recuerda", "recordaba", "recuerdo", "cree", "creía",
                    "dice", "decía", "dijo", "niega", "negaba", "entiende", "entendía", "explica", "explicó", "comenta",
                    "comentó", "refiere", "refirió", "confirma", "confirmó"}

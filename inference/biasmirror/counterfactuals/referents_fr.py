@@ -41,7 +41,7 @@ IMPERSONAL_AFTER_IL = {"y", "faut", "fallait", "existe", "convient", "importe", 
 IMPERSONAL_ADJECTIVES = {"possible", "nécessaire", "probable", "important", "difficile", "impossible", "urgent",
                          "conseillé", "recommandé", "prévu", "noté", "rapporté", "signalé", "indiqué", "clair",
                          "évident", "vraisemblable", "utile", "souhaitable", "préférable", "licite"}
-PREPOSED = {"ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
+PREPOSED = {"haut", "haute", "ancien", "ancienne", "grand", "grande", "gros", "grosse", "petit", "petite", "jeune", "vieux", "vieille",
             "bon", "bonne", "nouveau", "nouvelle", "premier", "première", "seul", "seule", "futur", "future",
             "ex", "fervent", "fervente", "véritable", "défunt", "défunte"}
 PATIENT_NOUNS = {"patiente": "F", "patient": "M", "pte": "F", "pt": "M", "madame": "F", "monsieur": "M", "mme": "F", "mlle": "F",
@@ -68,7 +68,9 @@ PERSON_STATES = {f + e for f in ("agité", "conscient", "inconscient", "orienté
                                  "essoufflé", "amaigri", "excité", "replié", "frigorifié", "halluciné", "alcoolisé",
                                  "intoxiqué", "dénutri", "affaibli", "abattu", "hébergé", "scolarisé", "marié",
                                  "divorcé", "retraité", "hospitalisé", "revenu", "venu", "amené", "adressé",
-                                 "appareillé", "suivi")
+                                 "appareillé", "suivi", "accompagné", "perfusé", "scopé", "intubé", "sondé",
+                                 "ventilé", "sédaté", "soigné", "prévenu", "transféré", "installé", "ramené",
+                                 "transporté", "couvert", "seul")
                  for e in ("", "e")} | {"anxieux", "anxieuse", "inquiet", "inquiète", "nauséeux", "nauséeuse",
                                         "agressif", "agressive"}
 TIME_NOUNS = {"matin", "soir", "midi", "nuit", "après-midi", "week-end", "jour", "lundi", "mardi", "mercredi",
@@ -106,6 +108,11 @@ ROLE_SEXES = person_nouns_fr.sexes()
 # "aide-soignant" are role nouns of the shared lexicon (ROLE_SEXES)
 ANT_PERSONS = {"soignant", "soignante", "gérant", "gérante", "assistant", "assistante", "habitant", "habitante",
                "participant", "participante", "représentant", "représentante"}
+# verbs whose object clitic takes a predicate after them ("la trouve fatiguée", "le décrivent agressif")
+OBJECT_PREDICATE_VERBS = {"trouve", "trouvent", "trouvait", "trouvaient", "voit", "voient", "voyait", "décrit",
+                          "décrivent", "juge", "jugent", "sent", "sentent", "retrouve", "retrouvent", "rend", "rendent"}
+TITLE_WORDS = {"pr", "pr.", "dr", "dr.", "professeur", "professeure", "docteur", "docteure", "présidente",
+               "président", "directrice", "directeur", "générale", "général", "colonelle", "colonel"}
 JUDGING_PARTICIPLES = {"décrit", "décrite", "considéré", "considérée", "jugé", "jugée", "présenté", "présentée"}
 NUMBER_WORDS = {"deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "quinze",
                 "vingt", "plusieurs", "nombreux", "nombreuses"}
@@ -164,6 +171,9 @@ class _Reader:
 
     def adverb(self, i: int) -> bool:
         w = self.word(i)
+        if (w == "de" and self.word(i + 2) == "en") or (w == "en" and self.word(i - 1) == "plus") \
+                and self.word(i + 1) == "plus":
+            return True     # "de plus en plus triste": one adverb
         return w in ADVERBS or (len(w) > 6 and w.endswith("ment") and self.lex.gender(w) is None)
 
     def is_role_noun(self, w: str) -> bool:
@@ -359,11 +369,14 @@ class _Reader:
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
         if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
-                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’")):
-            return "other"      # "Fille de la patiente du box 2": another patient, the relative's
+                "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’", "avec")):
+            return "other"      # "Fille de la patiente du box 2", "avec la patiente du lit B": another patient
         if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
                 and self.word(i - 2) not in COPULAS and self.word(i - 2) != "," and self.patient_named_before(i):
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
+        if (w in ("femme", "homme") or w in PARTNER_NOUNS) and self.word(i + 1) in ("de", "d'", "d’") \
+                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
+            return "other"      # "la femme de son père", "la compagne de son père": someone else's
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -375,9 +388,6 @@ class _Reader:
                 return PATIENT
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
-        if w in ("femme", "homme", "mari") and self.word(i + 1) in ("de", "d'", "d’") \
-                and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
-            return "other"      # "(la femme de son père)": the wife of someone else
         if w in PATIENT_NOUNS:
             # but "son voisin de chambre, M. ___" is the neighbour
             return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
@@ -411,7 +421,8 @@ class _Reader:
 
     def descendant_subject(self, i: int) -> bool:
         """Whether the sentence before i names one of the patient's descendants ("Son fils", "Sa petite-fille")."""
-        return any(self.word(k) in DESCENDANTS and self.word(k - 1) in POSSESSIVES
+        return any(self.word(k) in DESCENDANTS and (self.word(k - 1) in POSSESSIVES or (
+            self.word(k - 1) in NUMBER_WORDS and self.word(k - 2) in POSSESSIVES))     # "Ses deux filles"
                    for k in range(self.sentence_start(i) + 1, i - 1))
 
     def patient_named_before(self, i: int) -> bool:
@@ -603,6 +614,8 @@ class _Reader:
             k = j - 1
             while k >= 0 and self.word(k) == ",":
                 k -= 1
+            while k > 0 and self.is_adjective(k) and not self.is_noun(k):
+                k -= 1      # "le genou gauche, qui est gonflé": the noun before its adjectives
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) else PATIENT
         if w == ",":
             apposed_to = self.segment_start(j - 1) - 1
@@ -613,6 +626,8 @@ class _Reader:
                 return self.noun_referent(apposed_to)   # "Son épouse, présente, est très inquiète"
         if self.clause_start(j) or w == ",":
             return PATIENT
+        if j > 0 and (self.lex.get(w) or False) and self.lex.get(w).infinitive and w != "avoir":
+            return self.subject_of(j)     # "dit ne plus vouloir être soigné": whoever governs the infinitive
         if j >= 0 and self.is_noun(j):
             return self.noun_referent(j)
         if j >= 0 and self.is_adjective(j):
@@ -667,6 +682,11 @@ class _Reader:
             while k >= 0 and self.word(k) == ",":
                 k -= 1
             return self.noun_referent(k) if k >= 0 and self.is_noun(k) and self.is_person(k) else "other"
+        if w in OBJECT_PREDICATE_VERBS:
+            clitic = self.object_clitic_before(j)
+            if clitic is not None and self.word(clitic) != "les":
+                # "la trouve triste et renfermée", "le voit fatigué": the predicate of the object clitic
+                return PATIENT if own is None or ARTICLE_SEXES.get(self.word(clitic), own) == own else "other"
         if w in ("il", "elle") and self.word(j - 1) == "-":
             return self.after_inverted(j, i)
         if (w == "que" and self.word(j - 1) == "bien") or w == "quoique":
@@ -788,12 +808,30 @@ class _Reader:
             k -= 1
         if self.word(k) not in ("que", "qu'", "qu’"):
             return None
-        a = k - 1
-        while a >= 0 and self.word(a) == ",":
-            a -= 1
+        a = self.antecedent_before(k)
+        if a is None:
+            return None
+        name = a
+        while name > 0 and self.word(name) == "_":
+            name -= 1
+        if name < a and self.word(name) in PATIENT_NOUNS:
+            return self.noun_referent(name)     # "je vous adresse M. ___, que j'ai trouvé amaigri"
         while a >= 0 and self.in_complement(a) is not None and self.in_complement(a) > 0:
             a = self.in_complement(a) - 1
         return self.noun_referent(a) if a >= 0 and self.is_noun(a) and self.is_person(a) else None
+
+    def antecedent_before(self, k: int) -> int | None:
+        """The word before the relative "que" at k that its antecedent ends with; a relative coordinated with an
+        earlier one ("M. ___, que je suis depuis vingt ans et que j'ai trouvé ...") shares its antecedent."""
+        a = k - 1
+        if self.word(a) in ("et", "ou", "mais"):
+            earlier = next((m for m in range(a - 1, self.sentence_start(a), -1) if self.word(m) in RELATIVE), None)
+            if earlier is None:
+                return None
+            a = earlier - 1
+        while a >= 0 and self.word(a) == ",":
+            a -= 1
+        return a
 
     def before_its_noun(self, i: int, own: str | None) -> bool:
         """The adjective at i stands before a noun (not a person) of its gender and number."""
@@ -1035,6 +1073,15 @@ class _Reader:
             if w == "lui" and self.word(i - 1) in PREPOSITIONS and self.sex == "M":
                 patient[i] = "pronoun"
                 continue
+            if w in ("la", "le") and self.word(i - 1) in ("mme", "m.", "madame", "monsieur") \
+                    and self.word(i + 1) in TITLE_WORDS:
+                if ARTICLE_SEXES[w] == self.sex:
+                    patient[i] = "determiner"   # "Mme la Pr ___": the article of the patient's title
+                continue
+            if w in ("la", "le") and self.word(i - 1) in ("ne", "n'", "n’"):
+                if (w == "la") == (self.sex == "F"):
+                    patient[i] = "object pronoun"   # "en ne la voyant pas": after "ne", a clitic, never an article
+                continue
             if w in ("la", "le") and (self.is_finite_verb(i + 1) or (self.lex.get(self.word(i + 1)) or False)
                                       and self.lex.get(self.word(i + 1)).infinitive):
                 if (w == "la") == (self.sex == "F") and (self.word(i - 1) not in PREPOSITIONS or (
@@ -1107,35 +1154,68 @@ class _Reader:
         agree with: "transit ralenti", nor a verb: "elle s'inquiète")."""
         for i in range(len(self.t)):
             if reasons.get(i) != "agrees with something else" or self.word(i) not in PERSON_STATES \
-                    or self.gender(i) != self.sex or self.is_noun(i - 1) or self.word(i - 1) in CLITICS_BEFORE_VERB \
-                    or self.word(i - 1) in DETERMINERS:
-                continue
+                    or self.gender(i) != self.sex or self.may_agree_with_noun(i - 1, i) \
+                    or self.word(i - 1) in CLITICS_BEFORE_VERB \
+                    or self.word(i - 1) in DETERMINERS or self.word(i - 1) in AVOIR:
+                continue    # "a prévenu le SAMU": a verb, not a state
+            before = i - 1 - (self.word(i - 1) in ("tout", "toute"))
+            if reasons.get(before) == "agrees with something else":
+                continue    # "ça s'est arrêté tout seul": said of what the word before is said of
             start, end = self.sentence_start(i), i
             while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
                 end += 1
-            if any(k not in patient and self.is_noun(k) and self.is_person(k) and self.gender(k, as_noun=True)
-                   in (self.sex, None) for k in range(start + 1, end)):
+            own_complement = range(i + 1, i + 5) if self.word(i + 1) in ("de", "d'", "d’", "du", "par") else ()
+            if any(k not in patient and k not in own_complement and self.is_noun(k) and self.is_person(k)
+                   and self.gender(k, as_noun=True) in (self.sex, None) for k in range(start + 1, end)):
                 continue
             patient[i] = "agreement"
             reasons.pop(i, None)
+
+    def names_after(self, i: int) -> bool:
+        """A verb of naming, or "comme" after "connu(e)" ("Connu de tout le quartier comme « le Doyen »")."""
+        if self.word(i) == "comme":
+            return any(self.word(k) in ("connu", "connue", "surnommé", "surnommée")
+                       for k in range(max(0, i - 8), i))
+        return self.word(i) in NAMING_WORDS
+
+    def may_agree_with_noun(self, k: int, i: int) -> bool:
+        """The word at k is a noun the adjective at i could agree with (gender and number fit): "transit ralenti"
+        could, "fait ses courses seul" could not; after a complement ("Psychiatre de liaison prévenu") the head
+        noun before it could."""
+        if not self.is_noun(k):
+            return False
+        if self.word(k - 1) in ("de", "d'", "d’"):
+            return True
+        return self.gender(k, as_noun=True) in (self.gender(i), None) and not number_clash(self.word(i), self.word(k))
 
     def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """What the patient is called, in quotation marks after a verb of naming ("l'appellent « la Mamie du
         quatrième »", "dit « le Capitaine »", "Appelée « la Grande »"): its words of the patient's sex are the
         patient's, and so is a naming participle of that sex."""
         for i in range(len(self.t) - 1):
-            if self.word(i) not in NAMING_WORDS or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
+            if not self.names_after(i) or self.word(i + 1) not in ("«", '"') or not self.short_quote(i + 1) \
                     or self.word(i - 1) in AVOIR or self.word(i - 1) in ("lui", "leur", "me", "m'", "m’"):
                 continue    # "il lui a dit « je suis épuisé »" quotes words, it names no one
-            if NAMING_WORDS[self.word(i)] == self.sex:
+            if NAMING_WORDS.get(self.word(i)) == self.sex:
                 patient[i] = "agreement"
                 reasons.pop(i, None)
-            k = i + 2
-            while k < len(self.t) and k < i + 6 and self.word(k) not in ("»", '"', "du", "de", "des"):
-                if ARTICLE_SEXES.get(self.word(k), self.gender(k)) == self.sex:
-                    patient[k] = "nickname"
-                    reasons.pop(k, None)
-                k += 1
+            self._quoted_words(i + 2, patient, reasons)
+        for i in range(4, len(self.t)):
+            # the name quoted before "comme l'appellent ...": "« Tonton ___ », comme l'appellent les enfants"
+            if self.word(i) in NAMING_WORDS and self.word(i - 1) in ("l'", "l’") and self.word(i - 2) == "comme" \
+                    and self.word(i - 3) == "," and self.word(i - 4) in ("»", '"'):
+                opening = next((k for k in range(i - 5, max(i - 10, -1), -1) if self.word(k) in ("«", '"')), None)
+                if opening is not None:
+                    self._quoted_words(opening + 1, patient, reasons)
+
+    def _quoted_words(self, k: int, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """The words of the patient's sex in a short quoted name starting at k are the patient's."""
+        for m in range(k, min(k + 4, len(self.t))):
+            if self.word(m) in ("»", '"', "du", "de", "des"):
+                break
+            if ARTICLE_SEXES.get(self.word(m), self.gender(m)) == self.sex:
+                patient[m] = "nickname"
+                reasons.pop(m, None)
 
     def _fragments(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A note's fragments: an adjective or participle of the patient's sex that opens a comma-separated
@@ -1277,8 +1357,8 @@ class _Reader:
                         reasons.pop(k, None)
                     if self.word(k + 1) in ("de", "d'", "d’", "du", "des", "à", "au", "aux", "par", "pour", "sans"):
                         break   # a complement ends the list ("cuisinière de métier")
-                elif not (g is None and self.is_adjective(k)):
-                    break
+                elif not (g is None and (self.is_adjective(k) or (not known and w.endswith(_EPICENE_ENDINGS)))):
+                    break   # (an epicene adjective the Lefff lacks, "apyrétique", carries the list on)
                 linked = False
                 k += 1
 
@@ -1301,8 +1381,8 @@ class _Reader:
 # endings of adjectives of both genders ("mutique", "dyslipidémique", "stable")
 _EPICENE_ENDINGS = ("ique", "ible", "able", "aire", "iste", "ile", "ide", "ome", "carde", "phe", "trope")
 # endings of adjectives and participles of each sex, for words the Lefff lacks (list members only)
-_LIST_ENDINGS = {"F": ("ée", "ie", "ue", "ive", "euse", "ante", "ente", "ise", "elle", "enne", "ète", "aise", "oise"),
-                 "M": ("é", "i", "u", "if", "eux", "ant", "ent", "is", "el", "ien", "et", "ais", "ois")}
+_LIST_ENDINGS = {"F": ("ée", "ie", "ue", "ive", "euse", "ante", "ente", "ise", "elle", "enne", "ète", "aise", "oise", "ale"),
+                 "M": ("é", "i", "u", "if", "eux", "ant", "ent", "is", "el", "ien", "et", "ais", "ois", "al")}
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:
