@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from biasmirror.counterfactuals.second_opinion import judge
+from reading_cases import READING, assert_reading_judges_both_ways
 
-READING = ("reading",)
 
 # (text written of a woman, the same text of a man, a wrong copy of the woman's text, a wrong copy of the man's)
 CASES = [
@@ -42,12 +42,7 @@ CASES = [
 @pytest.mark.parametrize("female, male, wrong_of_female, wrong_of_male", CASES)
 def test_correct_copies_pass_and_wrong_copies_are_flagged_both_ways(female: str, male: str, wrong_of_female: str,
                                                                      wrong_of_male: str) -> None:
-    assert judge(female, male, "F", "en", READING) == []
-    assert judge(male, female, "M", "en", READING) == []
-    if wrong_of_female != male:
-        assert judge(female, wrong_of_female, "F", "en", READING)
-    if wrong_of_male != female:
-        assert judge(male, wrong_of_male, "M", "en", READING)
+    assert_reading_judges_both_ways("en", female, male, wrong_of_female, wrong_of_male)
 
 
 def test_codes_and_units_that_look_like_a_sex_or_a_title_are_not_the_patient() -> None:
