@@ -347,6 +347,13 @@ def _gender(word: str) -> str | None:
     return None
 
 
+def _article_with_patient(tokens: list[tuple[str, int]], words: list[str], k: int) -> Agreeing:
+    """The article "los"/"las" at k that changes with the patient ("no soy de las que se quejan", "la más afectada
+    de las dos")."""
+    return Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], "F" if words[k] == "las" else "M",
+                    _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient", "determiner")
+
+
 def _match_case(source: str, replacement: str) -> str:
     if source.isupper() and len(source) > 1:
         return replacement.upper()
@@ -2317,23 +2324,15 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
         if word == "de" and licensed and controller == "patient" and reason == "predicative" \
                 and words[i + 1: i + 3] in (["los", "que"], ["las", "que"]):
             # «no soy de las que se quejan»: the patient is one of those, the article follows the patient
-            k = i + 1
-            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
-                                  "F" if words[k] == "las" else "M",
-                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
-                                  "determiner"))
-            skip_until = k
+            found.append(_article_with_patient(tokens, words, i + 1))
+            skip_until = i + 1
             continue
         if word == "de" and licensed and controller == "patient" and words[i + 1: i + 3] in (["los", "dos"], ["las", "dos"]) \
                 and "más" in words[max(i - 4, 0): i] and _pair_follows_patient(words, i):
             # "es la más afectada de las dos" (with her flatmate): the pair is of the patient's gender only when the
             # other one is too, so the article changes with the patient when the other one is a woman
-            k = i + 1
-            found.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0],
-                                  "F" if words[k] == "las" else "M",
-                                  _match_case(tokens[k][0], "los" if words[k] == "las" else "las"), "patient",
-                                  "determiner"))
-            skip_until = k
+            found.append(_article_with_patient(tokens, words, i + 1))
+            skip_until = i + 1
             continue
         if word in ("desde", "de") and licensed and controller is not None and nxt in _CHILDHOOD:
             continue  # "la ha criado desde pequeña", "llegado a España de niño": the age of the run's person
