@@ -97,8 +97,8 @@ def _is_plural(token: Any) -> bool:
     low = token.text.lower()
     if not ("Plur" in token.morph.get("Number") and low.endswith(("s", "x", "z"))):
         return False
-    if low.endswith("s") and to_feminine(low) == low + "e":
-        # "assis", "confus", "surpris": a masculine singular in -s; plural only after a plural word
+    if (low.endswith("s") and to_feminine(low) == low + "e") or (low.endswith("x") and to_feminine(low) == low[:-1] + "se"):
+        # "assis", "confus", "anxieux": a masculine singular in -s or -x; plural only after a plural word
         prev = token.nbor(-1) if token.i > token.sent.start else None
         return prev is not None and (_lower(prev) in ("les", "des", "ses", "leurs", "mes", "ces", "aux", "nos")
                                      or ("Plur" in prev.morph.get("Number") and _lower(prev).endswith(("s", "x"))))
@@ -1474,6 +1474,81 @@ def _person_states(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     return found + extra
 
 
+# Round 16: the comma list of a verbless note opened by the patient's noun ("Homme de 40 ans, plaie ..., anxieux,
+# droitier", "Pt endormi, réveillable, ..., surveillé /1 h"): a member that opens its segment with an adjective or a
+# participle is said of the patient, unless the segment before names a thing of the same gender that it may describe.
+_ABBREVIATED_PATIENTS = {"pt": "M", "pte": "F"}
+
+
+def _opening_patient_gender(segment: list[Any]) -> str | None:
+    """The gender of the patient's noun among the first words of the segment that opens a verbless note ("Homme",
+    "Jeune femme", "Patiente", "Pte"); None when the segment opens otherwise."""
+    for t in segment[:3]:
+        word = _lower(t)
+        if word in _ABBREVIATED_PATIENTS:
+            return _ABBREVIATED_PATIENTS[word]
+        if _person_kind(t) == "patient" and t.pos_ in ("NOUN", "PROPN") and word not in ("ans", "_", "___"):
+            return gender_of(word) or (t.morph.get("Gender") or ["?"])[0][0]
+        if not (t.pos_ == "ADJ" or word == "jeune"):
+            return None
+    return None
+
+
+def _thing_before(segment: list[Any], gender: str) -> bool:
+    """The segment opens with a noun of a thing of ``gender`` ("douleur thoracique", "plaie du cuir chevelu")."""
+    words = [t for t in segment if t.pos_ != "DET"]
+    if not words:
+        return False
+    head, word = words[0], _lower(words[0])
+    if _person_kind(head) is not None or word in ROLE_NOUNS or word in OTHER_PEOPLE or not (
+            head.pos_ in ("NOUN", "PROPN") or _is_noun_only(word)):
+        return False
+    genders = head.morph.get("Gender") if head.pos_ == "NOUN" else []
+    return (genders[0][0] if genders else gender_of(word)) == gender
+
+
+def _list_member_of_patient(token: Any, gender: str) -> bool:
+    segments = _segments_back(token)
+    own = segments[0]
+    if len(segments) == 1:  # right after the noun itself: "Pt endormi, ..."
+        return 0 < len(own) - 1 <= 2 and own[-1] is token and _opening_patient_gender(own[:-1]) == gender
+    if not segments[-1] or _opening_patient_gender(segments[-1]) != gender:
+        return False
+    if not own or any(_lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS for t in own[:-1]):
+        return False  # the word opens its segment, past adverbs ("très douloureuse")
+    doc = token.doc
+    if any(_lower(t) in PATIENT_PRONOUNS or t.pos_ == "AUX" or ("Fin" in t.morph.get("VerbForm") and not t.text.isupper())
+           for t in doc[segments[-1][0].i: token.i]):
+        return False  # a clause with its own verb: not a verbless list
+    word = to_masculine(_lower(token)) or _lower(token)
+    person_word = word in PERSON_STATES | PERSON_PARTICIPLES | _COPULAS
+    return person_word or not (_thing_before(segments[1], gender) or _describes_thing(token, gender))
+
+
+def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The adjectives and participles that open a member of a verbless list opened by the patient's noun agree with
+    the patient (see above); a later "et" member follows through ``_extend_lists``."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        word = _lower(token)
+        gender = gender_of(word)
+        if token.idx in starts or gender is None or token.i == 0 or _is_noun_only(word) or word in ROLE_NOUNS \
+                or _is_plural(token) or not (is_adjective(word) or token.pos_ in ("ADJ", "VERB")) \
+                or "Inf" in token.morph.get("VerbForm") or word.endswith("ant") or _abbreviation(token):
+            continue
+        after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if after is not None and (after.pos_ == "NOUN" or _is_noun_only(_lower(after)) or _lower(after) in _RELATIVE_QUE):
+            continue  # before its noun ("dernière cure"), or a verb of saying ("dit que ...")
+        if word.endswith("ment") or not _list_member_of_patient(token, gender):
+            continue
+        new = inflect(word, gender)
+        if new is not None and not _unknown_other_form(word, gender):
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "member of the patient's list"))
+    return found + extra
+
+
 _SUBSTANTIVE_ADJECTIVES = frozenset({"seul", "seule", "premier", "première", "dernier", "dernière"})
 
 
@@ -1842,8 +1917,8 @@ def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _analyse(doc)
-    for step in (_patient_nouns, _person_states, _distant_predicates, _extend_lists, _participle_predicates,
-                 _substantive_articles):
+    for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _extend_lists,
+                 _participle_predicates, _substantive_articles):
         found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
