@@ -1487,7 +1487,8 @@ def _opening_patient_gender(segment: list[Any]) -> str | None:
         word = _lower(t)
         if word in _ABBREVIATED_PATIENTS:
             return _ABBREVIATED_PATIENTS[word]
-        if _person_kind(t) == "patient" and t.pos_ in ("NOUN", "PROPN") and word not in ("ans", "_", "___"):
+        if _person_kind(t) == "patient" and t.pos_ in ("NOUN", "PROPN") and word not in ("ans", "_", "___") \
+                and word not in _EPICENE_FEMININE:  # ("personne", "victime": the noun's gender, not the patient's)
             return gender_of(word) or (t.morph.get("Gender") or ["?"])[0][0]
         if not (t.pos_ == "ADJ" or word == "jeune"):
             return None
@@ -1511,7 +1512,8 @@ def _list_member_of_patient(token: Any, gender: str) -> bool:
     segments = _segments_back(token)
     own = segments[0]
     if len(segments) == 1:  # right after the noun itself: "Pt endormi, ..."
-        return 0 < len(own) - 1 <= 2 and own[-1] is token and _opening_patient_gender(own[:-1]) == gender
+        return 2 <= len(own) <= 3 and own[-1].i == token.i and _opening_patient_gender(own[:-1]) == gender \
+            and _opening_patient_gender(own[-2:-1]) == gender
     if not segments[-1] or _opening_patient_gender(segments[-1]) != gender:
         return False
     if not own or any(_lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS for t in own[:-1]):
@@ -1546,6 +1548,34 @@ def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
         if new is not None and not _unknown_other_form(word, gender):
             extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                   _match_case(token.text, new), "patient", "member of the patient's list"))
+    return found + extra
+
+
+# Round 16: past participles of the patient's history, whatever the dictionary knows of them ("stenté", "ménopausé")
+_PARTICIPLE_ENDINGS = ("é", "ée", "i", "ie", "u", "ue", "is", "ise", "it", "ite")
+
+
+def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """A participle that opens a sentence before ", il/elle ..." agrees with that pronoun, the patient, whatever tag
+    the parse gives it (a name, a noun): "Stenté sur l'IVA en 2019, il revient ...", "Ménopausée depuis dix ans,
+    elle consulte ..."."""
+    starts = {a.start for a in found}
+    extra = []
+    for sent in doc.sents:
+        token = sent[0]
+        word = _lower(token)
+        gender = gender_of(word)
+        if token.idx in starts or gender is None or not word.endswith(_PARTICIPLE_ENDINGS) or _is_noun_only(word) \
+                or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
+                or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
+            continue  # (a participle takes a complement or an adverb: "Stenté sur", "Ménopausée depuis")
+        if not _fronted_before_pronoun(doc, token.i):
+            continue
+        pronoun = next(t for t in doc[token.i + 1:] if t.text == ",").nbor(1)
+        new = inflect(word, gender)
+        if {"il": "M", "elle": "F"}.get(_lower(pronoun)) == gender and new is not None and not _unknown_other_form(word, gender):
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "fronted participle"))
     return found + extra
 
 
@@ -1917,8 +1947,8 @@ def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _analyse(doc)
-    for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _extend_lists,
-                 _participle_predicates, _substantive_articles):
+    for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _fronted_participles,
+                 _extend_lists, _participle_predicates, _substantive_articles):
         found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
