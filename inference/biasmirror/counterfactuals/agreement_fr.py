@@ -361,10 +361,57 @@ def _listed_participle(token: Any) -> bool:
     return False
 
 
+# Round 16: what happens to a patient in the emergency department (masculine participles): a role noun that is the
+# subject of one of them is the patient, whatever their trade ("Le pédiatre de garde, pris d'un malaise, est installé
+# en box 3", "la docteure ___, anesthésiste, est examinée", "Une touriste allemande ... est amenée par la police")
+_PATIENT_EVENTS = frozenset({"admis", "installé", "examiné", "amené", "ramené", "hospitalisé", "brancardé", "intubé", "perfusé", "réanimé", "désincarcéré", "évacué", "hélitreuillé",
+                             "transporté", "conduit", "suturé", "plâtré", "opéré", "sondé"})
+_ROLE_SUBJECT_DETS = frozenset({"le", "la", "l'", "un", "une"})
+
+
+def _skip_subject_tail(doc: Any, k: int) -> int:
+    """Past what may follow a subject noun before its verb: the name placeholder, a complement without article
+    ("de garde"), an adjective, and incises between commas ("___, anesthésiste,", ", perdue et déshydratée,")."""
+    while k < len(doc):
+        word = _lower(doc[k])
+        if word in ("___", "_") or doc[k].pos_ == "ADJ" or (word == "de" and k + 1 < len(doc) and doc[k + 1].pos_ == "NOUN"):
+            k += 2 if word == "de" else 1
+        elif word == ",":
+            j = k + 1
+            while j < len(doc) and doc[j].text != "," and doc[j].text not in _CLAUSE_BREAKS:
+                j += 1
+            if j >= len(doc) or doc[j].text != ",":
+                return k
+            k = j + 1
+        else:
+            return k
+    return k
+
+
+def _subject_of_patient_event(token: Any) -> bool:
+    """The role noun, after an article, is the subject of "est admis", "est installé", "a été amené", "est arrivé
+    conscient" (a person's state after the arrival): the patient of the note."""
+    doc, i = token.doc, token.i
+    if i == 0 or _lower(doc[i - 1]) not in _ROLE_SUBJECT_DETS or (i >= 2 and _lower(doc[i - 2]) in ("par", "avec", "à")):
+        return False
+    k = _skip_subject_tail(doc, i + 1)
+    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas"} | ADVERBS:
+        k += 1
+    if k >= len(doc):
+        return False
+    participle = to_masculine(_lower(doc[k])) or _lower(doc[k])
+    if participle in _PATIENT_EVENTS:
+        return _lower(doc[k - 1]) in ETRE | {"été"}
+    after = _lower(doc[k + 1]) if k + 1 < len(doc) else ""
+    return participle == "arrivé" and (to_masculine(after) or after) in PERSON_STATES
+
+
 def _role_is_patient(token: Any) -> bool:
     """A role noun describes the patient when bare ('conductrice ceinturée', 'infirmière de profession') or a
     definite, sentence-initial subject without complement ('Le piéton a été renversé')."""
     doc = token.doc
+    if _subject_of_patient_event(token):
+        return True
     first = token
     if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 1].whitespace_ \
             and not doc[token.i - 2].whitespace_:
@@ -1447,6 +1494,9 @@ def _person_state_member(token: Any) -> bool:
         k -= 1
     if k < 0 or doc[k].text not in (",", "et"):
         return False
+    if doc[k].text == "et" and k > 0 and (to_masculine(_lower(doc[k - 1])) or _lower(doc[k - 1])) not in PERSON_STATES \
+            and gender_of(_lower(doc[k - 1])) == gender_of(word) and is_adjective(_lower(doc[k - 1])):
+        return False  # coordinated with a thing's adjective: "une main froide et cyanosée"
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None
     return after is None or after.pos_ not in ("NOUN", "PROPN", "DET")
 
@@ -1501,9 +1551,9 @@ def _thing_before(segment: list[Any], gender: str) -> bool:
     if not words:
         return False
     head, word = words[0], _lower(words[0])
-    if _person_kind(head) is not None or word in ROLE_NOUNS or word in OTHER_PEOPLE or not (
+    if _person_kind(head) is not None or word in ROLE_NOUNS or word in OTHER_PEOPLE or _is_plural(head) or not (
             head.pos_ in ("NOUN", "PROPN") or _is_noun_only(word)):
-        return False
+        return False  # (a plural thing, "frissons", cannot take a singular word)
     genders = head.morph.get("Gender") if head.pos_ == "NOUN" else []
     return (genders[0][0] if genders else gender_of(word)) == gender
 
@@ -1520,7 +1570,7 @@ def _list_member_of_patient(token: Any, gender: str) -> bool:
         return False  # the word opens its segment, past adverbs ("très douloureuse")
     doc = token.doc
     if any(_lower(t) in PATIENT_PRONOUNS or t.pos_ == "AUX" or ("Fin" in t.morph.get("VerbForm") and not t.text.isupper())
-           for t in doc[segments[-1][0].i: token.i]):
+           for t in doc[segments[-1][-1].i + 1: token.i]):  # (after the opening noun and age: "Pte 46 a, ...")
         return False  # a clause with its own verb: not a verbless list
     word = to_masculine(_lower(token)) or _lower(token)
     person_word = word in PERSON_STATES | PERSON_PARTICIPLES | _COPULAS
@@ -1983,6 +2033,8 @@ def _epicene_patient(token: Any) -> bool:
     if not (word in _EPICENE_OPENERS or (gender_of(word) is None and word.endswith(_EPICENE_PERSON_SUFFIXES)
                                          and word in _noun_forms())):
         return False
+    if _subject_of_patient_event(token):
+        return True  # "La pédiatre de garde, prise d'un malaise, est installée en box 3"
     before = doc[token.sent.start: i]
     if len(before) > 1 or (before and _lower(before[0]) not in ("un", "une", "le", "la", "l'", "l’")):
         return False
