@@ -1605,6 +1605,24 @@ def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 _PARTICIPLE_ENDINGS = ("é", "ée", "i", "ie", "u", "ue", "is", "ise", "it", "ite")
 
 
+def _fronted_subject(doc: Any, i: int) -> str | None:
+    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
+    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+    for k in range(i + 1, min(i + 16, len(doc) - 1)):
+        if doc[k].text in _CLAUSE_BREAKS:
+            return None
+        if doc[k].text == ",":
+            subject = doc[k + 1]
+            if _lower(subject) in DETERMINERS and k + 2 < len(doc):
+                subject = doc[k + 2]
+            if _lower(subject) in ("il", "elle"):
+                return "M" if _lower(subject) == "il" else "F"
+            if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
+                return None
+            return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
+    return None
+
+
 def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """A participle that opens a sentence before ", il/elle ..." agrees with that pronoun, the patient, whatever tag
     the parse gives it (a name, a noun): "Stenté sur l'IVA en 2019, il revient ...", "Ménopausée depuis dix ans,
@@ -1619,11 +1637,9 @@ def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
                 or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
             continue  # (a participle takes a complement or an adverb: "Stenté sur", "Ménopausée depuis")
-        if not _fronted_before_pronoun(doc, token.i):
-            continue
-        pronoun = next(t for t in doc[token.i + 1:] if t.text == ",").nbor(1)
+        subject = _fronted_subject(doc, token.i)
         new = inflect(word, gender)
-        if {"il": "M", "elle": "F"}.get(_lower(pronoun)) == gender and new is not None and not _unknown_other_form(word, gender):
+        if subject == gender and new is not None and not _unknown_other_form(word, gender):
             extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                   _match_case(token.text, new), "patient", "fronted participle"))
     return found + extra
@@ -2421,6 +2437,13 @@ def _other_patient(token: Any) -> list[Any]:
         before = {_lower(t) for t in doc[sent.start: k]}
         if prev in ("un", "une") or before & {"il", "elle"}:
             return [token, *dets]
+    # round 16: once the patient is named in the sentence (its pronoun, or the noun that opens it), a patient noun shared a room with ("avec la patiente du
+    # lit B", "avec un monsieur agité") or placed beside ("la dame d'à côté", "le patient du box 2") is a neighbour
+    beside = placed or nxt[:3] == ["d'", "à", "côté"] or (k >= sent.start and _lower(doc[k]) == "avec")
+    if beside and prev in ("le", "la", "l'", "un", "une") and any(
+            _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
+            for t in doc[sent.start: dets[0].i]):
+        return [token, *dets]
     return []
 
 
