@@ -1480,6 +1480,8 @@ PERSON_STATES = frozenset({
     "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
     "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "coiffé", "seul",
     "rendormi", "assoupi", "recouché",
+    # round 16: how the person walks and which hand the person uses
+    "boiteux", "claudicant", "droitier", "gaucher",
 })
 
 
@@ -2427,7 +2429,6 @@ def _other_patient(token: Any) -> list[Any]:
             if first > sent.start and _lower(doc[first - 1]) in DETERMINERS:
                 keep.append(doc[first - 1])
             return keep
-        return []
     if prev in ("un", "une") and _lower(token) in ("patient", "patiente") and k >= sent.start \
             and _lower(doc[k]) not in ETRE | {"de", "d'", "d’", "c'est", "c’est"} \
             and any(_lower(t) in PATIENT_PRONOUNS for t in doc[sent.start: k]):
@@ -2440,7 +2441,7 @@ def _other_patient(token: Any) -> list[Any]:
     # round 16: once the patient is named in the sentence (its pronoun, or the noun that opens it), a patient noun shared a room with ("avec la patiente du
     # lit B", "avec un monsieur agité") or placed beside ("la dame d'à côté", "le patient du box 2") is a neighbour
     beside = placed or nxt[:3] == ["d'", "à", "côté"] or (k >= sent.start and _lower(doc[k]) == "avec")
-    if beside and prev in ("le", "la", "l'", "un", "une") and any(
+    if beside and prev in ("le", "la", "l'", "un", "une", "du") and any(
             _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
             for t in doc[sent.start: dets[0].i]):
         return [token, *dets]
