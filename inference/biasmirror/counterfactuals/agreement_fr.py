@@ -97,8 +97,8 @@ def _is_plural(token: Any) -> bool:
     low = token.text.lower()
     if not ("Plur" in token.morph.get("Number") and low.endswith(("s", "x", "z"))):
         return False
-    if low.endswith("s") and to_feminine(low) == low + "e":
-        # "assis", "confus", "surpris": a masculine singular in -s; plural only after a plural word
+    if (low.endswith("s") and to_feminine(low) == low + "e") or (low.endswith("x") and to_feminine(low) == low[:-1] + "se"):
+        # "assis", "confus", "anxieux": a masculine singular in -s or -x; plural only after a plural word
         prev = token.nbor(-1) if token.i > token.sent.start else None
         return prev is not None and (_lower(prev) in ("les", "des", "ses", "leurs", "mes", "ces", "aux", "nos")
                                      or ("Plur" in prev.morph.get("Number") and _lower(prev).endswith(("s", "x"))))
@@ -361,10 +361,57 @@ def _listed_participle(token: Any) -> bool:
     return False
 
 
+# Round 16: what happens to a patient in the emergency department (masculine participles): a role noun that is the
+# subject of one of them is the patient, whatever their trade ("Le pédiatre de garde, pris d'un malaise, est installé
+# en box 3", "la docteure ___, anesthésiste, est examinée", "Une touriste allemande ... est amenée par la police")
+_PATIENT_EVENTS = frozenset({"admis", "installé", "examiné", "amené", "ramené", "hospitalisé", "brancardé", "intubé", "perfusé", "réanimé", "désincarcéré", "évacué", "hélitreuillé",
+                             "transporté", "conduit", "suturé", "plâtré", "opéré", "sondé"})
+_ROLE_SUBJECT_DETS = frozenset({"le", "la", "l'", "un", "une"})
+
+
+def _skip_subject_tail(doc: Any, k: int) -> int:
+    """Past what may follow a subject noun before its verb: the name placeholder, a complement without article
+    ("de garde"), an adjective, and incises between commas ("___, anesthésiste,", ", perdue et déshydratée,")."""
+    while k < len(doc):
+        word = _lower(doc[k])
+        if word in ("___", "_") or doc[k].pos_ == "ADJ" or (word == "de" and k + 1 < len(doc) and doc[k + 1].pos_ == "NOUN"):
+            k += 2 if word == "de" else 1
+        elif word == ",":
+            j = k + 1
+            while j < len(doc) and doc[j].text != "," and doc[j].text not in _CLAUSE_BREAKS:
+                j += 1
+            if j >= len(doc) or doc[j].text != ",":
+                return k
+            k = j + 1
+        else:
+            return k
+    return k
+
+
+def _subject_of_patient_event(token: Any) -> bool:
+    """The role noun, after an article, is the subject of "est admis", "est installé", "a été amené", "est arrivé
+    conscient" (a person's state after the arrival): the patient of the note."""
+    doc, i = token.doc, token.i
+    if i == 0 or _lower(doc[i - 1]) not in _ROLE_SUBJECT_DETS or (i >= 2 and _lower(doc[i - 2]) in ("par", "avec", "à")):
+        return False
+    k = _skip_subject_tail(doc, i + 1)
+    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas"} | ADVERBS:
+        k += 1
+    if k >= len(doc):
+        return False
+    participle = to_masculine(_lower(doc[k])) or _lower(doc[k])
+    if participle in _PATIENT_EVENTS:
+        return _lower(doc[k - 1]) in ETRE | {"été"}
+    after = _lower(doc[k + 1]) if k + 1 < len(doc) else ""
+    return participle == "arrivé" and (to_masculine(after) or after) in PERSON_STATES
+
+
 def _role_is_patient(token: Any) -> bool:
     """A role noun describes the patient when bare ('conductrice ceinturée', 'infirmière de profession') or a
     definite, sentence-initial subject without complement ('Le piéton a été renversé')."""
     doc = token.doc
+    if _subject_of_patient_event(token):
+        return True
     first = token
     if token.i >= 2 and doc[token.i - 1].text == "-" and not doc[token.i - 1].whitespace_ \
             and not doc[token.i - 2].whitespace_:
@@ -1433,6 +1480,8 @@ PERSON_STATES = frozenset({
     "vacciné", "rassuré", "geignard", "grognon", "tremblant", "transpirant", "réactif", "vigilant", "déprimé",
     "désinhibé", "excité", "énervé", "souriant", "détendu", "habillé", "déshabillé", "coiffé", "seul",
     "rendormi", "assoupi", "recouché",
+    # round 16: how the person walks and which hand the person uses
+    "boiteux", "claudicant", "droitier", "gaucher",
 })
 
 
@@ -1447,6 +1496,9 @@ def _person_state_member(token: Any) -> bool:
         k -= 1
     if k < 0 or doc[k].text not in (",", "et"):
         return False
+    if doc[k].text == "et" and k > 0 and (to_masculine(_lower(doc[k - 1])) or _lower(doc[k - 1])) not in PERSON_STATES \
+            and gender_of(_lower(doc[k - 1])) == gender_of(word) and is_adjective(_lower(doc[k - 1])):
+        return False  # coordinated with a thing's adjective: "une main froide et cyanosée"
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None
     return after is None or after.pos_ not in ("NOUN", "PROPN", "DET")
 
@@ -1471,6 +1523,127 @@ def _person_states(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
         if new is not None:
             extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                   _match_case(token.text, new), "patient", "person's state"))
+    return found + extra
+
+
+# Round 16: the comma list of a verbless note opened by the patient's noun ("Homme de 40 ans, plaie ..., anxieux,
+# droitier", "Pt endormi, réveillable, ..., surveillé /1 h"): a member that opens its segment with an adjective or a
+# participle is said of the patient, unless the segment before names a thing of the same gender that it may describe.
+_ABBREVIATED_PATIENTS = {"pt": "M", "pte": "F"}
+
+
+def _opening_patient_gender(segment: list[Any]) -> str | None:
+    """The gender of the patient's noun among the first words of the segment that opens a verbless note ("Homme",
+    "Jeune femme", "Patiente", "Pte"); None when the segment opens otherwise."""
+    for t in segment[:3]:
+        word = _lower(t)
+        if word in _ABBREVIATED_PATIENTS:
+            return _ABBREVIATED_PATIENTS[word]
+        if _person_kind(t) == "patient" and t.pos_ in ("NOUN", "PROPN") and word not in ("ans", "_", "___") \
+                and word not in _EPICENE_FEMININE:  # ("personne", "victime": the noun's gender, not the patient's)
+            return gender_of(word) or (t.morph.get("Gender") or ["?"])[0][0]
+        if not (t.pos_ == "ADJ" or word == "jeune"):
+            return None
+    return None
+
+
+def _thing_before(segment: list[Any], gender: str) -> bool:
+    """The segment opens with a noun of a thing of ``gender`` ("douleur thoracique", "plaie du cuir chevelu")."""
+    words = [t for t in segment if t.pos_ != "DET"]
+    if not words:
+        return False
+    head, word = words[0], _lower(words[0])
+    if _person_kind(head) is not None or word in ROLE_NOUNS or word in OTHER_PEOPLE or _is_plural(head) or not (
+            head.pos_ in ("NOUN", "PROPN") or _is_noun_only(word)):
+        return False  # (a plural thing, "frissons", cannot take a singular word)
+    genders = head.morph.get("Gender") if head.pos_ == "NOUN" else []
+    return (genders[0][0] if genders else gender_of(word)) == gender
+
+
+def _list_member_of_patient(token: Any, gender: str) -> bool:
+    segments = _segments_back(token)
+    own = segments[0]
+    if len(segments) == 1:  # right after the noun itself: "Pt endormi, ..."
+        return 2 <= len(own) <= 3 and own[-1].i == token.i and _opening_patient_gender(own[:-1]) == gender \
+            and _opening_patient_gender(own[-2:-1]) == gender
+    if not segments[-1] or _opening_patient_gender(segments[-1]) != gender:
+        return False
+    if not own or any(_lower(t) not in _LIST_ADVERBS and _lower(t) not in ADVERBS for t in own[:-1]):
+        return False  # the word opens its segment, past adverbs ("très douloureuse")
+    doc = token.doc
+    if any(_lower(t) in PATIENT_PRONOUNS or t.pos_ == "AUX" or ("Fin" in t.morph.get("VerbForm") and not t.text.isupper())
+           for t in doc[segments[-1][-1].i + 1: token.i]):  # (after the opening noun and age: "Pte 46 a, ...")
+        return False  # a clause with its own verb: not a verbless list
+    word = to_masculine(_lower(token)) or _lower(token)
+    person_word = word in PERSON_STATES | PERSON_PARTICIPLES | _COPULAS
+    return person_word or not (_thing_before(segments[1], gender) or _describes_thing(token, gender))
+
+
+def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """The adjectives and participles that open a member of a verbless list opened by the patient's noun agree with
+    the patient (see above); a later "et" member follows through ``_extend_lists``."""
+    starts = {a.start for a in found}
+    extra = []
+    for token in doc:
+        word = _lower(token)
+        gender = gender_of(word)
+        if token.idx in starts or gender is None or token.i == 0 or _is_noun_only(word) or word in ROLE_NOUNS \
+                or _is_plural(token) or not (is_adjective(word) or token.pos_ in ("ADJ", "VERB")) \
+                or "Inf" in token.morph.get("VerbForm") or word.endswith("ant") or _abbreviation(token):
+            continue
+        after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if after is not None and (after.pos_ == "NOUN" or _is_noun_only(_lower(after)) or _lower(after) in _RELATIVE_QUE):
+            continue  # before its noun ("dernière cure"), or a verb of saying ("dit que ...")
+        if word.endswith("ment") or not _list_member_of_patient(token, gender):
+            continue
+        new = inflect(word, gender)
+        if new is not None and not _unknown_other_form(word, gender):
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "member of the patient's list"))
+    return found + extra
+
+
+# Round 16: past participles of the patient's history, whatever the dictionary knows of them ("stenté", "ménopausé")
+_PARTICIPLE_ENDINGS = ("é", "ée", "i", "ie", "u", "ue", "is", "ise", "it", "ite")
+
+
+def _fronted_subject(doc: Any, i: int) -> str | None:
+    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
+    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+    for k in range(i + 1, min(i + 16, len(doc) - 1)):
+        if doc[k].text in _CLAUSE_BREAKS:
+            return None
+        if doc[k].text == ",":
+            subject = doc[k + 1]
+            if _lower(subject) in DETERMINERS and k + 2 < len(doc):
+                subject = doc[k + 2]
+            if _lower(subject) in ("il", "elle"):
+                return "M" if _lower(subject) == "il" else "F"
+            if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
+                return None
+            return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
+    return None
+
+
+def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """A participle that opens a sentence before ", il/elle ..." agrees with that pronoun, the patient, whatever tag
+    the parse gives it (a name, a noun): "Stenté sur l'IVA en 2019, il revient ...", "Ménopausée depuis dix ans,
+    elle consulte ..."."""
+    starts = {a.start for a in found}
+    extra = []
+    for sent in doc.sents:
+        token = sent[0]
+        word = _lower(token)
+        gender = gender_of(word)
+        if token.idx in starts or gender is None or not word.endswith(_PARTICIPLE_ENDINGS) or _is_noun_only(word) \
+                or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
+                or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
+            continue  # (a participle takes a complement or an adverb: "Stenté sur", "Ménopausée depuis")
+        subject = _fronted_subject(doc, token.i)
+        new = inflect(word, gender)
+        if subject == gender and new is not None and not _unknown_other_form(word, gender):
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
+                                  _match_case(token.text, new), "patient", "fronted participle"))
     return found + extra
 
 
@@ -1842,8 +2015,8 @@ def analyse(doc: Any) -> list[Agreeing]:
     """Words of a parsed French text that agree with the patient or partner (see the module docstring), and the
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _analyse(doc)
-    for step in (_patient_nouns, _person_states, _distant_predicates, _extend_lists, _participle_predicates,
-                 _substantive_articles):
+    for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _fronted_participles,
+                 _extend_lists, _participle_predicates, _substantive_articles):
         found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
@@ -1878,6 +2051,8 @@ def _epicene_patient(token: Any) -> bool:
     if not (word in _EPICENE_OPENERS or (gender_of(word) is None and word.endswith(_EPICENE_PERSON_SUFFIXES)
                                          and word in _noun_forms())):
         return False
+    if _subject_of_patient_event(token):
+        return True  # "La pédiatre de garde, prise d'un malaise, est installée en box 3"
     before = doc[token.sent.start: i]
     if len(before) > 1 or (before and _lower(before[0]) not in ("un", "une", "le", "la", "l'", "l’")):
         return False
@@ -2254,7 +2429,6 @@ def _other_patient(token: Any) -> list[Any]:
             if first > sent.start and _lower(doc[first - 1]) in DETERMINERS:
                 keep.append(doc[first - 1])
             return keep
-        return []
     if prev in ("un", "une") and _lower(token) in ("patient", "patiente") and k >= sent.start \
             and _lower(doc[k]) not in ETRE | {"de", "d'", "d’", "c'est", "c’est"} \
             and any(_lower(t) in PATIENT_PRONOUNS for t in doc[sent.start: k]):
@@ -2264,6 +2438,13 @@ def _other_patient(token: Any) -> list[Any]:
         before = {_lower(t) for t in doc[sent.start: k]}
         if prev in ("un", "une") or before & {"il", "elle"}:
             return [token, *dets]
+    # round 16: once the patient is named in the sentence (its pronoun, or the noun that opens it), a patient noun shared a room with ("avec la patiente du
+    # lit B", "avec un monsieur agité") or placed beside ("la dame d'à côté", "le patient du box 2") is a neighbour
+    beside = placed or nxt[:3] == ["d'", "à", "côté"] or (k >= sent.start and _lower(doc[k]) == "avec")
+    if beside and prev in ("le", "la", "l'", "un", "une", "du") and any(
+            _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
+            for t in doc[sent.start: dets[0].i]):
+        return [token, *dets]
     return []
 
 

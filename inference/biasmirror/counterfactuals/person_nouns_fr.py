@@ -48,7 +48,10 @@ ROLE_NOUNS: tuple[tuple[str, str], ...] = (
     ("randonneuse", "randonneur"), ("chanteuse", "chanteur"), ("danseuse", "danseur"),
     ("chirurgienne-dentiste", "chirurgien-dentiste"), ("infirmière-anesthésiste", "infirmier-anesthésiste"),
     # round 12: where the patient lives ("résidente en EHPAD")
-    ("résidente", "résident"),)
+    ("résidente", "résident"),
+    # round 16: riders, sports and travel (not walkers or hunters, who are more often the ones who find the patient)
+    ("motarde", "motard"), ("skieuse", "skieur"), ("surfeuse", "surfeur"), ("footballeuse", "footballeur"),
+    ("rugbywoman", "rugbyman"), ("vacancière", "vacancier"), ("voyageuse", "voyageur"),)
 
 
 def sexes() -> dict[str, str]:
