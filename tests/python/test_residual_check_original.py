@@ -52,10 +52,12 @@ KEPT = [
      "Il a une fille suivie en oncologie, hospitalisée depuis lundi. Il est inquiet.", "hospitalisée"),
     ("fr", "F", "Sœur aînée suivie pour une sclérose en plaques, la patiente est asymptomatique.",
      "Sœur aînée suivie pour une sclérose en plaques, le patient est asymptomatique.", "suivie"),
-    ("es", "F", "Tiene una hermana operada del corazón, fallecida a los 40 años.",
-     "Tiene una hermana operada del corazón, fallecida a los 40 años.", "fallecida"),
-    ("es", "M", "Tiene un hermano en seguimiento por psiquiatría, ingresado de forma involuntaria.",
-     "Tiene un hermano en seguimiento por psiquiatría, ingresado de forma involuntaria.", "ingresado"),
+    # (the Spanish swapper's own analysis has since learnt a relative's participle after a comma, "una hermana
+    # operada del corazón, fallecida ...", so these cases use an apposition it still reads as the patient's)
+    ("es", "F", "Vive sola; su hermana, también viuda, la visita a diario.",
+     "Vive solo; su hermana, también viuda, lo visita a diario.", "viuda"),
+    ("es", "M", "Vive solo; su hermano, también viudo, lo visita a diario.",
+     "Vive sola; su hermano, también viudo, la visita a diario.", "viudo"),
 ]
 
 
@@ -76,6 +78,10 @@ KEPT += [
      "L'IDE libérale a appelé la régulation : elle signale une chute.", "elle"),
     ("fr", "M", "Examen par l'interne de garde : il ne retrouve pas de signe de gravité.",
      "Examen par l'interne de garde : il ne retrouve pas de signe de gravité.", "il"),
+    ("es", "F", "La trae su hija; ella refiere que la encontró en el suelo.",
+     "Lo trae su hija; ella refiere que lo encontró en el suelo.", "ella"),
+    ("es", "M", "Lo trae su hijo; él refiere que lo encontró en el suelo.",
+     "La trae su hijo; él refiere que la encontró en el suelo.", "él"),
 ]
 
 
