@@ -1446,12 +1446,16 @@ def _same_sex_pair(tokens: list[tuple[str, int]], words: list[str], found: list[
             continue
         if not _pair_of_persons(words, i + size):
             continue  # "ambas piernas", "los dos hijos": a pair of things or of other people
-        article, at = tokens[i]
-        out.append(Agreeing(at, at + len(article), article, pair_gender,
-                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
-                            "patient", "determiner"))
+        out.append(_pair_word(tokens, words, i, pair_gender))
         out.extend(_pair_predicates(tokens, words, i + size, pair_gender, taken))
     return found + out
+
+
+def _pair_word(tokens: list[tuple[str, int]], words: list[str], i: int, gender: str) -> Agreeing:
+    """The pair word at i ("ambos", "los [dos]") that changes with the patient."""
+    article, at = tokens[i]
+    other = {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]
+    return Agreeing(at, at + len(article), article, gender, _match_case(article, other), "patient", "determiner")
 
 
 def _pair_of_persons(words: list[str], k: int) -> bool:
@@ -1483,10 +1487,7 @@ def _pair_with_companion(tokens: list[tuple[str, int]], words: list[str], found:
         if not size or tokens[i][1] in taken or not _pair_of_persons(words, i + size):
             continue
         gender = _PAIR_WORDS[tuple(words[i: i + size])]
-        article, at = tokens[i]
-        out.append(Agreeing(at, at + len(article), article, gender,
-                            _match_case(article, {"ambos": "ambas", "ambas": "ambos", "los": "las", "las": "los"}[words[i]]),
-                            "patient", "determiner"))
+        out.append(_pair_word(tokens, words, i, gender))
         out.extend(_pair_predicates(tokens, words, i + size, gender, taken))
     return found + out
 
