@@ -39,10 +39,11 @@ _WORD = re.compile(r"[\w’'-]+|[^\w\s]")
 
 
 SPLITS = ("gold", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-          "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16")
+          "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16",
+          "heldout17")
 # rounds written to go both ways: each row is also measured from its swap back to its text
 BOTH_WAYS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9",
-             "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16")
+             "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17")
 
 
 def load_gold(language: str, split: str = "gold") -> list[dict]:
@@ -56,8 +57,8 @@ def load_gold(language: str, split: str = "gold") -> list[dict]:
     'heldout8' (round 8, likewise), 'heldout9' (round 9, written blind before that round's swapper changes,
     measured once at the end), 'heldout10' (round 10, likewise), 'heldout11' (round 11, likewise),
     'heldout12' (round 12, likewise), 'heldout13' (round 13, likewise), 'heldout14' (round 14, likewise),
-    'heldout15' (round 15, likewise) or 'heldout16' (round 16, likewise; each file reviewed by a second linguist,
-    also blind, before any measurement)."""
+    'heldout15' (round 15, likewise), 'heldout16' (round 16, likewise; each file reviewed by a second linguist,
+    also blind, before any measurement) or 'heldout17' (round 17, likewise)."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     rows = []
