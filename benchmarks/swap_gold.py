@@ -78,8 +78,19 @@ def other(sex: str) -> str:
     return "M" if sex == "F" else "F"
 
 
+# English words with two equally correct spellings: "Mum" (British) and "Mom" (American), either case. Rounds 2-13
+# wrote one of the two; from round 14 the writers list both.
+_EN_MOTHER = re.compile(r"\b([Mm])(?:um|om)(s?)\b")
+# a woman's title: "Ms" is correct wherever an older row wrote "Mrs" (it assumes no marriage); not the reverse
+_EN_MRS = re.compile(r"\bMrs\b")
+
+
 def _equivalents(language: str, text: str) -> list[str]:
-    """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón")."""
+    """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón"; English: "Mum"
+    or "Mom", and "Ms" where a row wrote "Mrs")."""
+    if language == "en":
+        spellings = [text, _EN_MOTHER.sub(r"\1um\2", text), _EN_MOTHER.sub(r"\1om\2", text)]
+        return list(dict.fromkeys(spellings + [_EN_MRS.sub("Ms", spelling) for spelling in spellings]))
     if language != "es":
         return [text]
     # either word, capitalised or not ("un hombre de 50 años" / "un varón de 50 años"); singular only
