@@ -246,17 +246,24 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 _CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)s?(?:-in-law)?"
 _SPEECH = (r"(?:says|say|said|reports|report|reported|states|state|stated|notes|noted|thinks|think|feels|feel|"
            r"explains|explained|adds|added|worries|is\s+worried|are\s+worried|"
+           # a wish about the parent is said of the patient the same way ("asks that her father not be resuscitated")
+           r"asks|asked|ask|requests|requested|request|wants|wanted|want|insists|insisted|confirms|confirmed|"
+           r"mentions|mentioned|describes|described|believes|believed|"
            r"(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
            # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
            # father for ..."
            r"(?:(?:is|was|are|were)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
            r"frightened|scared|afraid|fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
+# the patient named by a title, as the speaker's owner ("Ms ___'s son ... says his mother ...")
+_TITLED = r"(?:mrs|mr|ms|miss|mx)\.?\s*___"
+
+
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:
     # (the speaker may come with the patient: "Accompanied by her godson, who says his godfather ...")
     return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:accompanied|brought\s+in|brought|seen)\s+(?:by|with)\s+)?"
-                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|{_TITLED}['’]s\s+|the\s+)?"
                       rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
                       rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
                       rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"

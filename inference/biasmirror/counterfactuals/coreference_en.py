@@ -257,7 +257,13 @@ def _british(word: str) -> str:
 # said of that person as the clause's subject ("Her sister has been called and is on her way"), with no pronoun in
 # between
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
-_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,|\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
+# (also after a role noun in the apposition: "The patient's daughter, a doctor herself, asks ...")
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,(?:\s*(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?[\w-]+\s+(?=herself|himself))?|"
+                                r"\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
+# a phrase fronted before the subject pronoun describes that subject: its reflexive is the subject's ("A nurse
+# herself, she ...", "Once a midwife herself, she ...")
+_FRONTED_SUBJECT = re.compile(r"\s*,\s*(?:she|he)\b", re.IGNORECASE)
+_FRONTED_LEAD = re.compile(r"(?:\A|[.;:\n]\s*)(?:[A-Za-z]+\s+){1,3}\Z")
 # (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
 # (not across a colon or into a quotation, where someone else speaks of another: "Her daughter said: 'Mum's not
 # herself'")
@@ -303,6 +309,8 @@ def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
             if (m.start(2), m.end(2)) not in swapped or any(a < m.end(1) and m.start(1) < b for a, b in swapped):
+                continue
+            if _FRONTED_SUBJECT.match(text, m.end(2)) and _FRONTED_LEAD.search(text, 0, m.start(1)):
                 continue
             if _STAFF.fullmatch(noun) or _PERSON_SEX.get(noun) == sex:
                 out.append((m.start(2), m.end(2)))
