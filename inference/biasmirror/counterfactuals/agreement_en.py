@@ -677,6 +677,19 @@ _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECA
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
 
+# the patient's own child named without a sex ("her youngest", "his baby", "her little one"): a pronoun of the sex
+# the patient is not after it is the child's
+_OWN_CHILD = re.compile(r"\b(?:her|his)\s+(?:(?:little|new|newborn|baby|sick|only)\s+)?(?:youngest|eldest|oldest|"
+                        r"baby|child|toddler|infant|newborn|little\s+one|middle\s+one|youngest\s+one)\b(?!\s+(?:sister|"
+                        r"brother|son|daughter|boy|girl|grandson|granddaughter)\b)", re.IGNORECASE)
+
+
+def _last_own_child(text: str, end: int, swapped: set[tuple[int, int]]) -> int | None:
+    """Where the last child the patient owns, of no stated sex, is named before ``end`` (its possessive swapped)."""
+    starts = [m.start() for m in _OWN_CHILD.finditer(text, 0, end) if any(a == m.start() for a, _ in swapped)]
+    return starts[-1] if starts else None
+
+
 def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex: str) -> list[tuple[int, int]]:
     """Spans among ``swapped`` that belong to someone else and are kept:
 
@@ -719,6 +732,10 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
         staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start()))
         if staff and (not persons or staff[-1].start() > persons[-1].start()):
             out.append((m.start(), m.end()))  # "Dr. ___ saw her in triage; he wants ...": the doctor
+            continue
+        child = _last_own_child(text, m.start(), spans)
+        if child is not None and (not persons or child > persons[-1].start()):
+            out.append((m.start(), m.end()))  # "she brought her youngest in ... no one to mind him": the child's
             continue
         if not persons:
             continue
@@ -858,6 +875,8 @@ def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_se
                and (own or _CARES_FOR.search(text[max(0, p.start() - 60):p.start()]))
                for p in _PERSON_WORD.finditer(text, 0, m.start())):
             out.append(span)
+        elif _last_own_child(text, m.start(), swapped) is not None:
+            out.append(span)  # "he brought his youngest in ... no one to mind him": the child, of either sex
     return out
 
 
