@@ -231,9 +231,17 @@ def _clause_subject(text: str, start: int) -> re.Match[str] | None:
 
 # the note's own spelling convention: a British note (its "mum", "neighbour", "haematoma", "999", "A&E", months as
 # "/12") gets "mum" where the swap of "dad" would write the American "mom"; anything else keeps "mom"
+# (also the other British spellings: "-our", "-ise", "-yse", "anaes-", "gynae-", "tumour", and the British names of
+# things a note mentions: the GP, a carer, obs, resus, paracetamol, a fortnight)
 _BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour\w*|behaviour\w*|favour\w*|"
-                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|whilst|nappy|nappies|centre|litres?|"
-                      r"tyre|kerb|programme|999|A&E|x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
+                      r"tumour\w*|labour\w*|odour\w*|humour\w*|honour\w*|rumour\w*|"
+                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|anaesth\w*|gynae\w*|orthopaed\w*|"
+                      r"oestr\w+|foet\w+|whilst|amongst|learnt|nappy|nappies|centre|litres?|metres?|"
+                      r"(?:recogn|real|organ|mobil|immobil|stabil|apolog|hospital|final|steril|minim|summar|emphas|"
+                      r"critic|normal|sympath|vocal|verbal)is(?:e|ed|es|ing|ation)|(?:analy|paraly)s(?:e|ed|es|ing)|"
+                      r"tyre|kerb|programme|fortnight|poorly|GP|carers?|obs|resus|paracetamol|co-codamol|salbutamol|"
+                      r"adrenaline|frusemide|GTN|SHO|registrar|mobile\s+phone|lorry|pavement|999|A&E|"
+                      r"x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
 _AMERICAN_PARENT = {"mom": "mum", "moms": "mums", "mommy": "mummy", "stepmom": "stepmum"}
 
 
