@@ -393,6 +393,14 @@ _AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
+# (or in apposition, after a relative clause or none: "the man who was driving, his neighbour, ...", "The lady,
+# her carer's sister, ..."): another person the patient knows, not the patient named again
+_KNOWN_PERSON = (r"(?:neighbou?r|friend|carer|caregiver|colleague|co-?worker|boss|manager|employer|landlord|landlady|"
+                 r"lodger|tenant|flatmate|housemate|roommate|partner|ex|cousin|relative|" +
+                 "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) + ")")
+_RELATIVE_APPOSITION_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^,.;:\n]{1,50})?\s*,\s*(?:her|his|their|pt['’]s|"
+                                        rf"the\s+(?:pt|patient)['’]s)\s+(?:[\w-]+\s+)?{_KNOWN_PERSON}s?\s*[,;.]",
+                                        re.IGNORECASE)
 # "The actress, 36, fainted ...", "The chairman of the parish council, 63, ...": a role noun heading the note's
 # sentence with the age in apposition is the patient
 _AGE_APPOSITION_AFTER = re.compile(r"(?:\s+of\s+[^,.;:()\n]{1,40}?)?\s*,\s*\d{1,3}\s*(?:,|yo\b|y/o|y\.o\.|years?\b)",
@@ -552,6 +560,8 @@ def analyse(text: str) -> list[Agreeing]:
             pass      # "A woman in her 70s with a history of falls": the note's subject, aged
         elif word in _SEX_WORDS and _HEAD_A.search(before) and _HARMED_AFTER.match(text, m.end()):
             pass      # "A young man was hit by a car": the note's subject, what befell the patient
+        elif word in _SEX_WORDS and _RELATIVE_APPOSITION_AFTER.match(text, m.end()):
+            continue  # "the man who was driving, his neighbour, ...": a person the patient knows
         elif word in ("lady", "gentleman", "woman", "man", "lass", "lad") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
