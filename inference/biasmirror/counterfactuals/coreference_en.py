@@ -198,16 +198,25 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
 
 
 _AFTER_SEMICOLON = re.compile(r";\s*(she|he)\b", re.IGNORECASE)
+# a first clause that only says what the relative is to the patient ("His son-in-law is his HCP", "Her godmother,
+# 74, is her only contact"): the relative is still the topic after the semicolon
+_RELATIVE_IS = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?(?:[\w-]+\s+)?([\w-]+)(?:\s*,[^;]*?,)?"
+                          r"\s+(?:is|was)\s+(?:also\s+)?(?:her|his|the\s+(?:pt|patient)['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*",
+                          re.IGNORECASE)
 
 
 def _continues_relative(text: str, start: int, swapped: list[tuple[int, int]], sex: str) -> bool:
     """The pronoun opens a clause after a semicolon whose first clause is headed by a relative of the pronoun's sex
-    and says nothing of the patient ("Daughter lives in Leeds and has been informed; she will travel down")."""
+    and says nothing of the patient ("Daughter lives in Leeds and has been informed; she will travel down") or only
+    what the relative is to the patient ("His son is his next of kin; he is on his way")."""
     opening = re.search(r";\s*\Z", text[max(0, start - 4):start])
     if opening is None:
         return False
     end = start - len(opening.group())
     previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, end)] or [0])
+    described = _RELATIVE_IS.fullmatch(text, previous, end)
+    if described is not None:
+        return _RELATIVE_SEX.get(described.group(1).lower()) == sex
     if any(previous <= a < end for a, _ in swapped) or re.search(r"\b(?:pt|patient)\b", text[previous:end], re.I):
         return False
     head = re.match(r"\s*(?:the\s+)?([\w-]+)\b", text[previous:end])
