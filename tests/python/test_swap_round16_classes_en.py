@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from biasmirror.counterfactuals.rules import swap_sex
 from swap_cases import assert_swaps_both_ways
 
 # (sex of a, a, b)
@@ -35,7 +36,33 @@ CASES = [
     ("F", "Her son found her drowsy next to the radiator.", "His son found him drowsy next to the radiator."),
     ("M", "He noticed his fingers turning white in the cold.", "She noticed her fingers turning white in the cold."),
     ("F", "Her husband noticed her lips going blue.", "His wife noticed his lips going blue."),
+    # the patient's own child named without a sex: a pronoun after it of the sex the patient is not, and the object
+    # of a verb of care of the patient's sex, are the child's
+    ("F", "She came in with her baby because there was nobody to feed him at home.",
+     "He came in with his baby because there was nobody to feed him at home."),
+    ("M", "He has brought his youngest along; there is no one to collect her from nursery.",
+     "She has brought her youngest along; there is no one to collect her from nursery."),
+    # a sex word in apposition with a person the patient knows is that person
+    ("M", "Mr ___ was knocked off his bike; the man who stopped to help, his colleague, rang for an ambulance.",
+     "Ms ___ was knocked off her bike; the man who stopped to help, her colleague, rang for an ambulance."),
+    ("F", "She was found by a woman, her lodger, who rang 999.",
+     "He was found by a woman, his lodger, who rang 999."),
+    # a pronoun after a semicolon goes on from a relative whose clause only says what the relative is to the patient
+    ("M", "His brother is his next of kin; he has been phoned and is coming in.",
+     "Her brother is her next of kin; he has been phoned and is coming in."),
+    ("F", "Her niece, a student, is her only contact; she has been called.",
+     "His niece, a student, is his only contact; she has been called."),
 ]
+
+
+def test_a_pronoun_of_the_other_sex_after_the_patients_child_is_the_childs() -> None:
+    assert swap_sex("She brought her eldest with her; he is waiting outside.", "M", "en").text == (
+        "He brought his eldest with him; he is waiting outside.")
+
+
+def test_a_sex_word_with_its_own_body_in_apposition_is_still_the_patient() -> None:
+    assert swap_sex("Mrs ___ fell at home. The lady, her face bloodied, was helped up by her son.", "M",
+                    "en").text == "Mr ___ fell at home. The gentleman, his face bloodied, was helped up by his son."
 
 
 @pytest.mark.parametrize(("sex", "text", "copy"), CASES)
