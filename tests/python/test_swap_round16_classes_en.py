@@ -30,6 +30,15 @@ CASES = [
      "A keen runner himself, he collapsed two miles from the finish."),
     ("M", "BIBA from work. Once a paramedic himself, he refused to be carried.",
      "BIBA from work. Once a paramedic herself, she refused to be carried."),
+    ("M", "He was brought in by his son, who is a doctor himself.",
+     "She was brought in by her son, who is a doctor himself."),
+    ("F", "Her mum, who was a nurse herself, rang for the ambulance.",
+     "His mum, who was a nurse herself, rang for the ambulance."),
+    # an emphatic reflexive before or after a noun apposed or fronted to the patient leaves it the patient's
+    ("M", "Mr ___, himself a retired fireman, inhaled smoke at a house fire.",
+     "Ms ___, herself a retired firewoman, inhaled smoke at a house fire."),
+    ("F", "A grandmother herself, she knew the rash was not normal.",
+     "A grandfather himself, he knew the rash was not normal."),
     # "her" before a state and then a place is the object; before a body noun after a verb of perceiving, the
     # possessive
     ("F", "The carer found her breathless beside the bed.", "The carer found him breathless beside the bed."),

@@ -69,12 +69,15 @@ _RELATIVE_OR_PARTNER = "(?:" + "|".join(sorted(map(re.escape, list(person_nouns_
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
+# an emphatic reflexive before the predicate noun: "Mr ___, himself a retired policeman, ...", "she is herself a nurse"
+_EMPHATIC = r"(?:(?:herself|himself)\s+)?"
 _LICENSORS = [
     # (also a career's start or end: "retired as a headmistress", "trained as a midwife", "volunteers as a ...")
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?|retired|retiring|qualified|trained|training|"
                rf"served|serving|volunteers?|volunteered|volunteering)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?"
                rf"{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+{_EMPHATIC}[\"'“‘]?(?:an?\s+|the\s+)?"
+               rf"{_MODIFIER}\Z", re.IGNORECASE),
     # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
@@ -82,7 +85,7 @@ _LICENSORS = [
     # (also after a label's colon: "Crew: the driver, a man in his 50s, ...")
     re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n|\A[\w ]{{1,30}}:)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
                rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
-               rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+               rf"(?:who\s+(?:is|was)\s+)?{_EMPHATIC}(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
                r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
@@ -215,6 +218,8 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
 # a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
+# (or an emphatic reflexive, which makes the fronted relative the subject's own: "A father himself, he ...")
+_EMPHATIC_AFTER = re.compile(r"\s+(?:herself|himself)\s*,", re.IGNORECASE)
 _KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
 # or a role noun coordinated with it that closes the fronted phrase: "A mother and part-time barmaid, she ..." (a
 # second relative does not: "Son and daughter at bedside, she says")
@@ -506,7 +511,8 @@ def analyse(text: str) -> list[Agreeing]:
         fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
             _FRONTED_AFTER.match(text, m.end()) is not None and (
                 not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
-                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end()))
+                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end())
+                or _EMPHATIC_AFTER.match(text, m.end()) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)

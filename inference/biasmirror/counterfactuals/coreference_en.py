@@ -274,8 +274,10 @@ def _british(word: str) -> str:
 # said of that person as the clause's subject ("Her sister has been called and is on her way"), with no pronoun in
 # between
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
-# (also after a role noun in the apposition: "The patient's daughter, a doctor herself, asks ...")
-_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,(?:\s*(?:an?\s+)?(?:[\w-]+\s+){{0,2}}?[\w-]+\s+(?=herself|himself))?|"
+# (also after a role noun in the apposition or its relative clause: "The patient's daughter, a doctor herself, asks
+# ...", "by her son, who is a nurse himself")
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,(?:\s*(?:who\s+(?:is|was)\s+(?:also\s+)?)?(?:an?\s+)?"
+                                r"(?:[\w-]+\s+){0,2}?[\w-]+\s+(?=herself|himself))?|"
                                 r"\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
 # a phrase fronted before the subject pronoun describes that subject: its reflexive is the subject's ("A nurse
 # herself, she ...", "Once a midwife herself, she ...")
