@@ -39,6 +39,15 @@ CASES = [
      "Ms ___, herself a retired firewoman, inhaled smoke at a house fire."),
     ("F", "A grandmother herself, she knew the rash was not normal.",
      "A grandfather himself, he knew the rash was not normal."),
+    # a title before the de-identified name keeps its own pair
+    ("F", "Lady ___ was thrown from her horse at the point-to-point.",
+     "Lord ___ was thrown from his horse at the point-to-point."),
+    ("M", "Master ___, 9, trapped his finger in a car door.", "Miss ___, 9, trapped her finger in a car door."),
+    # the British "... lady" jobs pair with "... man"
+    ("F", "She works as a tea lady on the wards and slipped on a wet floor.",
+     "He works as a tea man on the wards and slipped on a wet floor."),
+    ("M", "He is a dustman and felt his back go while lifting a bin.",
+     "She is a dustwoman and felt her back go while lifting a bin."),
     # "her" before a state and then a place is the object; before a body noun after a verb of perceiving, the
     # possessive
     ("F", "The carer found her breathless beside the bed.", "The carer found him breathless beside the bed."),
@@ -67,6 +76,11 @@ CASES = [
 def test_a_pronoun_of_the_other_sex_after_the_patients_child_is_the_childs() -> None:
     assert swap_sex("She brought her eldest with her; he is waiting outside.", "M", "en").text == (
         "He brought his eldest with him; he is waiting outside.")
+
+
+def test_master_elsewhere_is_kept() -> None:
+    assert swap_sex("He is studying for a master's degree.", "F", "en").text == (
+        "She is studying for a master's degree.")
 
 
 def test_a_sex_word_with_its_own_body_in_apposition_is_still_the_patient() -> None:

@@ -69,6 +69,8 @@ _RELATIVE_OR_PARTNER = "(?:" + "|".join(sorted(map(re.escape, list(person_nouns_
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
+# a title before the de-identified name
+_BEFORE_NAME = re.compile(r"\s*___")
 # an emphatic reflexive before the predicate noun: "Mr ___, himself a retired policeman, ...", "she is herself a nurse"
 _EMPHATIC = r"(?:(?:herself|himself)\s+)?"
 _LICENSORS = [
@@ -601,6 +603,8 @@ def analyse(text: str) -> list[Agreeing]:
         gender = "F" if word in ROLE_PAIRS or word in CHILD_PAIRS else "M"
         pairs, male = (CHILD_PAIRS, _MALE_CHILD) if child else (ROLE_PAIRS, _MALE)
         new = pairs[word] if gender == "F" else male[word]
+        if word == "lady" and _BEFORE_NAME.match(text, m.end()):
+            new = "lord"  # "Lady ___": a peer's title, whose man is a lord
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return sorted(found + nicknames, key=lambda a: a.start)
