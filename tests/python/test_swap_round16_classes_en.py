@@ -39,6 +39,9 @@ CASES = [
      "Ms ___, herself a retired firewoman, inhaled smoke at a house fire."),
     ("F", "A grandmother herself, she knew the rash was not normal.",
      "A grandfather himself, he knew the rash was not normal."),
+    # the member of staff the patient was seen by is the antecedent of a pronoun of the other sex after it
+    ("F", "She was reviewed by the surgical registrar; he wants her kept nil by mouth.",
+     "He was reviewed by the surgical registrar; he wants him kept nil by mouth."),
     # a title before the de-identified name keeps its own pair
     ("F", "Lady ___ was thrown from her horse at the point-to-point.",
      "Lord ___ was thrown from his horse at the point-to-point."),
@@ -53,6 +56,8 @@ CASES = [
     ("F", "Her son found her drowsy next to the radiator.", "His son found him drowsy next to the radiator."),
     ("M", "He noticed his fingers turning white in the cold.", "She noticed her fingers turning white in the cold."),
     ("F", "Her husband noticed her lips going blue.", "His wife noticed his lips going blue."),
+    ("F", "The consultant wants her monitored overnight and kept nil by mouth.",
+     "The consultant wants him monitored overnight and kept nil by mouth."),
     # the patient's own child named without a sex: a pronoun after it of the sex the patient is not, and the object
     # of a verb of care of the patient's sex, are the child's
     ("F", "She came in with her baby because there was nobody to feed him at home.",

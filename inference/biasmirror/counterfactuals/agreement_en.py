@@ -689,10 +689,13 @@ _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
 # (with its modifiers or its owner: "The mental health liaison nurse has seen her; he ...", "and his commanding
 # officer is with him; she ...", "the home's nurse says ...")
-_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*|\band\s+)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|"
-                            r"the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?(?:doctor|surgeon|consultant|registrar|gp|"
-                            r"paramedic|officer|attending|resident|nurse|rn|midwife|physio|physiotherapist|therapist|"
-                            r"social\s+worker|pharmacist|medic))\b", re.IGNORECASE)
+_STAFF_NOUNS = (r"(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?"
+                r"(?:doctor|surgeon|consultant|registrar|gp|paramedic|officer|attending|resident|nurse|rn|midwife|physio|"
+                r"physiotherapist|therapist|social\s+worker|pharmacist|medic))\b")
+_STAFF_SUBJECT = re.compile(rf"(?:\A|[.;:\n]\s*|\band\s+){_STAFF_NOUNS}", re.IGNORECASE)
+# (or the agent the patient was seen or sent by: "She was seen by the on-call registrar ...; he has booked it")
+_STAFF_AGENT = re.compile(r"\b(?:seen|reviewed|assessed|examined|referred|sent|admitted|discharged|treated|triaged|"
+                          rf"visited)\s+by\s+{_STAFF_NOUNS}", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 
@@ -749,7 +752,7 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             continue
         persons = [p for p in _PERSON_WORD.finditer(text, 0, m.start())
                    if _PERSON_SEX[p.group().lower()] == pronoun_sex]
-        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start()))
+        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start())) or list(_STAFF_AGENT.finditer(text, 0, m.start()))
         if staff and (not persons or staff[-1].start() > persons[-1].start()):
             out.append((m.start(), m.end()))  # "Dr. ___ saw her in triage; he wants ...": the doctor
             continue
