@@ -219,9 +219,10 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
                           rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
-# a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
-# (or an emphatic reflexive, which makes the fronted relative the subject's own: "A father himself, he ...")
+# an emphatic reflexive after a fronted relative makes it the subject's own, like a complement: "A father himself,
+# he ..."
 _EMPHATIC_AFTER = re.compile(r"\s+(?:herself|himself)\s*,", re.IGNORECASE)
+# a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
 _KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
 # or a role noun coordinated with it that closes the fronted phrase: "A mother and part-time barmaid, she ..." (a
 # second relative does not: "Son and daughter at bedside, she says")

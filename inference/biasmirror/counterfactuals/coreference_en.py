@@ -247,7 +247,7 @@ _BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour
                       r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|anaesth\w*|gynae\w*|orthopaed\w*|"
                       r"oestr\w+|foet\w+|whilst|amongst|learnt|nappy|nappies|centre|litres?|metres?|"
                       r"(?:recogn|real|organ|mobil|immobil|stabil|apolog|hospital|final|steril|minim|summar|emphas|"
-                      r"critic|normal|sympath|vocal|verbal)is(?:e|ed|es|ing|ation)|(?:analy|paraly)s(?:e|ed|es|ing)|"
+                      r"critic|normal|sympath|vocal|verbal)is(?:e|ed|es|ing|ation)|(?:analy|paraly)s(?:e|ed|ing)|"
                       r"tyre|kerb|programme|fortnight|poorly|GP|carers?|obs|resus|paracetamol|co-codamol|salbutamol|"
                       r"adrenaline|frusemide|GTN|SHO|registrar|mobile\s+phone|lorry|pavement|999|A&E|"
                       r"x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
