@@ -404,7 +404,7 @@ _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his
 # (or in apposition, after a relative clause or none: "the man who was driving, his neighbour, ...", "The lady,
 # her carer's sister, ..."): another person the patient knows, not the patient named again
 _KNOWN_PERSON = (r"(?:neighbou?r|friend|carer|caregiver|colleague|co-?worker|boss|manager|employer|landlord|landlady|"
-                 r"lodger|tenant|flatmate|housemate|roommate|partner|ex|cousin|relative|" +
+                 r"lodger|tenant|flatmate|housemate|roommate|cousin|relative|" +
                  "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) + ")")
 _RELATIVE_APPOSITION_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^,.;:\n]{1,50})?\s*,\s*(?:her|his|their|pt['’]s|"
                                         rf"the\s+(?:pt|patient)['’]s)\s+(?:[\w-]+\s+)?{_KNOWN_PERSON}s?\s*[,;.]",
