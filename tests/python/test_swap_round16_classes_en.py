@@ -42,6 +42,11 @@ CASES = [
     # the member of staff the patient was seen by is the antecedent of a pronoun of the other sex after it
     ("F", "She was reviewed by the surgical registrar; he wants her kept nil by mouth.",
      "He was reviewed by the surgical registrar; he wants him kept nil by mouth."),
+    # a relative's device, operation or treatment is the relative's ("undergoing" binds the possessive)
+    ("M", "His father had his pacemaker fitted at 60 and he fears the same.",
+     "Her father had his pacemaker fitted at 60 and she fears the same."),
+    ("F", "Her sister had her gallbladder out last year; she now has the same pain.",
+     "His sister had her gallbladder out last year; he now has the same pain."),
     # a title before the de-identified name keeps its own pair
     ("F", "Lady ___ was thrown from her horse at the point-to-point.",
      "Lord ___ was thrown from his horse at the point-to-point."),

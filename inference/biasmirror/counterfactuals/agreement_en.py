@@ -862,7 +862,11 @@ _CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|
 # possessive after the relative's verb of undergoing is the relative's (the clause's subject binds it)
 _UNDERGONE = (r"(?:first|second|third|last|mi|stemi|nstemi|stroke|tia|heart\s+attack|cancer|diagnosis|bypass|operation|"
               r"surgery|transplant|fall|hip|knee|leg|arm|wrist|ankle|shoulder|back|neck|head|heart|chest|foot|hand|eye|"
-              r"breast|lung|bowel|prostate|kidney|liver)")
+              r"breast|lung|bowel|prostate|kidney|liver|"
+              # (the devices, operations and treatments a relative undergoes: "his father had his pacemaker fitted")
+              r"pacemaker|defibrillator|icd|stents?|valve|hysterectomy|mastectomy|appendix|appendicectomy|"
+              r"appendectomy|gallbladder|cholecystectomy|hernia|tonsils|cataracts?|chemo|chemotherapy|radiotherapy|"
+              r"dialysis|amputation|seizure|fit|baby|pregnancy|miscarriage|thyroid|womb|ovaries|colon|spleen)")
 _RELATIVE_UNDERGOES = re.compile(r"\b(?:her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)?(\w[\w-]*)\s+"
                                  r"(?:(?:also|recently|just|once|only|then)\s+)?(?:had|has|broke|fractured|hurt|injured|lost|"
                                  r"underwent|suffered|died\s+(?:of|from|after)|passed\s+away\s+(?:of|from|after))\s+"
