@@ -20,6 +20,8 @@ CASES = [
      "The pt's son insists that his mother never drinks."),
     ("F", "Ms ___'s grandson wants his grandma to come home with him tonight.",
      "Mr ___'s grandson wants his grandpa to come home with him tonight."),
+    ("F", "Her son brought her in from the care home and says his mum has stopped eating.",
+     "His son brought him in from the care home and says his dad has stopped eating."),
     # an emphatic reflexive after a role noun in an apposition is that person's ...
     ("M", "His son, a paramedic himself, asks that his father be seen soon.",
      "Her son, a paramedic himself, asks that his mother be seen soon."),
@@ -30,6 +32,8 @@ CASES = [
      "A keen runner himself, he collapsed two miles from the finish."),
     ("M", "BIBA from work. Once a paramedic himself, he refused to be carried.",
      "BIBA from work. Once a paramedic herself, she refused to be carried."),
+    ("F", "A physio herself, the patient knows which exercises to do.",
+     "A physio himself, the patient knows which exercises to do."),
     ("M", "He was brought in by his son, who is a doctor himself.",
      "She was brought in by her son, who is a doctor himself."),
     ("F", "Her mum, who was a nurse herself, rang for the ambulance.",

@@ -266,6 +266,8 @@ _SPEECH = (r"(?:says|say|said|reports|report|reported|states|state|stated|notes|
 _TITLED = r"(?:mrs|mr|ms|miss|mx)\.?\s*___"
 
 
+# (after a first deed of the speaker's: "Mr ___'s son rang ahead and says his dad ...")
+_FIRST_DEED = r"(?:\s+(?!(?:she|he)\b)[a-z]+(?:\s+(?!(?:she|he)\b)[\w-]+){0,3}?\s+and)?"
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:
@@ -274,7 +276,7 @@ def _speaks_of(speakers: str) -> re.Pattern[str]:
                       rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|{_TITLED}['’]s\s+|the\s+)?"
                       rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
                       rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
-                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
+                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?{_FIRST_DEED}\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
                       rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his|their)\s+\Z", re.IGNORECASE)
 
 

@@ -281,7 +281,8 @@ _APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,(?:\s*(?:who\s+(?:is|was)\s+(
                                 r"\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
 # a phrase fronted before the subject pronoun describes that subject: its reflexive is the subject's ("A nurse
 # herself, she ...", "Once a midwife herself, she ...")
-_FRONTED_SUBJECT = re.compile(r"\s*,\s*(?:she|he)\b", re.IGNORECASE)
+_FRONTED_SUBJECT = re.compile(r"\s*,\s*(?:she|he|(?:the\s+)?(?:pt|patient)|m(?:r|rs|s|iss)\.?\s*___)(?!\w)",
+                              re.IGNORECASE)
 _FRONTED_LEAD = re.compile(r"(?:\A|[.;:\n]\s*)(?:[A-Za-z]+\s+){1,3}\Z")
 # (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
 # (not across a colon or into a quotation, where someone else speaks of another: "Her daughter said: 'Mum's not
