@@ -267,7 +267,7 @@ _TITLED = r"(?:mrs|mr|ms|miss|mx)\.?\s*___"
 
 
 # (after a first deed of the speaker's: "Mr ___'s son rang ahead and says his dad ...")
-_FIRST_DEED = r"(?:\s+(?!(?:she|he)\b)[a-z]+(?:\s+(?!(?:she|he)\b)[\w-]+){0,3}?\s+and)?"
+_FIRST_DEED = r"(?:\s+(?!(?:she|he)\b)[a-z]+(?:\s+(?!(?:she|he)\b)[\w-]+){0,7}?\s+and)?"
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:

@@ -241,7 +241,7 @@ def _clause_subject(text: str, start: int) -> re.Match[str] | None:
 # the note's own spelling convention: a British note (its "mum", "neighbour", "haematoma", "999", "A&E", months as
 # "/12") gets "mum" where the swap of "dad" would write the American "mom"; anything else keeps "mom"
 # (also the other British spellings: "-our", "-ise", "-yse", "anaes-", "gynae-", "tumour", and the British names of
-# things a note mentions: the GP, a carer, obs, resus, paracetamol, a fortnight)
+# things a note mentions: the GP, a carer, a care home, obs, resus, paracetamol, a fortnight)
 _BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour\w*|behaviour\w*|favour\w*|"
                       r"tumour\w*|labour\w*|odour\w*|humour\w*|honour\w*|rumour\w*|"
                       r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|anaesth\w*|gynae\w*|orthopaed\w*|"
@@ -249,7 +249,7 @@ _BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour
                       r"(?:recogn|real|organ|mobil|immobil|stabil|apolog|hospital|final|steril|minim|summar|emphas|"
                       r"critic|normal|sympath|vocal|verbal)is(?:e|ed|es|ing|ation)|(?:analy|paraly)s(?:e|ed|ing)|"
                       r"tyre|kerb|programme|fortnight|poorly|GP|carers?|obs|resus|paracetamol|co-codamol|salbutamol|"
-                      r"adrenaline|frusemide|GTN|SHO|registrar|mobile\s+phone|lorry|pavement|999|A&E|"
+                      r"adrenaline|frusemide|GTN|SHO|registrar|care\s+homes?|mobile\s+phone|lorry|pavement|999|A&E|"
                       r"x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
 _AMERICAN_PARENT = {"mom": "mum", "moms": "mums", "mommy": "mummy", "stepmom": "stepmum"}
 
