@@ -69,12 +69,17 @@ _RELATIVE_OR_PARTNER = "(?:" + "|".join(sorted(map(re.escape, list(person_nouns_
 _SUBJECT = rf"(?:she|he|pt|patient|who|{_VICTIM}|{_NAME}|mr\.?\s*___|ms\.?\s*___|mrs\.?\s*___|miss\s*___)"
 # "works nights as a policewoman": when the job is done, between the verb and "as"
 _WHEN = r"(?:nights|days|evenings|mornings|weekends|shifts|nightshifts|part[- ]time|full[- ]time|locum|abroad|overseas)"
+# a title before the de-identified name
+_BEFORE_NAME = re.compile(r"\s*___")
+# an emphatic reflexive before the predicate noun: "Mr ___, himself a retired policeman, ...", "she is herself a nurse"
+_EMPHATIC = r"(?:(?:herself|himself)\s+)?"
 _LICENSORS = [
     # (also a career's start or end: "retired as a headmistress", "trained as a midwife", "volunteers as a ...")
     re.compile(rf"\b(?:works?|worked|working|employed|job|career|jobs?|retired|retiring|qualified|trained|training|"
                rf"served|serving|volunteers?|volunteered|volunteering)\s+(?:{_WHEN}\s+)?as\s+(?:an?\s+|the\s+)?"
                rf"{_MODIFIER}\Z", re.IGNORECASE),
-    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+[\"'“‘]?(?:an?\s+|the\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+    re.compile(rf"\b{_SUBJECT}\s+(?:is|was|has\s+been|had\s+been|is\s+also|was\s+also)\s+{_EMPHATIC}[\"'“‘]?(?:an?\s+|the\s+)?"
+               rf"{_MODIFIER}\Z", re.IGNORECASE),
     # (the age may be hyphenated to its unit: "a 71-year-old man", "83-yr-old female")
     re.compile(rf"\b\d+(?:\s*|-)(?:yo|y/o|y\.o\.|years?[- ]old|yrs?[- ]old)\s+{_MODIFIER}\Z", re.IGNORECASE),
     # (or any noun but a relative's opening the note: "The cyclist, who is a woman in her 30s, was clipped by ...")
@@ -82,7 +87,7 @@ _LICENSORS = [
     # (also after a label's colon: "Crew: the driver, a man in his 50s, ...")
     re.compile(rf"(?:\b(?:pt|patient|{_VICTIM}|{_NAME})|(?:\A|\n|\A[\w ]{{1,30}}:)\s*the\s+(?!(?:{_RELATIVE_OR_PARTNER}|{_HELPERS}|gp|carer|"
                rf"consultant|registrar|witness|bystander|passer-by)\b)[\w-]+)\s*,\s*"
-               rf"(?:who\s+(?:is|was)\s+)?(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
+               rf"(?:who\s+(?:is|was)\s+)?{_EMPHATIC}(?:an?\s+)?{_MODIFIER}\Z", re.IGNORECASE),
     re.compile(r"(?:\A|[.;:\n(]\s*|,\s+)(?:(?:retired|former|ex-|part-time|full-time|unemployed|single|young|elderly|professional|pleasant|"
                r"thin|obese|frail|anxious|tearful|homeless|disheveled|intoxicated|well-appearing|ill-appearing|"
                r"older|middle-aged|healthy|elderly|agitated|confused)\s*)*\Z", re.IGNORECASE),
@@ -214,6 +219,9 @@ _COORDINATED = re.compile(rf"\A(?:\s+of\s+[^,.;:()\n]{{1,40}}?)?(?:\s*,\s*(?:and
                           rf"(?:an?\s+|the\s+)?(?:[\w-]+['’]s\s+)?{_MODIFIER}\Z", re.IGNORECASE)
 # a sex word in apposition to the partner: "her partner, a man in his 40s" is the partner's and changes with
 # the partner, so that the couple keeps its configuration
+# an emphatic reflexive after a fronted relative makes it the subject's own, like a complement: "A father himself,
+# he ..."
+_EMPHATIC_AFTER = re.compile(r"\s+(?:herself|himself)\s*,", re.IGNORECASE)
 # a kinship noun's complement, maybe after a noun coordinated with it: "mother of two", "uncle and godfather to ..."
 _KIN_COMPLEMENT = re.compile(r"(?:\s+(?:and|or)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?\s+(?:of|to)\b", re.IGNORECASE)
 # or a role noun coordinated with it that closes the fronted phrase: "A mother and part-time barmaid, she ..." (a
@@ -246,20 +254,29 @@ _CHILD_NOTE = re.compile(r"\b(?:infant|baby|newborn|neonate|toddler|child|kid|bo
 _CHILD_NOUNS = r"(?:step|grand|god)?(?:daughter|son)s?(?:-in-law)?"
 _SPEECH = (r"(?:says|say|said|reports|report|reported|states|state|stated|notes|noted|thinks|think|feels|feel|"
            r"explains|explained|adds|added|worries|is\s+worried|are\s+worried|"
+           # a wish about the parent is said of the patient the same way ("asks that her father not be resuscitated")
+           r"asks|asked|ask|requests|requested|request|wants|wanted|want|insists|insisted|confirms|confirmed|"
+           r"mentions|mentioned|describes|described|believes|believed|"
            r"(?:tells|told)\s+(?:us|me|staff|triage|the\s+\w+)|"
            # a feeling about the parent, in apposition: "Her son, worried that his mother ...", "furious with his
            # father for ..."
            r"(?:(?:is|was|are|were)\s+)?(?:worried|concerned|anxious|angry|furious|upset|cross|annoyed|frustrated|"
            r"frightened|scared|afraid|fed\s+up)(?:\s+(?:with|about|at|for|by))?)")
+# the patient named by a title, as the speaker's owner ("Ms ___'s son ... says his mother ...")
+_TITLED = r"(?:mrs|mr|ms|miss|mx)\.?\s*___"
+
+
+# (after a first deed of the speaker's: "Mr ___'s son rang ahead and says his dad ...")
+_FIRST_DEED = r"(?:\s+(?!(?:she|he)\b)[a-z]+(?:\s+(?!(?:she|he)\b)[\w-]+){0,7}?\s+and)?"
 # (also in a relative clause, with the speaker's own pronoun: "Her daughter, who says she has never seen her
 # mother ...")
 def _speaks_of(speakers: str) -> re.Pattern[str]:
     # (the speaker may come with the patient: "Accompanied by her godson, who says his godfather ...")
     return re.compile(rf"(?:\A|[.;:\n]\s*)(?:(?:accompanied|brought\s+in|brought|seen)\s+(?:by|with)\s+)?"
-                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|the\s+)?"
+                      rf"(?:(?:the\s+)?(?:pt['’]s|patient['’]s|her|his)\s+|{_TITLED}['’]s\s+|the\s+)?"
                       rf"(?:(?:eldest|youngest|oldest|elder|younger|only|adult|adopted)\s+)?{speakers}"
                       rf"(?:\s+(?:at|by)\s+(?:the\s+)?(?:bedside|side))?"
-                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
+                      rf"(?:\s*,[^,.;:\n]{{1,50}},)?(?:\s*,?\s*who)?{_FIRST_DEED}\s*,?\s+{_SPEECH}\s+(?:that\s+)?"
                       rf"(?:(she|he)\s+[^,.;:\n]{{0,40}}?\s+)?(her|his|their)\s+\Z", re.IGNORECASE)
 
 
@@ -386,6 +403,14 @@ _AGE_AFTER = re.compile(r"\s*(?:,\s*)?(?:in\s+(?:her|his)\s+(?:(?:early|mid|late
 # (not when the clause says whose relative the person is: "The man in the next bay is her brother")
 _RELATIVE_PREDICATE_AFTER = re.compile(r"[^.;\n]{0,40}?\b(?:is|was)\s+(?:her|his|their|pt's|pt’s|patient's|patient’s|"
                                        r"the\s+(?:pt|patient)(?:'s|’s))\s", re.IGNORECASE)
+# (or in apposition, after a relative clause or none: "the man who was driving, his neighbour, ...", "The lady,
+# her carer's sister, ..."): another person the patient knows, not the patient named again
+_KNOWN_PERSON = (r"(?:neighbou?r|friend|carer|caregiver|colleague|co-?worker|boss|manager|employer|landlord|landlady|"
+                 r"lodger|tenant|flatmate|housemate|roommate|cousin|relative|" +
+                 "|".join(sorted(map(re.escape, person_nouns_en.sexes("kin", "parent")), key=len, reverse=True)) + ")")
+_RELATIVE_APPOSITION_AFTER = re.compile(r"(?:\s+(?:who|that)\b[^,.;:\n]{1,50})?\s*,\s*(?:her|his|their|pt['’]s|"
+                                        rf"the\s+(?:pt|patient)['’]s)\s+(?:[\w-]+\s+)?{_KNOWN_PERSON}s?\s*[,;.]",
+                                        re.IGNORECASE)
 # "The actress, 36, fainted ...", "The chairman of the parish council, 63, ...": a role noun heading the note's
 # sentence with the age in apposition is the patient
 _AGE_APPOSITION_AFTER = re.compile(r"(?:\s+of\s+[^,.;:()\n]{1,40}?)?\s*,\s*\d{1,3}\s*(?:,|yo\b|y/o|y\.o\.|years?\b)",
@@ -491,7 +516,8 @@ def analyse(text: str) -> list[Agreeing]:
         fronted = (_FRONTED_BEFORE.search(before) is not None or _FRONTED_LIST.search(before) is not None) and \
             _FRONTED_AFTER.match(text, m.end()) is not None and (
                 not (child or word in _KIN) or _KIN_COMPLEMENT.match(text, m.end()) is not None
-                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end()))
+                or _FRONTED_LIST.search(before) is not None or _closes_with_role(text, m.end())
+                or _EMPHATIC_AFTER.match(text, m.end()) is not None)
         # (any role noun: "she is the village's postwoman", "he is his mother's only son")
         possessor_predicate = _POSSESSOR_PREDICATE.search(before) is not None
         speech = _speech_of(word)
@@ -545,6 +571,8 @@ def analyse(text: str) -> list[Agreeing]:
             pass      # "A woman in her 70s with a history of falls": the note's subject, aged
         elif word in _SEX_WORDS and _HEAD_A.search(before) and _HARMED_AFTER.match(text, m.end()):
             pass      # "A young man was hit by a car": the note's subject, what befell the patient
+        elif word in _SEX_WORDS and _RELATIVE_APPOSITION_AFTER.match(text, m.end()):
+            continue  # "the man who was driving, his neighbour, ...": a person the patient knows
         elif word in ("lady", "gentleman", "woman", "man", "lass", "lad") and _HEAD_THE_SEX.search(before) and not \
                 _RELATIVE_PREDICATE_AFTER.match(text, m.end()):
             pass      # "The gentleman in bed 12 has pulled out his cannula": the patient named again
@@ -578,6 +606,8 @@ def analyse(text: str) -> list[Agreeing]:
         gender = "F" if word in ROLE_PAIRS or word in CHILD_PAIRS else "M"
         pairs, male = (CHILD_PAIRS, _MALE_CHILD) if child else (ROLE_PAIRS, _MALE)
         new = pairs[word] if gender == "F" else male[word]
+        if word == "lady" and _BEFORE_NAME.match(text, m.end()):
+            new = "lord"  # "Lady ___": a peer's title, whose man is a lord
         reason = "sex word" if word in _SEX_WORDS else "role noun"
         found.append(Agreeing(m.start(), m.end(), token, gender, _match_case(token, new), "patient", reason))
     return sorted(found + nicknames, key=lambda a: a.start)
@@ -662,12 +692,28 @@ _PARENT_NOUN = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, person_nouns
 # a member of staff as the subject of a clause, the nearest antecedent of a pronoun of the sex the patient is not
 # (with its modifiers or its owner: "The mental health liaison nurse has seen her; he ...", "and his commanding
 # officer is with him; she ...", "the home's nurse says ...")
-_STAFF_SUBJECT = re.compile(r"(?:\A|[.;:\n]\s*|\band\s+)(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|"
-                            r"the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?(?:doctor|surgeon|consultant|registrar|gp|"
-                            r"paramedic|officer|attending|resident|nurse|rn|midwife|physio|physiotherapist|therapist|"
-                            r"social\s+worker|pharmacist|medic))\b", re.IGNORECASE)
+_STAFF_NOUNS = (r"(?:dr\.?\s*___|dr\.?\s+[A-Z][a-z]+|(?:the|her|his|their|our|the\s+\w+['’]s)\s+(?:[\w-]+\s+){0,3}?"
+                r"(?:doctor|surgeon|consultant|registrar|gp|paramedic|officer|attending|resident|nurse|rn|midwife|physio|"
+                r"physiotherapist|therapist|social\s+worker|pharmacist|medic))\b")
+_STAFF_SUBJECT = re.compile(rf"(?:\A|[.;:\n]\s*|\band\s+){_STAFF_NOUNS}", re.IGNORECASE)
+# (or the agent the patient was seen or sent by: "She was seen by the on-call registrar ...; he has booked it")
+_STAFF_AGENT = re.compile(r"\b(?:seen|reviewed|assessed|examined|referred|sent|admitted|discharged|treated|triaged|"
+                          rf"visited)\s+by\s+{_STAFF_NOUNS}", re.IGNORECASE)
 _OTHER_SEX_PRONOUN = {"F": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
                       "M": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
+
+
+# the patient's own child named without a sex ("her youngest", "his baby", "her little one"): a pronoun of the sex
+# the patient is not after it is the child's
+_OWN_CHILD = re.compile(r"\b(?:her|his)\s+(?:(?:little|new|newborn|baby|sick|only)\s+)?(?:youngest|eldest|oldest|"
+                        r"baby|child|toddler|infant|newborn|little\s+one|middle\s+one|youngest\s+one)\b(?!\s+(?:sister|"
+                        r"brother|son|daughter|boy|girl|grandson|granddaughter)\b)", re.IGNORECASE)
+
+
+def _last_own_child(text: str, end: int, swapped: set[tuple[int, int]]) -> int | None:
+    """Where the last child the patient owns, of no stated sex, is named before ``end`` (its possessive swapped)."""
+    starts = [m.start() for m in _OWN_CHILD.finditer(text, 0, end) if any(a == m.start() for a, _ in swapped)]
+    return starts[-1] if starts else None
 
 
 def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex: str) -> list[tuple[int, int]]:
@@ -709,9 +755,13 @@ def other_persons_words(text: str, swapped: list[tuple[int, int]], original_sex:
             continue
         persons = [p for p in _PERSON_WORD.finditer(text, 0, m.start())
                    if _PERSON_SEX[p.group().lower()] == pronoun_sex]
-        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start()))
+        staff = list(_STAFF_SUBJECT.finditer(text, 0, m.start())) or list(_STAFF_AGENT.finditer(text, 0, m.start()))
         if staff and (not persons or staff[-1].start() > persons[-1].start()):
             out.append((m.start(), m.end()))  # "Dr. ___ saw her in triage; he wants ...": the doctor
+            continue
+        child = _last_own_child(text, m.start(), spans)
+        if child is not None and (not persons or child > persons[-1].start()):
+            out.append((m.start(), m.end()))  # "she brought her youngest in ... no one to mind him": the child's
             continue
         if not persons:
             continue
@@ -814,7 +864,11 @@ _CARE_OBJECT = re.compile(r"\b(?:watch|watching|mind|minding|collect|collecting|
 # possessive after the relative's verb of undergoing is the relative's (the clause's subject binds it)
 _UNDERGONE = (r"(?:first|second|third|last|mi|stemi|nstemi|stroke|tia|heart\s+attack|cancer|diagnosis|bypass|operation|"
               r"surgery|transplant|fall|hip|knee|leg|arm|wrist|ankle|shoulder|back|neck|head|heart|chest|foot|hand|eye|"
-              r"breast|lung|bowel|prostate|kidney|liver)")
+              r"breast|lung|bowel|prostate|kidney|liver|"
+              # (the devices, operations and treatments a relative undergoes: "his father had his pacemaker fitted")
+              r"pacemaker|defibrillator|icd|stents?|valve|hysterectomy|mastectomy|appendix|appendicectomy|"
+              r"appendectomy|gallbladder|cholecystectomy|hernia|tonsils|cataracts?|chemo|chemotherapy|radiotherapy|"
+              r"dialysis|amputation|seizure|fit|baby|pregnancy|miscarriage|thyroid|womb|ovaries|colon|spleen)")
 _RELATIVE_UNDERGOES = re.compile(r"\b(?:her|his|their|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)?(\w[\w-]*)\s+"
                                  r"(?:(?:also|recently|just|once|only|then)\s+)?(?:had|has|broke|fractured|hurt|injured|lost|"
                                  r"underwent|suffered|died\s+(?:of|from|after)|passed\s+away\s+(?:of|from|after))\s+"
@@ -851,6 +905,8 @@ def _dependents_objects(text: str, hits: list[tuple[int, int, str]], original_se
                and (own or _CARES_FOR.search(text[max(0, p.start() - 60):p.start()]))
                for p in _PERSON_WORD.finditer(text, 0, m.start())):
             out.append(span)
+        elif _last_own_child(text, m.start(), swapped) is not None:
+            out.append(span)  # "he brought his youngest in ... no one to mind him": the child, of either sex
     return out
 
 

@@ -198,16 +198,25 @@ def _continues_subject(text: str, start: int, end: int, objects: list[tuple[int,
 
 
 _AFTER_SEMICOLON = re.compile(r";\s*(she|he)\b", re.IGNORECASE)
+# a first clause that only says what the relative is to the patient ("His son-in-law is his HCP", "Her godmother,
+# 74, is her only contact"): the relative is still the topic after the semicolon
+_RELATIVE_IS = re.compile(r"\s*(?:(?:her|his|the|pt['’]s|patient['’]s)\s+)?(?:[\w-]+\s+)?([\w-]+)(?:\s*,[^;]*?,)?"
+                          r"\s+(?:is|was)\s+(?:also\s+)?(?:her|his|the\s+(?:pt|patient)['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*",
+                          re.IGNORECASE)
 
 
 def _continues_relative(text: str, start: int, swapped: list[tuple[int, int]], sex: str) -> bool:
     """The pronoun opens a clause after a semicolon whose first clause is headed by a relative of the pronoun's sex
-    and says nothing of the patient ("Daughter lives in Leeds and has been informed; she will travel down")."""
+    and says nothing of the patient ("Daughter lives in Leeds and has been informed; she will travel down") or only
+    what the relative is to the patient ("His son is his next of kin; he is on his way")."""
     opening = re.search(r";\s*\Z", text[max(0, start - 4):start])
     if opening is None:
         return False
     end = start - len(opening.group())
     previous = max([b.end() for b in _PREVIOUS_CLAUSE.finditer(text, 0, end)] or [0])
+    described = _RELATIVE_IS.fullmatch(text, previous, end)
+    if described is not None:
+        return _RELATIVE_SEX.get(described.group(1).lower()) == sex
     if any(previous <= a < end for a, _ in swapped) or re.search(r"\b(?:pt|patient)\b", text[previous:end], re.I):
         return False
     head = re.match(r"\s*(?:the\s+)?([\w-]+)\b", text[previous:end])
@@ -231,9 +240,17 @@ def _clause_subject(text: str, start: int) -> re.Match[str] | None:
 
 # the note's own spelling convention: a British note (its "mum", "neighbour", "haematoma", "999", "A&E", months as
 # "/12") gets "mum" where the swap of "dad" would write the American "mom"; anything else keeps "mom"
+# (also the other British spellings: "-our", "-ise", "-yse", "anaes-", "gynae-", "tumour", and the British names of
+# things a note mentions: the GP, a carer, a care home, obs, resus, paracetamol, a fortnight)
 _BRITISH = re.compile(r"\b(?:mum|mums|mummy|nan|gran|grandad|neighbour\w*|colour\w*|behaviour\w*|favour\w*|"
-                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|whilst|nappy|nappies|centre|litres?|"
-                      r"tyre|kerb|programme|999|A&E|x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
+                      r"tumour\w*|labour\w*|odour\w*|humour\w*|honour\w*|rumour\w*|"
+                      r"haem\w+|paed\w*|oedema\w*|anaem\w+|oesoph\w+|diarrhoea|anaesth\w*|gynae\w*|orthopaed\w*|"
+                      r"oestr\w+|foet\w+|whilst|amongst|learnt|nappy|nappies|centre|litres?|metres?|"
+                      r"(?:recogn|real|organ|mobil|immobil|stabil|apolog|hospital|final|steril|minim|summar|emphas|"
+                      r"critic|normal|sympath|vocal|verbal)is(?:e|ed|es|ing|ation)|(?:analy|paraly)s(?:e|ed|ing)|"
+                      r"tyre|kerb|programme|fortnight|poorly|GP|carers?|obs|resus|paracetamol|co-codamol|salbutamol|"
+                      r"adrenaline|frusemide|GTN|SHO|registrar|care\s+homes?|mobile\s+phone|lorry|pavement|999|A&E|"
+                      r"x?\d+/12|x?\d+/52)(?![\w&])", re.IGNORECASE)
 _AMERICAN_PARENT = {"mom": "mum", "moms": "mums", "mommy": "mummy", "stepmom": "stepmum"}
 
 
@@ -257,7 +274,16 @@ def _british(word: str) -> str:
 # said of that person as the clause's subject ("Her sister has been called and is on her way"), with no pronoun in
 # between
 _NOUN = r"(?:the|her|his|a|an|pt['’]s|patient['’]s)\s+(?:[\w-]+\s+)??(\w[\w-]*)"
-_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,|\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
+# (also after a role noun in the apposition or its relative clause: "The patient's daughter, a doctor herself, asks
+# ...", "by her son, who is a nurse himself")
+_APPOSED_REFLEXIVE = re.compile(rf"\b{_NOUN}(?:\s*,(?:\s*(?:who\s+(?:is|was)\s+(?:also\s+)?)?(?:an?\s+)?"
+                                r"(?:[\w-]+\s+){0,2}?[\w-]+\s+(?=herself|himself))?|"
+                                r"\s+(?:is|was)(?:\s+also)?)\s*(herself|himself)\b", re.IGNORECASE)
+# a phrase fronted before the subject pronoun describes that subject: its reflexive is the subject's ("A nurse
+# herself, she ...", "Once a midwife herself, she ...")
+_FRONTED_SUBJECT = re.compile(r"\s*,\s*(?:she|he|(?:the\s+)?(?:pt|patient)|m(?:r|rs|s|iss)\.?\s*___)(?!\w)",
+                              re.IGNORECASE)
+_FRONTED_LEAD = re.compile(r"(?:\A|[.;:\n]\s*)(?:[A-Za-z]+\s+){1,3}\Z")
 # (and an emphatic reflexive closing that person's clause: "Her son ... drove her in himself")
 # (not across a colon or into a quotation, where someone else speaks of another: "Her daughter said: 'Mum's not
 # herself'")
@@ -303,6 +329,8 @@ def others_own_words(text: str, hits: list[tuple[int, int, str]]) -> list[tuple[
         for m in pattern.finditer(text):
             noun, sex = m.group(1).lower(), "F" if m.group(2).lower().startswith("her") else "M"
             if (m.start(2), m.end(2)) not in swapped or any(a < m.end(1) and m.start(1) < b for a, b in swapped):
+                continue
+            if _FRONTED_SUBJECT.match(text, m.end(2)) and _FRONTED_LEAD.search(text, 0, m.start(1)):
                 continue
             if _STAFF.fullmatch(noun) or _PERSON_SEX.get(noun) == sex:
                 out.append((m.start(2), m.end(2)))
