@@ -52,10 +52,14 @@ _COPULAS = frozenset({
     "va", "iba", "marcha", "marchó",
     # believing oneself ("se creía curado"), feeling in a compound tense ("se ha sentido mareada")
     "cree", "creía", "creyó", "sentido",
+    # coming out of an event in a state ("salió despedida del vehículo", "resultó ilesa", "acabó agotado")
+    "sale", "salió", "salía", "resultó", "acaba", "acabó", "termina", "terminó",
 })
 _CLITICS = frozenset({"lo", "la"})
 # copulas only after "se" ("se notó rara", "se mostró colaboradora"; "notó un chasquido" has an object)
-_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró"})
+_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró",
+                                # the impersonal "se" of leaving the patient in a state: "se deja ingresada"
+                                "deja", "dejó", "dejará"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
 _TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
 # the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
@@ -126,6 +130,9 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
     "sangrado",  # the noun: "sangrado controlado" is the bleeding's
+    # nouns in -a whose ending looks like an adjective's or a participle's ("cosa que le preocupa", "retirada de
+    # puntos", "avisada hemodinámica")
+    "cosa", "retirada", "hemodinámica", "bioquímica", "dinámica", "química", "informática", "óptica",
     "enseguida", "deprisa", "despacio", "temprano", "demasiado",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
@@ -217,9 +224,24 @@ _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", 
 # participles of arriving, also nouns ("a su llegada") or copulas ("ha llegado mareada"): after a comma with a
 # complement they are the patient's ("Natural de Senegal, llegada a España hace dos meses")
 _ARRIVAL_PARTICIPLES = frozenset({"llegado", "llegada", "venido", "venida", "regresado", "regresada"})
-# two-word adverbs that keep a run going ("acude de nuevo borracho", "está otra vez agitada")
+# adverbial phrases that keep a run going, or open one at the start of a clause ("acude de nuevo borracho", "está
+# otra vez agitada", "por lo demás sana", "En general tranquila")
 _ADVERBIAL_PHRASES = frozenset({("de", "nuevo"), ("otra", "vez"), ("de", "repente"), ("de", "pronto"), ("a", "veces"),
-                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio")})
+                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio"), ("por", "lo", "demás"),
+                                ("por", "lo", "general"), ("en", "general"), ("por", "ahora"), ("hasta", "ahora"),
+                                ("de", "momento"), ("por", "el", "momento"), ("en", "todo", "momento"),
+                                ("desde", "entonces"), ("a", "ratos"), ("en", "principio"), ("de", "entrada"),
+                                ("a", "simple", "vista"), ("en", "conjunto"), ("a", "menudo"), ("aun", "así")})
+
+
+def _adverbial_phrase(words: list[str], i: int) -> int:
+    """The length of the adverbial phrase that starts at i, or 0."""
+    return next((len(p) for p in _ADVERBIAL_PHRASES if tuple(words[i: i + len(p)]) == p), 0)
+
+
+def _is_adverb(word: str) -> bool:
+    """A degree or time adverb, listed or in -mente ("últimamente", "claramente"), that a run goes on across."""
+    return word in _ADVERBS or (word.endswith("mente") and len(word) > 7)
 # "desde pequeña", "de niño": the childhood of the person of the run
 _CHILDHOOD = frozenset({"pequeño", "pequeña", "niño", "niña", "chico", "chica", "crío", "cría"})
 # verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
@@ -536,7 +558,7 @@ def _person_gender(noun: str) -> str | None:
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
-    while j >= 0 and words[j] in _SUBJECT_SKIP:
+    while j >= 0 and (words[j] in _SUBJECT_SKIP or _is_adverb(words[j])):
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
@@ -2052,12 +2074,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # adjective: "piel fría y pálida" are the skin's)
             controller, licensed, reason = "patient", True, "predicative"
             continue
-        if word in _COORD or word in _ADVERBS:
+        if word in _COORD or _is_adverb(word):
             continue
         prev = words[i - 1] if i else ""
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if licensed and (word, nxt) in _ADVERBIAL_PHRASES:
-            skip_until = i + 1  # "acude de nuevo borracho": an adverbial phrase inside the run
+        if licensed and _adverbial_phrase(words, i):
+            skip_until = i + _adverbial_phrase(words, i) - 1  # "acude de nuevo borracho": an adverbial phrase
             continue
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
             continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
@@ -2529,6 +2551,12 @@ def _noun_after(words: list[str], k: int) -> bool:
         and noun not in _NOT_NOUNS and noun not in _COPULAS
 
 
+# nouns of the stoplist that a telegraphic participle can have as its subject ("Solicitada analítica", "avisada
+# hemodinámica", "Pedida consulta"): tests, services and appointments, never a state of the patient
+_ORDERED_THINGS = frozenset({"analítica", "hemodinámica", "bioquímica", "consulta", "clínica", "técnica", "cama",
+                             "ambulancia", "planta", "sala", "salida", "entrada", "comida", "bebida", "medida"})
+
+
 def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
     """Whether the word at k is a noun of ``gender`` without its article, the subject or object of the participle
     before it in a telegraphic note ("canalizada vía periférica", "retirada sonda"): no adjective, adverb, person,
@@ -2537,7 +2565,7 @@ def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
         return False
     noun = words[k]
     if not _noun_after(words, k) or noun in _OTHER_PERSONS or noun in _TIME_NOUNS or noun in _BODY_PARTS \
-            or noun in _NOUN_STOPLIST:
+            or (noun in _NOUN_STOPLIST and noun not in _ORDERED_THINGS):
         return False
     return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
 
