@@ -71,7 +71,9 @@ KINSHIP_PAIRS = person_nouns_es.kinship_pairs()
 # someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
 _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
-    "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
+    "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador",
+    # a companion of one form for both sexes ("su acompañante, un hombre de 50 años, resultó ileso")
+    "acompañante"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 # relations that are not kinship but name the patient the same way opening a note ("Vecina de la planta baja")
 _NEIGHBOURS = {"vecino": "vecina", "vecina": "vecino", "amigo": "amiga", "amiga": "amigo"}
@@ -132,7 +134,7 @@ _NOUN_STOPLIST = frozenset({
     "sangrado",  # the noun: "sangrado controlado" is the bleeding's
     # nouns in -a whose ending looks like an adjective's or a participle's ("cosa que le preocupa", "retirada de
     # puntos", "avisada hemodinámica")
-    "cosa", "retirada", "hemodinámica", "bioquímica", "dinámica", "química", "informática", "óptica",
+    "cosa", "hemodinámica", "bioquímica", "dinámica", "química", "informática", "óptica",
     "enseguida", "deprisa", "despacio", "temprano", "demasiado",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
@@ -578,7 +580,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         # (a relative clause between the commas may be longer: "Su novio, que iba de paquete, está ileso")
-        window = 9 if "que" in words[max(j - 9, 0):j] else 5
+        # (and so may an apposed age: "su acompañante, un hombre de unos cincuenta años, resultó ileso")
+        window = 9 if "que" in words[max(j - 9, 0):j] or words[j - 1] == "años" else 5
         k = next((k for k in range(j - 1, max(j - window, 0), -1) if words[k] == ","), None)
         n = k - 1 if k is not None else -1  # the noun before the apposition
         if n >= 3 and words[n - 1] == "de" and words[n - 3] in _DETERMINERS and words[n - 2] in _OTHER_PERSONS:
