@@ -566,6 +566,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
     if j >= 3 and words[j].isdigit() and words[j - 1] in _PLACES:
         j -= 3 if words[j - 2] == "del" else 4  # "la paciente del box 2 está inquieta": the noun before its place
+    if _head_before_complement(words, j):
+        return None  # "La madre de la paciente está preocupada": the head of the subject, not its complement
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
@@ -633,6 +635,28 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if _fronted_complement(words, j):
         return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
+
+
+def _head_before_complement(words: list[str], j: int) -> bool:
+    """Whether the person noun at j is the complement of another person's noun that heads the subject: "La madre de
+    la paciente", "el hijo del señor ___", "la enfermera de la niña" (a relative, a companion or staff)."""
+    if words[j] not in _PATIENT_WORDS or j < 2:
+        return False
+    k = j - 1
+    if words[j] in ("___", "_"):  # "de la Sra. ___": the honorific, with or without its period
+        while k > 0 and words[k] == "_":
+            k -= 1  # the placeholder is tokenized one underscore at a time
+        k -= 1 if words[k] == "." else 0
+        if words[k] not in ("sra", "sr", "srta", "doña", "don", "dña", "d"):
+            return False
+        k -= 1
+    if words[k] in ("el", "la"):
+        k -= 1
+    if k < 1 or words[k] not in ("de", "del"):
+        return False
+    head = words[k - 1]
+    return (head in _OTHER_PERSONS or head in _STAFF_HEADS or head in _EPICENE_STAFF or head in _HELPER_ROLES) \
+        and (k < 2 or words[k - 2] in _DETERMINERS)
 
 
 _FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
