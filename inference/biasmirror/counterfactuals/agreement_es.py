@@ -903,6 +903,46 @@ def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i:
     return after[:1].isupper() and after.isalpha() and len(after) > 2
 
 
+def _body_part_before(words: list[str], i: int, clitic: str) -> bool:
+    """Whether a body part or lesion of the clitic's gender is named earlier in the sentence."""
+    j = i - 1
+    while j >= 0 and words[j] not in (".", "\n", "!", "?"):
+        # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
+        part = words[j]
+        part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
+        if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
+            return True
+        j -= 1
+    return False
+
+
+def _person_head(word: str) -> bool:
+    """A noun naming someone other than the patient: a relative, a companion, staff or a role."""
+    return word in _OTHER_PERSONS or word in _STAFF_HEADS or word in _EPICENE_STAFF or word in _HELPER_ROLES \
+        or _is_role(word)
+
+
+def _after_person_subject(words: list[str], i: int) -> bool:
+    """Whether the clitic at i comes between a person named as the subject and a present verb: "La enfermera de
+    triaje la pasa a box", "su hija la acompaña", "el médico de guardia lo explora" (the person, with its article and
+    at most a short complement, opens the clause; the verb is no noun, body part or gendered word)."""
+    if i + 1 >= len(words):
+        return False
+    verb = words[i + 1]
+    if not (verb.isalpha() and len(verb) > 2 and verb.endswith(("a", "e")) and _gender(verb) is None) \
+            or verb in _NOT_VERBS or verb in _DETERMINERS or verb in _BODY_PARTS or _person_head(verb) \
+            or verb in _PATIENT_WORDS or verb in _PREPOSITIONS or verb.startswith(_THING_VERB_STEMS):
+        return False
+    k = i - 1
+    if k >= 2 and words[k - 1] in ("de", "del") and words[k].isalpha():
+        k -= 2  # "de triaje", "de guardia", "del turno"
+    elif k >= 3 and words[k - 2] == "de" and words[k - 1] in ("la", "el"):
+        k -= 3  # "de la residencia"
+    return k >= 1 and _person_head(words[k]) and words[k - 1] in _DETERMINERS \
+        and (k == 1 or words[k - 2] in _CLAUSE_BREAK - {","} or words[k - 2] in _COORD) \
+        and not _body_part_before(words, i, words[i])  # "la pierna hinchada; su hija la nota caliente"
+
+
 def _impersonal_se(prev: str, word: str) -> bool:
     """The impersonal "se" with a present verb: "se la cita en consulta", "se lo remite a su MAP"."""
     return prev == "se" and len(word) > 3 and word.isalpha() and word.endswith(("a", "e")) and _gender(word) is None \
@@ -982,17 +1022,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
 
     def limb(i: int, clitic: str, verb: str) -> bool:
         """Whether the clitic at i is a limb's: a limb verb and a body part of its gender earlier in the sentence."""
-        if not verb.startswith(_LIMB_VERB_STEMS):
-            return False
-        j = i - 1
-        while j >= 0 and words[j] not in (".", "\n", "!", "?"):
-            # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
-            part = words[j]
-            part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
-            if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
-                return True
-            j -= 1
-        return False
+        return verb.startswith(_LIMB_VERB_STEMS) and _body_part_before(words, i, clitic)
 
     for i, word in enumerate(words):
         start = tokens[i][1]
@@ -1007,7 +1037,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
                 or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _first_singular(nxt) \
                 or _impersonal_se(prev, nxt) \
-                or _before_inverted_subject(tokens, words, i) \
+                or _before_inverted_subject(tokens, words, i) or _after_person_subject(words, i) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
