@@ -1064,6 +1064,12 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
 _FEMININE_PERSON_NOUNS = frozenset({"víctima", "persona"})
 
 
+def _patient_noun_at(words: list[str], k: int) -> bool:
+    """Whether an indefinite article and a noun for the patient ("una mujer", "un chico", "una joven") start at k."""
+    return words[k: k + 1] in (["un"], ["una"]) and words[k + 1: k + 2] != [] \
+        and (words[k + 1] in _SEX_NOUN_SWAP or words[k + 1] in _PATIENT_NOUN_ROLES or words[k + 1] == "joven")
+
+
 def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]]) -> list[Agreeing]:
     """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
     that noun, whichever the patient's sex."""
@@ -1079,8 +1085,11 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
         elif on and word == ",":
             # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
             # its own noun, the patient's
-            apposed = not apposed and words[i + 1: i + 2] in (["un"], ["una"]) and words[i + 2: i + 3] != [] \
-                and (words[i + 2] in _SEX_NOUN_SWAP or words[i + 2] in _PATIENT_NOUN_ROLES)
+            apposed = not apposed and _patient_noun_at(words, i + 1)
+        elif on and word in ("es", "era", "fue") and _patient_noun_at(words, i + 1):
+            # "La persona herida es una joven de 17 años que está asustada": the predicate noun is the patient's,
+            # and the words after it agree with it
+            apposed = True
         elif on and not apposed:
             kept.add(tokens[i][1])
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
