@@ -2024,10 +2024,13 @@ def _after_finite_verb(words: list[str], i: int) -> bool:
 
 def _age_apposition(words: list[str], i: int) -> bool:
     """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
-    followed by its apposed age: ", 63 años"."""
+    followed by its apposed age (", 63 años", ", de 63 años") or by the patient's own noun (", paciente conocido
+    de ...", ", pcte de 70 años"), which make it the patient named by a role."""
     for k in range(i + 1, min(i + 7, len(words) - 2)):
         if words[k] == ",":
-            return words[k + 1].isdigit() and words[k + 2] == "años"
+            age = k + 2 if words[k + 1] == "de" else k + 1
+            return (words[age].isdigit() and words[age + 1: age + 2] == ["años"]) \
+                or words[k + 1] in _PATIENT_ABBREVIATED
         if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
             return False
     return False
