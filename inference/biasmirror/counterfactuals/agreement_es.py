@@ -202,6 +202,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # nationalities and origins a note gives ("Pcte argentina", "turista sueca")
     "argentino", "mexicano", "brasileño", "paraguayo", "uruguayo", "chileno", "hondureño", "salvadoreño", "búlgaro",
     "griego", "sueco", "noruego", "sirio", "gallego", "vasco", "madrileño", "africano", "europeo", "americano",
+    # round 17: conditions of a history list whose ending the suffix rules do not know ("AP: hipotiroidea, celíaca")
+    "hipotiroideo", "hipertiroideo", "eutiroideo", "celíaco", "vegano", "tartamudo", "miope", "daltónico",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
@@ -758,8 +760,10 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
                                 _match_case(token, role), "patient", "role noun"))
             continue
-        if word in _NEIGHBOURS and prev in ("", ".", "\n", ";") and _relation_opening(words, i):
-            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient
+        if word in _NEIGHBOURS and ((prev in ("", ".", "\n", ";") and _relation_opening(words, i))
+                                    or (prev in ("y", "e") and (role_before or mine))):
+            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient, and so
+            # is one coordinated with the patient's role or kinship ("La Sra. ___, maestra y vecina del pueblo")
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, _person_gender(word),
                                 _match_case(token, _NEIGHBOURS[word]), "patient", "role noun"))
