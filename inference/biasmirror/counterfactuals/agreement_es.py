@@ -1655,19 +1655,38 @@ _BRINGING_VERBS = frozenset({"trae", "traen", "trajo", "trajeron", "traía", "tr
                              "acompañó", "acompañaron", "lleva", "llevan", "llevó", "llevaron", "atiende", "atienden",
                              "atendemos", "exploro", "exploramos", "exploran", "valoramos", "valoran"})
 _DATIVE_ARTICLES = {("al",): ("M", "a la"), ("a", "la"): ("F", "al")}
+# the child as the complement of a relative's noun: "La madre del niño", "El padrino de la niña"
+_COMPLEMENT_ARTICLES = {("del",): ("M", "de la"), ("de", "la"): ("F", "del")}
+
+
+def _child_article(words: list[str], i: int, size: int) -> tuple[str, str] | None:
+    """The gender and the other article of the child noun at i when it is brought to care ("traen al niño") or named
+    as the complement of a relative or carer who opens the clause ("La madre del niño cuenta que ...", "Los padres de
+    la niña"): a child's note is about the child, not about the relative who speaks for it."""
+    if i <= size:
+        return None
+    before = words[i - size - 1]
+    if before in _BRINGING_VERBS:
+        return _DATIVE_ARTICLES.get(tuple(words[i - size: i]))
+    head = i - size - 1
+    if (before in _KIN or before in ("padres", "abuelos", "tutor", "tutora", "cuidador", "cuidadora")) and head >= 1 \
+            and words[head - 1] in ("el", "la", "los", "las", "su", "sus") \
+            and (head == 1 or words[head - 2] in _CLAUSE_BREAK or words[head - 2] in _COORD):
+        return _COMPLEMENT_ARTICLES.get(tuple(words[i - size: i]))
+    return None
 
 
 def _child_brought(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A noun that names the patient by age ("niño", "chica", "anciano") after "al"/"a la" and a verb of bringing or
-    seeing to care is the patient ("Los padres traen al niño, de 2 años"): its article and noun swap, unless a
-    complement ties the noun to someone else ("traen al niño de su vecina")."""
+    seeing to care is the patient ("Los padres traen al niño, de 2 años"), and so is a child noun after a relative
+    who opens the clause ("El padrino del niño explica ..."): its article and noun swap, unless a complement ties
+    the noun to someone else ("traen al niño de su vecina", "la madre del niño del box 3")."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
-        article = _DATIVE_ARTICLES.get(tuple(words[i - size: i])) if i > size else None
-        if word not in _PATIENT_NOUN_ROLES or article is None or words[i - size - 1] not in _BRINGING_VERBS \
-                or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+        size = 2 if words[max(i - 2, 0): i] in (["a", "la"], ["de", "la"]) else 1
+        article = _child_article(words, i, size) if word in _PATIENT_NOUN_ROLES else None
+        if article is None or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
             continue
         gender, new = article
         if _gender(word) != gender:
