@@ -861,7 +861,9 @@ _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", 
 # verbs that move a limb: their clitic is the limb's when one of its gender is named in the sentence ("rodilla
 # hinchada, no puede flexionarla")
 _LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl", "gir", "rot", "estir", "elev",
-                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur")
+                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur",
+                    # examining and handling a limb ("la pierna hinchada; se queja al palparla")
+                    "palp", "explor", "toc", "moviliz", "presion", "apret", "levant", "masaj", "enyes", "escayol")
 _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
                           "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
                           "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
