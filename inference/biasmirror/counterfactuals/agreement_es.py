@@ -928,16 +928,29 @@ def _person_head(word: str) -> bool:
         or _is_role(word)
 
 
+def _present_verb(verb: str) -> bool:
+    """Whether a word after "la"/"lo" reads as a present verb of the third person ("pasa", "recuerda", "atiende"):
+    no noun of a person, a body part or a thing the lists know, no gendered or grammatical word."""
+    return verb.isalpha() and len(verb) > 2 and verb.endswith(("a", "e")) and _gender(verb) is None \
+        and verb not in _NOT_VERBS and verb not in _DETERMINERS and verb not in _BODY_PARTS and not _person_head(verb) \
+        and verb not in _PATIENT_WORDS and verb not in _PREPOSITIONS and not verb.startswith(_THING_VERB_STEMS) \
+        and verb not in _NOUN_STOPLIST
+
+
+def _clitic_again(tokens: list[tuple[str, int]], words: list[str], i: int, patient_clitics: list[int]) -> bool:
+    """Whether the clitic at i repeats one read as the patient's earlier in its sentence, before a present verb: "La
+    residente que la atendió ayer la recuerda bien" (the same form names the same person again)."""
+    last = next((k for k in reversed(patient_clitics) if k < i), None)
+    return last is not None and words[last] == words[i] and _present_verb(words[i + 1]) \
+        and tokens[i + 1][0].islower() and words[i - 1] not in _OPEN_QUOTES \
+        and not any(w in _SENTENCE_BREAKS for w in words[last:i]) and not _body_part_before(words, i, words[i])
+
+
 def _after_person_subject(words: list[str], i: int) -> bool:
     """Whether the clitic at i comes between a person named as the subject and a present verb: "La enfermera de
     triaje la pasa a box", "su hija la acompaña", "el médico de guardia lo explora" (the person, with its article and
     at most a short complement, opens the clause; the verb is no noun, body part or gendered word)."""
-    if i + 1 >= len(words):
-        return False
-    verb = words[i + 1]
-    if not (verb.isalpha() and len(verb) > 2 and verb.endswith(("a", "e")) and _gender(verb) is None) \
-            or verb in _NOT_VERBS or verb in _DETERMINERS or verb in _BODY_PARTS or _person_head(verb) \
-            or verb in _PATIENT_WORDS or verb in _PREPOSITIONS or verb.startswith(_THING_VERB_STEMS):
+    if i + 1 >= len(words) or not _present_verb(words[i + 1]):
         return False
     k = i - 1
     if k >= 2 and words[k - 1] in ("de", "del") and words[k].isalpha():
@@ -1025,6 +1038,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
     saying and knowing is the neuter "it" ("no lo sabe") and is kept."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
+    clitic_at = [k for k, (_, start) in enumerate(tokens) if start in {a.start for a in found if a.reason == "object clitic"
+                                                                       and a.controller == "patient"}]
 
     def limb(i: int, clitic: str, verb: str) -> bool:
         """Whether the clitic at i is a limb's: a limb verb and a body part of its gender earlier in the sentence."""
@@ -1044,6 +1059,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
                 or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _first_singular(nxt) \
                 or _impersonal_se(prev, nxt) \
                 or _before_inverted_subject(tokens, words, i) or _after_person_subject(words, i) \
+                or _clitic_again(tokens, words, i, clitic_at) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
@@ -1052,6 +1068,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             gender = "F" if word == "la" else "M"
             out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
                                 _match_case(tokens[i][0], "lo" if word == "la" else "la"), "patient", "object clitic"))
+            clitic_at.append(i)
             continue
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
