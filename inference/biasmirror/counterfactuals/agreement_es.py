@@ -1501,7 +1501,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _child_brought(tokens, words, found)
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
-    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
+    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, _prepositional_other(tokens, words, found)))
     found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
@@ -1870,6 +1870,38 @@ def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: l
 
 
 _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
+
+
+def _patient_subject_before(words: list[str], i: int) -> bool:
+    """Whether the clause of the word at i (since the last sentence break) has the patient, named by a noun with
+    its article, as its subject, and names no one else before i."""
+    k = i - 1
+    subject = False
+    while k >= 0 and words[k] not in _SENTENCE_BREAKS:
+        if words[k] in _OTHER_PERSONS or words[k] in _PARTNER_WORDS or words[k] in _STAFF_HEADS:
+            return False
+        subject = subject or (words[k] in _OTHER_PATIENT_NOUNS and k and words[k - 1] in ("el", "la"))
+        k -= 1
+    return subject
+
+
+def _prepositional_other(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"él"/"ella" after a preposition in a clause whose subject is the patient ("el paciente está inquieto y
+    pregunta por él") cannot be the patient, who would be "sí mismo": it is the relative of its gender named in an
+    earlier clause, and keeps its form. With the partner named before it, it is left to the lexicon."""
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i == 0 or words[i - 1] not in _PREPOSITIONS - {"según"} \
+                or words[i + 1: i + 2] in (["mismo"], ["misma"]) or not _patient_subject_before(words, i):
+            continue
+        gender = "F" if word == "ella" else "M"
+        start = max((k for k in range(i) if words[k] in _SENTENCE_BREAKS), default=-1)
+        named = [w for m, w in enumerate(words[:start]) if m and words[m - 1] in _DETERMINERS
+                 and (w in _OTHER_PERSONS or w in _PARTNER_WORDS) and _person_gender(w) == gender]
+        if named and named[-1] not in _PARTNER_WORDS:
+            token, at = tokens[i]
+            out.append(Agreeing(at, at + len(token), token, gender, token, "other", "kept"))
+    return found + out
 
 
 def _placed(words: list[str], i: int) -> bool:
