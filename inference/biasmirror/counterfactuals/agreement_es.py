@@ -1506,7 +1506,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
-    found = _relative_pronoun(tokens, words, found)
+    found = _definite_apposition(tokens, words, _relative_pronoun(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -1870,6 +1870,51 @@ def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: l
 
 
 _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
+_SEX_NOUN_GENDERS = {"mujer": "F", "señora": "F", "hombre": "M", "varón": "M", "señor": "M"}
+
+
+def _opening_gender(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]], a: int, b: int) -> str | None:
+    """The patient's gender in the noun phrase that opens a sentence (words a to b), from a sex noun or a word the
+    analysis gave the patient there ("Un joven estudiante de 20 años", "Mujer de 45 años"); None when it names
+    someone else too."""
+    span = range(tokens[a][1], tokens[b][1]) if b < len(tokens) else range(tokens[a][1], 1 << 30)
+    if any(w in _OTHER_PERSONS or w in _PARTNER_WORDS for w in words[a:b]):
+        return None
+    sexes = {_SEX_NOUN_GENDERS[w] for w in words[a:b] if w in _SEX_NOUN_GENDERS}
+    if words[a: a + 1] in (["un"], ["una"]):
+        sexes.add("F" if words[a] == "una" else "M")  # "Un joven estudiante de 20 años": the opening article
+    sexes |= {f.gender for f in found if f.start in span and f.controller == "patient"}
+    return sexes.pop() if len(sexes) == 1 else None
+
+
+def _definite_apposition(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A definite role apposed to the noun phrase that opens the note, between commas, names the patient by a role:
+    "Un joven de 20 años, el único testigo del accidente, ...", "Mujer de 45 años, la dueña del bar, ...". Its
+    article, "único/única" and the role noun follow the patient (a noun of one form keeps its form)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    start = 0
+    for c, word in enumerate(words):
+        if word in _SENTENCE_BREAKS:
+            start = c + 1
+        if word != "," or words[c + 1: c + 2] not in (["el"], ["la"]) or c + 3 >= len(words):
+            continue
+        k = c + 3 if words[c + 2] in ("único", "única") else c + 2
+        noun, article = words[k], ("F" if words[c + 1] == "la" else "M")
+        role = _is_role(noun) or noun in _NEIGHBOURS or _is_epicene_role(noun)
+        if not role or noun in _KIN or _gender(noun) not in (None, article) or words[k + 1: k + 2] not in (
+                ["de"], ["del"], [","]) or tokens[k][1] in taken \
+                or _opening_gender(words, found, tokens, start, c) != article:
+            continue
+        flip = {"el": "la", "la": "el", "único": "única", "única": "único"}
+        for m in range(c + 1, k):
+            out.append(Agreeing(tokens[m][1], tokens[m][1] + len(tokens[m][0]), tokens[m][0], article,
+                                _match_case(tokens[m][0], flip[words[m]]), "patient", "determiner"))
+        new = _NEIGHBOURS.get(noun) or (to_masculine(noun) if article == "F" else to_feminine(noun))
+        if new and _gender(noun) is not None or noun in _NEIGHBOURS:
+            out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], article,
+                                _match_case(tokens[k][0], new), "patient", "role noun"))
+    return found + out
 
 
 def _patient_subject_before(words: list[str], i: int) -> bool:
