@@ -1507,6 +1507,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
     found = _definite_apposition(tokens, words, _relative_pronoun(tokens, words, found))
+    found = _nominal_participle(tokens, words, found)
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -1885,6 +1886,38 @@ def _opening_gender(words: list[str], found: list[Agreeing], tokens: list[tuple[
         sexes.add("F" if words[a] == "una" else "M")  # "Un joven estudiante de 20 años": the opening article
     sexes |= {f.gender for f in found if f.start in span and f.controller == "patient"}
     return sexes.pop() if len(sexes) == 1 else None
+
+
+def _swapped(tokens: list[tuple[str, int]], k: int, gender: str, new: str, reason: str) -> Agreeing:
+    """The patient's word at k, of ``gender``, to become ``new`` (its case kept)."""
+    return Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                    _match_case(tokens[k][0], new), "patient", reason)
+
+
+def _nominal_participle(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A participle or adjective used as a noun opens the note, with an indefinite person apposed to it: "El herido,
+    un repartidor de 23 años, ...", "La accidentada, una ciclista de 40 años": the patient, whose article, noun and
+    apposed article and role follow the patient ("La herida, de 3 cm" is the wound: no person apposed)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for s, word in enumerate(words[:-4]):
+        if word not in ("el", "la") or (s and words[s - 1] not in _SENTENCE_BREAKS) or words[s + 2] != ",":
+            continue
+        gender, noun = ("F" if word == "la" else "M"), words[s + 1]
+        head = words[s + 4] if s + 4 < len(words) else ""
+        if _gender(noun) not in (gender, None) or not noun.endswith(("ado", "ada", "ido", "ida")) \
+                or words[s + 3] != ("una" if gender == "F" else "un") \
+                or not (_is_role(head) or _is_epicene_role(head) or head in _PATIENT_NOUN_ROLES or head == "joven"):
+            continue
+        other = noun[:-1] + ("o" if gender == "F" else "a")
+        out += [_swapped(tokens, s, gender, "el" if gender == "F" else "la", "determiner"),
+                _swapped(tokens, s + 1, gender, other, "noun")]
+        if tokens[s + 3][1] not in taken:
+            out.append(_swapped(tokens, s + 3, gender, "un" if gender == "F" else "una", "determiner"))
+        new = to_masculine(head) if gender == "F" else to_feminine(head)
+        if _gender(head) == gender and new and tokens[s + 4][1] not in taken:
+            out.append(_swapped(tokens, s + 4, gender, new, "role noun"))
+    return [a for a in found if a.start not in {b.start for b in out}] + out
 
 
 def _definite_apposition(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
