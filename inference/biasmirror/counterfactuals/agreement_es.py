@@ -793,7 +793,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
         elif prev in ("", ".", "\n", ";") and i + 3 < len(words) and (
-                (nxt in ("y", "e") and words[i + 2] in _KIN and words[i + 3] == "de")
+                (nxt in ("y", "e") and (words[i + 2] in _KIN or _is_role(words[i + 2]))
+                 and "de" in words[i + 3: i + 5])
                 or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
                                                                           or words[i + 3] in _COUNTS))):
             mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
@@ -2535,7 +2536,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "partner", True, "apposed"
             continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
-                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
+                and not _complement_of_person(words, i) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
             # "un chico de 16 años": a noun for the patient, with its article; apposed to the partner's noun it is
             # the partner's ("con su pareja, una chica de 30 años") and changes with the partner
@@ -2749,6 +2750,15 @@ def _other_person_before_comma(words: list[str], i: int) -> int | None:
             or (det in ("otro", "otra") and noun in _PATIENT_WORDS):
         return n
     return None
+
+
+def _complement_of_person(words: list[str], i: int) -> bool:
+    """Whether the noun at i, after "de un"/"de una", is the complement of a relative's or a role's noun: "abuelo de
+    un niño", "tutor legal de una menor" (an adjective of one form may stand between)."""
+    if i < 3 or words[i - 2] != "de":
+        return False
+    head = i - 4 if i >= 4 and _is_epicene_adjective(words[i - 3]) and words[i - 3] not in _KIN else i - 3
+    return words[head] in _KIN or _is_role(words[head]) or words[head] in _OTHER_PERSONS
 
 
 def _person_after(words: list[str], k: int) -> bool:
