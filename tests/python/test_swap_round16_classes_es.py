@@ -48,6 +48,16 @@ CASES = [
      "La abuela del niño cuenta que se quemó con la plancha y está asustado."),
     # an enclitic of a limb named before, after a verb of examining it, is the limb's
     ("M", "Tobillo izquierdo muy hinchado; se queja al explorarlo.", "Tobillo izquierdo muy hinchado; se queja al explorarlo."),
+    # a definite role apposed to the noun phrase that opens the note, and a participle used as a noun with a person
+    # apposed to it, name the patient
+    ("F", "Una chica de 16 años, la única pasajera del coche, llega consciente.",
+     "Un chico de 16 años, el único pasajero del coche, llega consciente."),
+    ("M", "Varón de 60 años, el portero del edificio, encontrado en el suelo.",
+     "Mujer de 60 años, la portera del edificio, encontrada en el suelo."),
+    ("M", "El intoxicado, un joven de 19 años, llega somnoliento.", "La intoxicada, una joven de 19 años, llega somnolienta."),
+    # a child after "de un" and a relative's or role's noun is someone else; the kinship and role are the patient's
+    ("F", "Madre y cuidadora principal de una chica de 15 años, acude sola.",
+     "Padre y cuidador principal de una chica de 15 años, acude solo."),
     # "él"/"ella" after a preposition, in a clause whose subject is the patient, is the relative named before
     ("F", "Su hija ha bajado a la cafetería; la paciente pregunta por ella.",
      "Su hija ha bajado a la cafetería; el paciente pregunta por ella."),

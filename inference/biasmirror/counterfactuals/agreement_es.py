@@ -1941,13 +1941,10 @@ def _definite_apposition(tokens: list[tuple[str, int]], words: list[str], found:
                 or _opening_gender(words, found, tokens, start, c) != article:
             continue
         flip = {"el": "la", "la": "el", "único": "única", "única": "único"}
-        for m in range(c + 1, k):
-            out.append(Agreeing(tokens[m][1], tokens[m][1] + len(tokens[m][0]), tokens[m][0], article,
-                                _match_case(tokens[m][0], flip[words[m]]), "patient", "determiner"))
+        out += [_swapped(tokens, m, article, flip[words[m]], "determiner") for m in range(c + 1, k)]
         new = _NEIGHBOURS.get(noun) or (to_masculine(noun) if article == "F" else to_feminine(noun))
-        if new and _gender(noun) is not None or noun in _NEIGHBOURS:
-            out.append(Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], article,
-                                _match_case(tokens[k][0], new), "patient", "role noun"))
+        if new and (_gender(noun) is not None or noun in _NEIGHBOURS):  # a noun of one form keeps its form
+            out.append(_swapped(tokens, k, article, new, "role noun"))
     return found + out
 
 
