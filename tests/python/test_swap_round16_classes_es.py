@@ -40,6 +40,9 @@ CASES = [
      "La concejala de deportes, de 61 años, es traída por su chófer."),
     ("F", "La directora del instituto, paciente habitual de la consulta, acude mareada.",
      "El director del instituto, paciente habitual de la consulta, acude mareado."),
+    # the predicate of a role that opens the note with a complement of place ("del bar") is the patient's
+    ("F", "La camarera del bar llega mareada y sudorosa.", "El camarero del bar llega mareado y sudoroso."),
+    ("M", "El taxista de la parada está inquieto.", "La taxista de la parada está inquieta."),
     # a neighbour or friend coordinated with the patient's role, and list members the suffix rules missed
     ("F", "Panadera y amiga de la familia, acude sola.", "Panadero y amigo de la familia, acude solo."),
     ("M", "Antecedentes: celíaco, hipertiroideo y fumador.", "Antecedentes: celíaca, hipertiroidea y fumadora."),

@@ -570,6 +570,9 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         j -= 3 if words[j - 2] == "del" else 4  # "la paciente del box 2 está inquieta": the noun before its place
     if _head_before_complement(words, j):
         return None  # "La madre de la paciente está preocupada": the head of the subject, not its complement
+    head = _complemented_head(words, j)
+    if head is not None and _epicene_patient(words, head):
+        return "patient"  # "El portero del edificio acude mareado": the role that opens the note, its place after it
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
@@ -636,6 +639,15 @@ def _subject_kind(words: list[str], i: int) -> str | None:
         return "patient"  # "Cuando llegó estaba agitada": the main clause after a subordinate one, its subject unsaid
     if _fronted_complement(words, j):
         return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
+    return None
+
+
+def _complemented_head(words: list[str], j: int) -> int | None:
+    """The noun whose complement ends at j ("del edificio", "de la tienda", "de montaña"), if any."""
+    if j >= 2 and words[j - 1] in ("de", "del"):
+        return j - 2
+    if j >= 3 and words[j - 2] == "de" and words[j - 1] in ("la", "el"):
+        return j - 3
     return None
 
 
