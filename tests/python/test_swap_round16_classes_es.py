@@ -58,6 +58,9 @@ CASES = [
     ("M", "Varón de 60 años, el portero del edificio, encontrado en el suelo.",
      "Mujer de 60 años, la portera del edificio, encontrada en el suelo."),
     ("M", "El intoxicado, un joven de 19 años, llega somnoliento.", "La intoxicada, una joven de 19 años, llega somnolienta."),
+    # a subject opened by a person's noun whose predicate is the patient's noun is the patient
+    ("F", "La socorrista herida en la playa es una mujer de 30 años.",
+     "El socorrista herido en la playa es un varón de 30 años."),
     # a child after "de un" and a relative's or role's noun is someone else; the kinship and role are the patient's
     ("F", "Madre y cuidadora principal de una chica de 15 años, acude sola.",
      "Padre y cuidador principal de una chica de 15 años, acude solo."),

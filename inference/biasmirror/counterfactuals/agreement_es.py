@@ -1520,7 +1520,7 @@ def analyse(text: str) -> list[Agreeing]:
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
     found = _definite_apposition(tokens, words, _relative_pronoun(tokens, words, found))
-    found = _nominal_participle(tokens, words, found)
+    found = _subject_of_patient_noun(tokens, words, _nominal_participle(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -1931,6 +1931,35 @@ def _nominal_participle(tokens: list[tuple[str, int]], words: list[str], found: 
         if _gender(head) == gender and new and tokens[s + 4][1] not in taken:
             out.append(_swapped(tokens, s + 4, gender, new, "role noun"))
     return [a for a in found if a.start not in {b.start for b in out}] + out
+
+
+def _subject_of_patient_noun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A subject that opens the sentence with "el"/"la" and a person's noun of one form or of two, whose predicate is
+    the patient's noun ("El guía de montaña rescatado en helicóptero es un hombre de 52 años"), is the patient: its
+    article, its noun and the words of its gender between it and the copula follow the patient ("de montaña" is no
+    such word: a noun after its preposition)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for s, word in enumerate(words[:-3]):
+        if word not in ("el", "la") or (s and words[s - 1] not in _SENTENCE_BREAKS):
+            continue
+        gender, noun = ("F" if word == "la" else "M"), words[s + 1]
+        if not (_is_role(noun) or _is_epicene_role(noun) or noun in _EPICENE_STAFF) or noun in _FEMININE_PERSON_NOUNS \
+                or _gender(noun) not in (None, gender):
+            continue
+        copula = next((k for k in range(s + 2, min(s + 10, len(words))) if words[k] in _CLAUSE_BREAK | _COPULAS), None)
+        if copula is None or words[copula] not in ("es", "era") or not _patient_noun_at(words, copula + 1) \
+                or words[copula + 1] != ("una" if gender == "F" else "un"):
+            continue
+        changes = [(s, "el" if gender == "F" else "la", "determiner")]
+        new = to_masculine(noun) if gender == "F" else to_feminine(noun)
+        if _gender(noun) == gender and new:
+            changes.append((s + 1, new, "role noun"))
+        for k in range(s + 2, copula):
+            if _gender(words[k]) == gender and words[k - 1] not in _PREPOSITIONS | _DETERMINERS and words[k] not in ROLE_NOUNS:
+                changes.append((k, to_masculine(words[k]) if gender == "F" else to_feminine(words[k]), "apposed"))
+        out += [_swapped(tokens, k, gender, new, why) for k, new, why in changes if new and tokens[k][1] not in taken]
+    return found + out
 
 
 def _definite_apposition(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
