@@ -64,6 +64,14 @@ CASES = [
     # a child after "de un" and a relative's or role's noun is someone else; the kinship and role are the patient's
     ("F", "Madre y cuidadora principal de una chica de 15 años, acude sola.",
      "Padre y cuidador principal de una chica de 15 años, acude solo."),
+    # a participle of placing or changing a device, after a comma, agrees with the device named before it; a
+    # procedure tolerated is a thing
+    ("F", "Portadora de reservorio, colocado hace un año; está tranquila.",
+     "Portador de reservorio, colocado hace un año; está tranquilo."),
+    ("M", "Lleva sonda nasogástrica, recambiada ayer, y está incómodo.",
+     "Lleva sonda nasogástrica, recambiada ayer, y está incómoda."),
+    ("F", "Se le hizo la paracentesis y la toleró sin incidencias; está cansada.",
+     "Se le hizo la paracentesis y la toleró sin incidencias; está cansado."),
     # "él"/"ella" after a preposition, in a clause whose subject is the patient, is the relative named before
     ("F", "Su hija ha bajado a la cafetería; la paciente pregunta por ella.",
      "Su hija ha bajado a la cafetería; el paciente pregunta por ella."),

@@ -499,6 +499,34 @@ def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
     return False
 
 
+# participles of placing or changing a device or a line: after a comma they agree with the thing named before it
+_DEVICE_PARTICIPLES = frozenset({"implantado", "colocado", "cambiado", "recambiado", "insertado", "sustituido",
+                                 "retirado", "puesto", "revisado", "programado"})
+
+
+def _device_participle(words: list[str], i: int, gender: str) -> bool:
+    """Whether the participle at i, right after a comma, places or changes the thing named before the comma, of its
+    gender ("Es portadora de sonda vesical, cambiada la semana pasada", "portador de marcapasos, implantado en
+    2019"); after a person's noun it is the person's."""
+    base = to_masculine(words[i]) if gender == "F" else words[i]
+    if base not in _DEVICE_PARTICIPLES or i < 3 or words[i - 1] != ",":
+        return False
+    j = i - 2
+    while j > 0 and words[j].isalpha() and words[j] not in _PATIENT_WORDS and not _is_role(words[j]) and (
+            _gender(words[j]) == gender or (_gender(words[j]) is None and _is_epicene_adjective(words[j]))):
+        j -= 1  # the thing's adjectives: "sonda vesical", "sonda nasogástrica"
+    noun = words[j]
+    return noun.isalpha() and _gender(noun) is None and noun not in _PATIENT_WORDS and noun not in _OTHER_PERSONS \
+        and not _is_role(noun) and not _is_epicene_role(noun) and noun.endswith("a") == (gender == "F") \
+        and noun not in _COPULAS and not _place_phrase(words, j)
+
+
+def _place_phrase(words: list[str], j: int) -> bool:
+    """Whether the noun at j is a place the patient is put in ("lo instaló en un box, monitorizado")."""
+    k = j - 1 if words[j - 1] in _DETERMINERS else j
+    return words[k - 1] in ("en", "a", "al") if k >= 1 else False
+
+
 _OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
                                  "conductora", "pasajero", "pasajera", "implicado", "implicada", "afectado",
                                  "afectada"})
@@ -867,7 +895,9 @@ _STAFF_HEADS = frozenset({"cirujano", "cirujana", "traumatólogo", "traumatólog
 _THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
                      "apag", "guard", "rellen",
                      # wound care: "herida en la ceja, la suturamos"
-                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap")
+                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap",
+                     # a procedure, a dose or a meal tolerated or brought up: "la punción ...; la toleró bien"
+                     "toler", "vomit", "ingir", "inhal")
 # past forms that no ending rule below tells ("lo crio", "la vio")
 _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
                              "vi", "traje", "puse"})
@@ -2395,6 +2425,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
             licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
+            continue
+        if gender is not None and not role and _device_participle(words, i, gender):
+            licensed, controller = False, None  # "portadora de sonda vesical, cambiada ayer": the device's participle
             continue
         if gender is not None and not role and _finding_of_noun(words, i, gender):
             licensed, controller = False, None  # "lesión pigmentada en la espalda, asimétrica": the lesion's finding
