@@ -72,6 +72,11 @@ CASES = [
      "Lleva sonda nasogástrica, recambiada ayer, y está incómoda."),
     ("F", "Se le hizo la paracentesis y la toleró sin incidencias; está cansada.",
      "Se le hizo la paracentesis y la toleró sin incidencias; está cansado."),
+    # a finding of a limb named by its abbreviation, and a symptom relieved, keep their noun's gender
+    ("F", "Anciana de 90 años, impotencia funcional de MID, acortado y rotado.",
+     "Anciano de 90 años, impotencia funcional de MID, acortado y rotado."),
+    ("M", "Dolor lumbar intenso, aliviado con paracetamol; se va tranquilo.",
+     "Dolor lumbar intenso, aliviado con paracetamol; se va tranquila."),
     # "él"/"ella" after a preposition, in a clause whose subject is the patient, is the relative named before
     ("F", "Su hija ha bajado a la cafetería; la paciente pregunta por ella.",
      "Su hija ha bajado a la cafetería; el paciente pregunta por ella."),

@@ -469,7 +469,9 @@ _FINDING_ADJECTIVES = frozenset({
     "tapado", "desplazado", "fluctuante", "excoriado", "vesiculoso", "costroso", "pruriginoso", "fijo", "pétreo",
     "engrosado", "distendido", "perforado", "luxado", "angulado", "empastado", "lobulado", "hiperémico", "supurativo",
     "hemorrágico", "detectado", "sangrante", "curado", "rugoso", "irregular", "elevado", "ennegrecido", "acortado",
-    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto"})
+    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto",
+    # round 17: a symptom relieved ("dolor torácico ..., aliviado con nitroglicerina")
+    "aliviado"})
 # the gender of nouns for body parts, lesions and symptoms whose findings follow them
 _FINDING_NOUNS = {**{w: "F" for w in (
     "rodilla", "pierna", "mano", "muñeca", "cadera", "espalda", "cabeza", "herida", "lengua", "pantorrilla", "lesión",
@@ -481,7 +483,9 @@ _FINDING_NOUNS = {**{w: "F" for w in (
         "abdomen", "tobillo", "brazo", "antebrazo", "pie", "codo", "hombro", "cuello", "tórax", "pecho", "ojo", "muslo",
         "dedo", "pulgar", "vientre", "gemelo", "talón", "corte", "nódulo", "bulto", "dolor", "esputo", "herpes",
         "zóster", "exantema", "absceso", "hematoma", "edema", "lunar", "tímpano", "oído", "labio", "párpado", "miembro",
-        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón")}}
+        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón",
+        # the limbs by their abbreviations ("impotencia funcional de MII, acortado y rotado")
+        "mii", "mid", "msi", "msd")}}
 
 
 def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
