@@ -52,10 +52,14 @@ _COPULAS = frozenset({
     "va", "iba", "marcha", "marchó",
     # believing oneself ("se creía curado"), feeling in a compound tense ("se ha sentido mareada")
     "cree", "creía", "creyó", "sentido",
+    # coming out of an event in a state ("salió despedida del vehículo", "resultó ilesa", "acabó agotado")
+    "sale", "salió", "salía", "resultó", "acaba", "acabó", "termina", "terminó",
 })
 _CLITICS = frozenset({"lo", "la"})
 # copulas only after "se" ("se notó rara", "se mostró colaboradora"; "notó un chasquido" has an object)
-_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró"})
+_REFLEXIVE_COPULAS = frozenset({"notó", "mostró", "mantuvo", "vio", "encontró",
+                                # the impersonal "se" of leaving the patient in a state: "se deja ingresada"
+                                "deja", "dejó", "dejará"})
 # "lleva días postrada": the time a state has lasted, after "lleva"
 _TIME_UNITS = frozenset({"días", "semanas", "meses", "horas", "años"})
 # the writer's verbs of perceiving the patient, in the first person: "La noto muy asustada", "lo veo mejor"
@@ -67,7 +71,9 @@ KINSHIP_PAIRS = person_nouns_es.kinship_pairs()
 # someone else's noun before a comma: what follows is apposed to them ("su hija, enfermera, ...")
 _OTHER_PERSONS = person_nouns_es.kinship_forms() | frozenset({
     "amigo", "amiga", "vecino", "vecina", "médico", "médica", "enfermera", "enfermero", "auxiliar", "socio", "socia",
-    "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador"})
+    "jefe", "jefa", "compañera", "compañero", "cuidadora", "cuidador",
+    # a companion of one form for both sexes ("su acompañante, un hombre de 50 años, resultó ileso")
+    "acompañante"})
 _KIN = {**KINSHIP_PAIRS, **{m: f for f, m in KINSHIP_PAIRS.items()}}
 # relations that are not kinship but name the patient the same way opening a note ("Vecina de la planta baja")
 _NEIGHBOURS = {"vecino": "vecina", "vecina": "vecino", "amigo": "amiga", "amiga": "amigo"}
@@ -126,6 +132,9 @@ _NOUN_STOPLIST = frozenset({
     "ciclista", "bicicleta", "moto", "coche", "turismo", "vehículo", "casco", "impacto", "golpe",
     "cólico", "intérprete", "cuida", "cuidaba", "prótesis", "marcapasos", "diabetes",
     "sangrado",  # the noun: "sangrado controlado" is the bleeding's
+    # nouns in -a whose ending looks like an adjective's or a participle's ("cosa que le preocupa", "retirada de
+    # puntos", "avisada hemodinámica")
+    "cosa", "hemodinámica", "bioquímica", "dinámica", "química", "informática", "óptica",
     "enseguida", "deprisa", "despacio", "temprano", "demasiado",  # adverbs whose ending looks like a participle's
     # nouns in -ario/-aria, the ending of adjectives such as "prioritario"
     "urticaria", "malaria", "horario", "diario", "armario", "usuario", "calendario", "comentario", "salario",
@@ -193,6 +202,8 @@ _KNOWN_ADJECTIVES = frozenset({
     # nationalities and origins a note gives ("Pcte argentina", "turista sueca")
     "argentino", "mexicano", "brasileño", "paraguayo", "uruguayo", "chileno", "hondureño", "salvadoreño", "búlgaro",
     "griego", "sueco", "noruego", "sirio", "gallego", "vasco", "madrileño", "africano", "europeo", "americano",
+    # round 17: conditions of a history list whose ending the suffix rules do not know ("AP: hipotiroidea, celíaca")
+    "hipotiroideo", "hipertiroideo", "eutiroideo", "celíaco", "vegano", "tartamudo", "miope", "daltónico",
 })
 # nationalities whose masculine ends in a stressed syllable ("Turista inglés de 30 años"): both forms listed
 _NATIONALITIES = {"alemán": "alemana", "catalán": "catalana", "inglés": "inglesa", "francés": "francesa",
@@ -217,9 +228,24 @@ _SEEING_INFINITIVES = frozenset({"haber", "ver", "encontrar", "notar", "dejar", 
 # participles of arriving, also nouns ("a su llegada") or copulas ("ha llegado mareada"): after a comma with a
 # complement they are the patient's ("Natural de Senegal, llegada a España hace dos meses")
 _ARRIVAL_PARTICIPLES = frozenset({"llegado", "llegada", "venido", "venida", "regresado", "regresada"})
-# two-word adverbs that keep a run going ("acude de nuevo borracho", "está otra vez agitada")
+# adverbial phrases that keep a run going, or open one at the start of a clause ("acude de nuevo borracho", "está
+# otra vez agitada", "por lo demás sana", "En general tranquila")
 _ADVERBIAL_PHRASES = frozenset({("de", "nuevo"), ("otra", "vez"), ("de", "repente"), ("de", "pronto"), ("a", "veces"),
-                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio")})
+                                ("por", "fin"), ("sin", "embargo"), ("en", "cambio"), ("por", "lo", "demás"),
+                                ("por", "lo", "general"), ("en", "general"), ("por", "ahora"), ("hasta", "ahora"),
+                                ("de", "momento"), ("por", "el", "momento"), ("en", "todo", "momento"),
+                                ("desde", "entonces"), ("a", "ratos"), ("en", "principio"), ("de", "entrada"),
+                                ("a", "simple", "vista"), ("en", "conjunto"), ("a", "menudo"), ("aun", "así")})
+
+
+def _adverbial_phrase(words: list[str], i: int) -> int:
+    """The length of the adverbial phrase that starts at i, or 0."""
+    return next((len(p) for p in _ADVERBIAL_PHRASES if tuple(words[i: i + len(p)]) == p), 0)
+
+
+def _is_adverb(word: str) -> bool:
+    """A degree or time adverb, listed or in -mente ("últimamente", "claramente"), that a run goes on across."""
+    return word in _ADVERBS or (word.endswith("mente") and len(word) > 7)
 # "desde pequeña", "de niño": the childhood of the person of the run
 _CHILDHOOD = frozenset({"pequeño", "pequeña", "niño", "niña", "chico", "chica", "crío", "cría"})
 # verbs after which "solo"/"sola" is the subject's state ("habla sola", "come solo"), not the adverb "only"
@@ -443,7 +469,9 @@ _FINDING_ADJECTIVES = frozenset({
     "tapado", "desplazado", "fluctuante", "excoriado", "vesiculoso", "costroso", "pruriginoso", "fijo", "pétreo",
     "engrosado", "distendido", "perforado", "luxado", "angulado", "empastado", "lobulado", "hiperémico", "supurativo",
     "hemorrágico", "detectado", "sangrante", "curado", "rugoso", "irregular", "elevado", "ennegrecido", "acortado",
-    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto"})
+    "rotado", "pulsátil", "exudativo", "macerado", "limpio", "cerrado", "abierto", "fracturado", "roto",
+    # round 17: a symptom relieved ("dolor torácico ..., aliviado con nitroglicerina")
+    "aliviado"})
 # the gender of nouns for body parts, lesions and symptoms whose findings follow them
 _FINDING_NOUNS = {**{w: "F" for w in (
     "rodilla", "pierna", "mano", "muñeca", "cadera", "espalda", "cabeza", "herida", "lengua", "pantorrilla", "lesión",
@@ -455,7 +483,9 @@ _FINDING_NOUNS = {**{w: "F" for w in (
         "abdomen", "tobillo", "brazo", "antebrazo", "pie", "codo", "hombro", "cuello", "tórax", "pecho", "ojo", "muslo",
         "dedo", "pulgar", "vientre", "gemelo", "talón", "corte", "nódulo", "bulto", "dolor", "esputo", "herpes",
         "zóster", "exantema", "absceso", "hematoma", "edema", "lunar", "tímpano", "oído", "labio", "párpado", "miembro",
-        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón")}}
+        "muñón", "testículo", "escroto", "glúteo", "tobillo", "quiste", "forúnculo", "bultoma", "eritema", "habón",
+        # the limbs by their abbreviations ("impotencia funcional de MII, acortado y rotado")
+        "mii", "mid", "msi", "msd")}}
 
 
 def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
@@ -471,6 +501,34 @@ def _finding_of_noun(words: list[str], i: int, gender: str) -> bool:
         if _FINDING_NOUNS.get(w) == gender:
             return True
     return False
+
+
+# participles of placing or changing a device or a line: after a comma they agree with the thing named before it
+_DEVICE_PARTICIPLES = frozenset({"implantado", "colocado", "cambiado", "recambiado", "insertado", "sustituido",
+                                 "retirado", "puesto", "revisado", "programado"})
+
+
+def _device_participle(words: list[str], i: int, gender: str) -> bool:
+    """Whether the participle at i, right after a comma, places or changes the thing named before the comma, of its
+    gender ("Es portadora de sonda vesical, cambiada la semana pasada", "portador de marcapasos, implantado en
+    2019"); after a person's noun it is the person's."""
+    base = to_masculine(words[i]) if gender == "F" else words[i]
+    if base not in _DEVICE_PARTICIPLES or i < 3 or words[i - 1] != ",":
+        return False
+    j = i - 2
+    while j > 0 and words[j].isalpha() and words[j] not in _PATIENT_WORDS and not _is_role(words[j]) and (
+            _gender(words[j]) == gender or (_gender(words[j]) is None and _is_epicene_adjective(words[j]))):
+        j -= 1  # the thing's adjectives: "sonda vesical", "sonda nasogástrica"
+    noun = words[j]
+    return noun.isalpha() and _gender(noun) is None and noun not in _PATIENT_WORDS and noun not in _OTHER_PERSONS \
+        and not _is_role(noun) and not _is_epicene_role(noun) and noun.endswith("a") == (gender == "F") \
+        and noun not in _COPULAS and not _place_phrase(words, j)
+
+
+def _place_phrase(words: list[str], j: int) -> bool:
+    """Whether the noun at j is a place the patient is put in ("lo instaló en un box, monitorizado")."""
+    k = j - 1 if words[j - 1] in _DETERMINERS else j
+    return words[k - 1] in ("en", "a", "al") if k >= 1 else False
 
 
 _OTHER_PERSON_HEADS = frozenset({"víctima", "paciente", "pcte", "pte", "persona", "herido", "herida", "ocupante", "conductor",
@@ -536,12 +594,17 @@ def _person_gender(noun: str) -> str | None:
 def _subject_kind(words: list[str], i: int) -> str | None:
     """Who the copula at index ``i`` is about: 'patient', 'partner' or None (another person or a thing)."""
     j = i - 1
-    while j >= 0 and words[j] in _SUBJECT_SKIP:
+    while j >= 0 and (words[j] in _SUBJECT_SKIP or _is_adverb(words[j])):
         j -= 1
     if j >= 2 and words[j - 2] == "según" and words[j - 1] in _DETERMINERS:
         j -= 3  # "que según su nieta estaba despistada": the source named, not the subject
     if j >= 3 and words[j].isdigit() and words[j - 1] in _PLACES:
         j -= 3 if words[j - 2] == "del" else 4  # "la paciente del box 2 está inquieta": the noun before its place
+    if _head_before_complement(words, j):
+        return None  # "La madre de la paciente está preocupada": the head of the subject, not its complement
+    head = _complemented_head(words, j)
+    if head is not None and _epicene_patient(words, head):
+        return "patient"  # "El portero del edificio acude mareado": the role that opens the note, its place after it
     if j >= 1 and (words[j] in _PATIENT_NOUN_ROLES or words[j] in _ELDER_NAMES) and words[j - 1] in ("el", "la") \
             and (j == 1 or words[j - 2] in _CLAUSE_BREAK - {","}):
         return "patient"  # "la abuela parece cómoda": the patient named again, as the analysis reads it
@@ -556,7 +619,8 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if j >= 3 and words[j] == ",":
         # "Su esposa, presente, está preocupada": the subject before an apposition between commas
         # (a relative clause between the commas may be longer: "Su novio, que iba de paquete, está ileso")
-        window = 9 if "que" in words[max(j - 9, 0):j] else 5
+        # (and so may an apposed age: "su acompañante, un hombre de unos cincuenta años, resultó ileso")
+        window = 9 if "que" in words[max(j - 9, 0):j] or words[j - 1] == "años" else 5
         k = next((k for k in range(j - 1, max(j - window, 0), -1) if words[k] == ","), None)
         n = k - 1 if k is not None else -1  # the noun before the apposition
         if n >= 3 and words[n - 1] == "de" and words[n - 3] in _DETERMINERS and words[n - 2] in _OTHER_PERSONS:
@@ -608,6 +672,37 @@ def _subject_kind(words: list[str], i: int) -> str | None:
     if _fronted_complement(words, j):
         return "patient"  # "A su llegada está somnolienta": no subject in a clause opened by a complement
     return None
+
+
+def _complemented_head(words: list[str], j: int) -> int | None:
+    """The noun whose complement ends at j ("del edificio", "de la tienda", "de montaña"), if any."""
+    if j >= 2 and words[j - 1] in ("de", "del"):
+        return j - 2
+    if j >= 3 and words[j - 2] == "de" and words[j - 1] in ("la", "el"):
+        return j - 3
+    return None
+
+
+def _head_before_complement(words: list[str], j: int) -> bool:
+    """Whether the person noun at j is the complement of another person's noun that heads the subject: "La madre de
+    la paciente", "el hijo del señor ___", "la enfermera de la niña" (a relative, a companion or staff)."""
+    if words[j] not in _PATIENT_WORDS or j < 2:
+        return False
+    k = j - 1
+    if words[j] in ("___", "_"):  # "de la Sra. ___": the honorific, with or without its period
+        while k > 0 and words[k] == "_":
+            k -= 1  # the placeholder is tokenized one underscore at a time
+        k -= 1 if words[k] == "." else 0
+        if words[k] not in ("sra", "sr", "srta", "doña", "don", "dña", "d"):
+            return False
+        k -= 1
+    if words[k] in ("el", "la"):
+        k -= 1
+    if k < 1 or words[k] not in ("de", "del"):
+        return False
+    head = words[k - 1]
+    return (head in _OTHER_PERSONS or head in _STAFF_HEADS or head in _EPICENE_STAFF or head in _HELPER_ROLES) \
+        and (k < 2 or words[k - 2] in _DETERMINERS)
 
 
 _FRONTING_PREPOSITIONS = frozenset({"a", "al", "tras", "en", "desde", "durante", "después", "antes", "con", "sin",
@@ -709,8 +804,10 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
             out.append(Agreeing(start, start + len(token), token, "F" if word in _ROLE_F else "M",
                                 _match_case(token, role), "patient", "role noun"))
             continue
-        if word in _NEIGHBOURS and prev in ("", ".", "\n", ";") and _relation_opening(words, i):
-            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient
+        if word in _NEIGHBOURS and ((prev in ("", ".", "\n", ";") and _relation_opening(words, i))
+                                    or (prev in ("y", "e") and (role_before or mine))):
+            # "Vecina de la planta baja, conocida por su asma": a neighbour opening the note is the patient, and so
+            # is one coordinated with the patient's role or kinship ("La Sra. ___, maestra y vecina del pueblo")
             token, start = tokens[i]
             out.append(Agreeing(start, start + len(token), token, _person_gender(word),
                                 _match_case(token, _NEIGHBOURS[word]), "patient", "role noun"))
@@ -740,7 +837,8 @@ def _kinship(text: str, tokens: list[tuple[str, int]], words: list[str], found: 
         elif prev in ("", ".", "\n") and nxt == "que":
             mine = True
         elif prev in ("", ".", "\n", ";") and i + 3 < len(words) and (
-                (nxt in ("y", "e") and words[i + 2] in _KIN and words[i + 3] == "de")
+                (nxt in ("y", "e") and (words[i + 2] in _KIN or _is_role(words[i + 2]))
+                 and "de" in words[i + 3: i + 5])
                 or (_gender(nxt) is not None and words[i + 2] == "de" and (words[i + 3].isdigit()
                                                                           or words[i + 3] in _COUNTS))):
             mine = True  # "Hija y nieta de diabéticos", "Madre soltera de dos hijos": the patient's
@@ -801,14 +899,18 @@ _STAFF_HEADS = frozenset({"cirujano", "cirujana", "traumatólogo", "traumatólog
 _THING_VERB_STEMS = ("tom", "us", "trag", "beb", "comi", "compr", "aplic", "suspend", "perd", "romp", "encend",
                      "apag", "guard", "rellen",
                      # wound care: "herida en la ceja, la suturamos"
-                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap")
+                     "sutur", "limpi", "dren", "desinfect", "irrig", "grap",
+                     # a procedure, a dose or a meal tolerated or brought up: "la punción ...; la toleró bien"
+                     "toler", "vomit", "ingir", "inhal")
 # past forms that no ending rule below tells ("lo crio", "la vio")
 _IRREGULAR_PAST = frozenset({"crio", "vio", "dio", "puso", "pusieron", "trajo", "trajeron", "tuvo", "tuvieron",
                              "vi", "traje", "puse"})
 # verbs that move a limb: their clitic is the limb's when one of its gender is named in the sentence ("rodilla
 # hinchada, no puede flexionarla")
 _LIMB_VERB_STEMS = ("flexion", "extend", "extiend", "mov", "muev", "apoy", "dobl", "gir", "rot", "estir", "elev",
-                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur")
+                    "abr", "cerr", "us", "inmoviliz", "vend", "curar", "cur",
+                    # examining and handling a limb ("la pierna hinchada; se queja al palparla")
+                    "palp", "explor", "toc", "moviliz", "presion", "apret", "levant", "masaj", "enyes", "escayol")
 _NOUNS_IN_EN = frozenset({"imagen", "orden", "origen", "examen", "virgen", "sartén", "margen", "volumen", "abdomen",
                           "resumen", "régimen", "certamen", "dictamen", "gravamen", "crimen", "germen", "joven",
                           "desorden", "alacrán", "capitán", "refrán", "volcán", "huracán", "afán", "imán"})
@@ -852,6 +954,59 @@ def _before_inverted_subject(tokens: list[tuple[str, int]], words: list[str], i:
     if after.lower() in ("el", "la", "su", "un", "una"):
         return head in persons or tokens[i + 3][0][:1].isupper()
     return after[:1].isupper() and after.isalpha() and len(after) > 2
+
+
+def _body_part_before(words: list[str], i: int, clitic: str) -> bool:
+    """Whether a body part or lesion of the clitic's gender is named earlier in the sentence."""
+    j = i - 1
+    while j >= 0 and words[j] not in (".", "\n", "!", "?"):
+        # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
+        part = words[j]
+        part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
+        if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
+            return True
+        j -= 1
+    return False
+
+
+def _person_head(word: str) -> bool:
+    """A noun naming someone other than the patient: a relative, a companion, staff or a role."""
+    return word in _OTHER_PERSONS or word in _STAFF_HEADS or word in _EPICENE_STAFF or word in _HELPER_ROLES \
+        or _is_role(word)
+
+
+def _present_verb(verb: str) -> bool:
+    """Whether a word after "la"/"lo" reads as a present verb of the third person ("pasa", "recuerda", "atiende"):
+    no noun of a person, a body part or a thing the lists know, no gendered or grammatical word."""
+    return verb.isalpha() and len(verb) > 2 and verb.endswith(("a", "e")) and _gender(verb) is None \
+        and verb not in _NOT_VERBS and verb not in _DETERMINERS and verb not in _BODY_PARTS and not _person_head(verb) \
+        and verb not in _PATIENT_WORDS and verb not in _PREPOSITIONS and not verb.startswith(_THING_VERB_STEMS) \
+        and verb not in _NOUN_STOPLIST
+
+
+def _clitic_again(tokens: list[tuple[str, int]], words: list[str], i: int, patient_clitics: list[int]) -> bool:
+    """Whether the clitic at i repeats one read as the patient's earlier in its sentence, before a present verb: "La
+    residente que la atendió ayer la recuerda bien" (the same form names the same person again)."""
+    last = next((k for k in reversed(patient_clitics) if k < i), None)
+    return last is not None and words[last] == words[i] and _present_verb(words[i + 1]) \
+        and tokens[i + 1][0].islower() and words[i - 1] not in _OPEN_QUOTES \
+        and not any(w in _SENTENCE_BREAKS for w in words[last:i]) and not _body_part_before(words, i, words[i])
+
+
+def _after_person_subject(words: list[str], i: int) -> bool:
+    """Whether the clitic at i comes between a person named as the subject and a present verb: "La enfermera de
+    triaje la pasa a box", "su hija la acompaña", "el médico de guardia lo explora" (the person, with its article and
+    at most a short complement, opens the clause; the verb is no noun, body part or gendered word)."""
+    if i + 1 >= len(words) or not _present_verb(words[i + 1]):
+        return False
+    k = i - 1
+    if k >= 2 and words[k - 1] in ("de", "del") and words[k].isalpha():
+        k -= 2  # "de triaje", "de guardia", "del turno"
+    elif k >= 3 and words[k - 2] == "de" and words[k - 1] in ("la", "el"):
+        k -= 3  # "de la residencia"
+    return k >= 1 and _person_head(words[k]) and words[k - 1] in _DETERMINERS \
+        and (k == 1 or words[k - 2] in _CLAUSE_BREAK - {","} or words[k - 2] in _COORD) \
+        and not _body_part_before(words, i, words[i])  # "la pierna hinchada; su hija la nota caliente"
 
 
 def _impersonal_se(prev: str, word: str) -> bool:
@@ -930,20 +1085,12 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
     saying and knowing is the neuter "it" ("no lo sabe") and is kept."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
+    clitic_at = [k for k, (_, start) in enumerate(tokens) if start in {a.start for a in found if a.reason == "object clitic"
+                                                                       and a.controller == "patient"}]
 
     def limb(i: int, clitic: str, verb: str) -> bool:
         """Whether the clitic at i is a limb's: a limb verb and a body part of its gender earlier in the sentence."""
-        if not verb.startswith(_LIMB_VERB_STEMS):
-            return False
-        j = i - 1
-        while j >= 0 and words[j] not in (".", "\n", "!", "?"):
-            # "mano" is feminine for all its "-o": "la mano hinchada, no puede moverla"
-            part = words[j]
-            part_gender = "F" if part == "mano" or part.endswith("a") else "M" if part.endswith("o") else None
-            if words[j] in _BODY_PARTS and part_gender == ("F" if clitic == "la" else "M"):
-                return True
-            j -= 1
-        return False
+        return verb.startswith(_LIMB_VERB_STEMS) and _body_part_before(words, i, clitic)
 
     for i, word in enumerate(words):
         start = tokens[i][1]
@@ -958,7 +1105,8 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
                                        and prev in ("no", "ya")) or nxt in _FIRST_PERSON_JUDGING \
                 or nxt in _PRESENT_CLITIC_VERBS or _first_plural(nxt) or _first_singular(nxt) \
                 or _impersonal_se(prev, nxt) \
-                or _before_inverted_subject(tokens, words, i) \
+                or _before_inverted_subject(tokens, words, i) or _after_person_subject(words, i) \
+                or _clitic_again(tokens, words, i, clitic_at) \
                 or (_relative_of_relative(words, i) and nxt.isalpha()
                                                      and nxt not in _DETERMINERS and _gender(nxt) is None)
             if prev in _PREPOSITIONS or not verb or (word == "lo" and nxt.startswith(_NEUTER_LO_STEMS)) \
@@ -967,6 +1115,7 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
             gender = "F" if word == "la" else "M"
             out.append(Agreeing(start, start + len(word), tokens[i][0], gender,
                                 _match_case(tokens[i][0], "lo" if word == "la" else "la"), "patient", "object clitic"))
+            clitic_at.append(i)
             continue
         m = _ENCLITIC.match(word)
         if m is None or (m.group(2) == "lo" and m.group(1).startswith(_NEUTER_LO_STEMS)) \
@@ -985,6 +1134,12 @@ def _object_clitics(tokens: list[tuple[str, int]], words: list[str], found: list
 _FEMININE_PERSON_NOUNS = frozenset({"víctima", "persona"})
 
 
+def _patient_noun_at(words: list[str], k: int) -> bool:
+    """Whether an indefinite article and a noun for the patient ("una mujer", "un chico", "una joven") start at k."""
+    return words[k: k + 1] in (["un"], ["una"]) and words[k + 1: k + 2] != [] \
+        and (words[k + 1] in _SEX_NOUN_SWAP or words[k + 1] in _PATIENT_NOUN_ROLES or words[k + 1] == "joven")
+
+
 def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]]) -> list[Agreeing]:
     """Drop the feminine words of a sentence whose subject is "la víctima" or "una persona": they agree with
     that noun, whichever the patient's sex."""
@@ -1000,8 +1155,11 @@ def _feminine_subject(words: list[str], found: list[Agreeing], tokens: list[tupl
         elif on and word == ",":
             # "La víctima, una mujer de 35 años herida en ..., fue trasladada": the apposition's words agree with
             # its own noun, the patient's
-            apposed = not apposed and words[i + 1: i + 2] in (["un"], ["una"]) and words[i + 2: i + 3] != [] \
-                and (words[i + 2] in _SEX_NOUN_SWAP or words[i + 2] in _PATIENT_NOUN_ROLES)
+            apposed = not apposed and _patient_noun_at(words, i + 1)
+        elif on and word in ("es", "era", "fue") and _patient_noun_at(words, i + 1):
+            # "La persona herida es una joven de 17 años que está asustada": the predicate noun is the patient's,
+            # and the words after it agree with it
+            apposed = True
         elif on and not apposed:
             kept.add(tokens[i][1])
     return [a for a in found if not (a.start in kept and a.gender == "F" and a.reason != "object clitic")]
@@ -1390,12 +1548,13 @@ def analyse(text: str) -> list[Agreeing]:
     found = _elder_named(tokens, words, _same_sex_pair(tokens, words, _nicknames(tokens, words, found)))
     found = _child_brought(tokens, words, found)
     found = _narrator_alone(words, tokens, _epicene_named(tokens, words, found))
-    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, found))
+    found = _other_patient(tokens, words, _reporting_pronoun(tokens, words, _prepositional_other(tokens, words, found)))
     found = _wife_of(tokens, words, _retired_after_trade(tokens, words, found))
     found = _doctor_patient(tokens, words, _elder_of_relative(tokens, words, found))
     found = _live_in_partner(tokens, words, _partner_roles(tokens, words, found))
     found = _staff_emphatic(tokens, words, _discharged(tokens, words, found))
-    found = _relative_pronoun(tokens, words, found)
+    found = _definite_apposition(tokens, words, _relative_pronoun(tokens, words, found))
+    found = _subject_of_patient_noun(tokens, words, _nominal_participle(tokens, words, found))
     found = sorted(_married_to(tokens, words, _patient_relatives(tokens, words, found)), key=lambda a: a.start)
     return _feminine_subject(words, found, tokens)
 
@@ -1563,19 +1722,38 @@ _BRINGING_VERBS = frozenset({"trae", "traen", "trajo", "trajeron", "traía", "tr
                              "acompañó", "acompañaron", "lleva", "llevan", "llevó", "llevaron", "atiende", "atienden",
                              "atendemos", "exploro", "exploramos", "exploran", "valoramos", "valoran"})
 _DATIVE_ARTICLES = {("al",): ("M", "a la"), ("a", "la"): ("F", "al")}
+# the child as the complement of a relative's noun: "La madre del niño", "El padrino de la niña"
+_COMPLEMENT_ARTICLES = {("del",): ("M", "de la"), ("de", "la"): ("F", "del")}
+
+
+def _child_article(words: list[str], i: int, size: int) -> tuple[str, str] | None:
+    """The gender and the other article of the child noun at i when it is brought to care ("traen al niño") or named
+    as the complement of a relative or carer who opens the clause ("La madre del niño cuenta que ...", "Los padres de
+    la niña"): a child's note is about the child, not about the relative who speaks for it."""
+    if i <= size:
+        return None
+    before = words[i - size - 1]
+    if before in _BRINGING_VERBS:
+        return _DATIVE_ARTICLES.get(tuple(words[i - size: i]))
+    head = i - size - 1
+    if (before in _KIN or before in ("padres", "abuelos", "tutor", "tutora", "cuidador", "cuidadora")) and head >= 1 \
+            and words[head - 1] in ("el", "la", "los", "las", "su", "sus") \
+            and (head == 1 or words[head - 2] in _CLAUSE_BREAK or words[head - 2] in _COORD):
+        return _COMPLEMENT_ARTICLES.get(tuple(words[i - size: i]))
+    return None
 
 
 def _child_brought(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
     """A noun that names the patient by age ("niño", "chica", "anciano") after "al"/"a la" and a verb of bringing or
-    seeing to care is the patient ("Los padres traen al niño, de 2 años"): its article and noun swap, unless a
-    complement ties the noun to someone else ("traen al niño de su vecina")."""
+    seeing to care is the patient ("Los padres traen al niño, de 2 años"), and so is a child noun after a relative
+    who opens the clause ("El padrino del niño explica ..."): its article and noun swap, unless a complement ties
+    the noun to someone else ("traen al niño de su vecina", "la madre del niño del box 3")."""
     taken = {a.start for a in found}
     out: list[Agreeing] = []
     for i, word in enumerate(words):
-        size = 2 if words[max(i - 2, 0): i] == ["a", "la"] else 1
-        article = _DATIVE_ARTICLES.get(tuple(words[i - size: i])) if i > size else None
-        if word not in _PATIENT_NOUN_ROLES or article is None or words[i - size - 1] not in _BRINGING_VERBS \
-                or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
+        size = 2 if words[max(i - 2, 0): i] in (["a", "la"], ["de", "la"]) else 1
+        article = _child_article(words, i, size) if word in _PATIENT_NOUN_ROLES else None
+        if article is None or tokens[i][1] in taken or words[i + 1: i + 2] in (["de"], ["del"]):
             continue
         gender, new = article
         if _gender(word) != gender:
@@ -1740,6 +1918,141 @@ def _reporting_pronoun(tokens: list[tuple[str, int]], words: list[str], found: l
 
 
 _OTHER_PATIENT_NOUNS = _PATIENT_ABBREVIATED | {"señor", "señora", "niño", "niña", "chico", "chica", "bebé"}
+_SEX_NOUN_GENDERS = {"mujer": "F", "señora": "F", "hombre": "M", "varón": "M", "señor": "M"}
+
+
+def _opening_gender(words: list[str], found: list[Agreeing], tokens: list[tuple[str, int]], a: int, b: int) -> str | None:
+    """The patient's gender in the noun phrase that opens a sentence (words a to b), from a sex noun or a word the
+    analysis gave the patient there ("Un joven estudiante de 20 años", "Mujer de 45 años"); None when it names
+    someone else too."""
+    span = range(tokens[a][1], tokens[b][1]) if b < len(tokens) else range(tokens[a][1], 1 << 30)
+    if any(w in _OTHER_PERSONS or w in _PARTNER_WORDS for w in words[a:b]):
+        return None
+    sexes = {_SEX_NOUN_GENDERS[w] for w in words[a:b] if w in _SEX_NOUN_GENDERS}
+    if words[a: a + 1] in (["un"], ["una"]):
+        sexes.add("F" if words[a] == "una" else "M")  # "Un joven estudiante de 20 años": the opening article
+    sexes |= {f.gender for f in found if f.start in span and f.controller == "patient"}
+    return sexes.pop() if len(sexes) == 1 else None
+
+
+def _swapped(tokens: list[tuple[str, int]], k: int, gender: str, new: str, reason: str) -> Agreeing:
+    """The patient's word at k, of ``gender``, to become ``new`` (its case kept)."""
+    return Agreeing(tokens[k][1], tokens[k][1] + len(tokens[k][0]), tokens[k][0], gender,
+                    _match_case(tokens[k][0], new), "patient", reason)
+
+
+def _nominal_participle(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A participle or adjective used as a noun opens the note, with an indefinite person apposed to it: "El herido,
+    un repartidor de 23 años, ...", "La accidentada, una ciclista de 40 años": the patient, whose article, noun and
+    apposed article and role follow the patient ("La herida, de 3 cm" is the wound: no person apposed)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for s, word in enumerate(words[:-4]):
+        if word not in ("el", "la") or (s and words[s - 1] not in _SENTENCE_BREAKS) or words[s + 2] != ",":
+            continue
+        gender, noun = ("F" if word == "la" else "M"), words[s + 1]
+        head = words[s + 4] if s + 4 < len(words) else ""
+        if _gender(noun) not in (gender, None) or not noun.endswith(("ado", "ada", "ido", "ida")) \
+                or words[s + 3] != ("una" if gender == "F" else "un") \
+                or not (_is_role(head) or _is_epicene_role(head) or head in _PATIENT_NOUN_ROLES or head == "joven"):
+            continue
+        other = noun[:-1] + ("o" if gender == "F" else "a")
+        out += [_swapped(tokens, s, gender, "el" if gender == "F" else "la", "determiner"),
+                _swapped(tokens, s + 1, gender, other, "noun")]
+        if tokens[s + 3][1] not in taken:
+            out.append(_swapped(tokens, s + 3, gender, "un" if gender == "F" else "una", "determiner"))
+        new = to_masculine(head) if gender == "F" else to_feminine(head)
+        if _gender(head) == gender and new and tokens[s + 4][1] not in taken:
+            out.append(_swapped(tokens, s + 4, gender, new, "role noun"))
+    return [a for a in found if a.start not in {b.start for b in out}] + out
+
+
+def _subject_of_patient_noun(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A subject that opens the sentence with "el"/"la" and a person's noun of one form or of two, whose predicate is
+    the patient's noun ("El guía de montaña rescatado en helicóptero es un hombre de 52 años"), is the patient: its
+    article, its noun and the words of its gender between it and the copula follow the patient ("de montaña" is no
+    such word: a noun after its preposition)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    for s, word in enumerate(words[:-3]):
+        if word not in ("el", "la") or (s and words[s - 1] not in _SENTENCE_BREAKS):
+            continue
+        gender, noun = ("F" if word == "la" else "M"), words[s + 1]
+        if not (_is_role(noun) or _is_epicene_role(noun) or noun in _EPICENE_STAFF) or noun in _FEMININE_PERSON_NOUNS \
+                or _gender(noun) not in (None, gender):
+            continue
+        copula = next((k for k in range(s + 2, min(s + 10, len(words))) if words[k] in _CLAUSE_BREAK | _COPULAS), None)
+        if copula is None or words[copula] not in ("es", "era") or not _patient_noun_at(words, copula + 1) \
+                or words[copula + 1] != ("una" if gender == "F" else "un"):
+            continue
+        changes = [(s, "el" if gender == "F" else "la", "determiner")]
+        new = to_masculine(noun) if gender == "F" else to_feminine(noun)
+        if _gender(noun) == gender and new:
+            changes.append((s + 1, new, "role noun"))
+        for k in range(s + 2, copula):
+            if _gender(words[k]) == gender and words[k - 1] not in _PREPOSITIONS | _DETERMINERS and words[k] not in ROLE_NOUNS:
+                changes.append((k, to_masculine(words[k]) if gender == "F" else to_feminine(words[k]), "apposed"))
+        out += [_swapped(tokens, k, gender, new, why) for k, new, why in changes if new and tokens[k][1] not in taken]
+    return found + out
+
+
+def _definite_apposition(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """A definite role apposed to the noun phrase that opens the note, between commas, names the patient by a role:
+    "Un joven de 20 años, el único testigo del accidente, ...", "Mujer de 45 años, la dueña del bar, ...". Its
+    article, "único/única" and the role noun follow the patient (a noun of one form keeps its form)."""
+    taken = {a.start for a in found}
+    out: list[Agreeing] = []
+    start = 0
+    for c, word in enumerate(words):
+        if word in _SENTENCE_BREAKS:
+            start = c + 1
+        if word != "," or words[c + 1: c + 2] not in (["el"], ["la"]) or c + 3 >= len(words):
+            continue
+        k = c + 3 if words[c + 2] in ("único", "única") else c + 2
+        noun, article = words[k], ("F" if words[c + 1] == "la" else "M")
+        role = _is_role(noun) or noun in _NEIGHBOURS or _is_epicene_role(noun)
+        if not role or noun in _KIN or _gender(noun) not in (None, article) or words[k + 1: k + 2] not in (
+                ["de"], ["del"], [","]) or tokens[k][1] in taken \
+                or _opening_gender(words, found, tokens, start, c) != article:
+            continue
+        flip = {"el": "la", "la": "el", "único": "única", "única": "único"}
+        out += [_swapped(tokens, m, article, flip[words[m]], "determiner") for m in range(c + 1, k)]
+        new = _NEIGHBOURS.get(noun) or (to_masculine(noun) if article == "F" else to_feminine(noun))
+        if new and (_gender(noun) is not None or noun in _NEIGHBOURS):  # a noun of one form keeps its form
+            out.append(_swapped(tokens, k, article, new, "role noun"))
+    return found + out
+
+
+def _patient_subject_before(words: list[str], i: int) -> bool:
+    """Whether the clause of the word at i (since the last sentence break) has the patient, named by a noun with
+    its article, as its subject, and names no one else before i."""
+    k = i - 1
+    subject = False
+    while k >= 0 and words[k] not in _SENTENCE_BREAKS:
+        if words[k] in _OTHER_PERSONS or words[k] in _PARTNER_WORDS or words[k] in _STAFF_HEADS:
+            return False
+        subject = subject or (words[k] in _OTHER_PATIENT_NOUNS and k and words[k - 1] in ("el", "la"))
+        k -= 1
+    return subject
+
+
+def _prepositional_other(tokens: list[tuple[str, int]], words: list[str], found: list[Agreeing]) -> list[Agreeing]:
+    """"él"/"ella" after a preposition in a clause whose subject is the patient ("el paciente está inquieto y
+    pregunta por él") cannot be the patient, who would be "sí mismo": it is the relative of its gender named in an
+    earlier clause, and keeps its form. With the partner named before it, it is left to the lexicon."""
+    out: list[Agreeing] = []
+    for i, word in enumerate(words):
+        if word not in ("él", "ella") or i == 0 or words[i - 1] not in _PREPOSITIONS - {"según"} \
+                or words[i + 1: i + 2] in (["mismo"], ["misma"]) or not _patient_subject_before(words, i):
+            continue
+        gender = "F" if word == "ella" else "M"
+        start = max((k for k in range(i) if words[k] in _SENTENCE_BREAKS), default=-1)
+        named = [w for m, w in enumerate(words[:start]) if m and words[m - 1] in _DETERMINERS
+                 and (w in _OTHER_PERSONS or w in _PARTNER_WORDS) and _person_gender(w) == gender]
+        if named and named[-1] not in _PARTNER_WORDS:
+            token, at = tokens[i]
+            out.append(Agreeing(at, at + len(token), token, gender, token, "other", "kept"))
+    return found + out
 
 
 def _placed(words: list[str], i: int) -> bool:
@@ -1936,10 +2249,13 @@ def _after_finite_verb(words: list[str], i: int) -> bool:
 
 def _age_apposition(words: list[str], i: int) -> bool:
     """Whether the noun at ``i`` (with at most a short complement, "de la diputación", or a blank name) is
-    followed by its apposed age: ", 63 años"."""
+    followed by its apposed age (", 63 años", ", de 63 años") or by the patient's own noun (", paciente conocido
+    de ...", ", pcte de 70 años"), which make it the patient named by a role."""
     for k in range(i + 1, min(i + 7, len(words) - 2)):
         if words[k] == ",":
-            return words[k + 1].isdigit() and words[k + 2] == "años"
+            age = k + 2 if words[k + 1] == "de" else k + 1
+            return (words[age].isdigit() and words[age + 1: age + 2] == ["años"]) \
+                or words[k + 1] in _PATIENT_ABBREVIATED
         if words[k] in _CLAUSE_BREAK or words[k] in _COPULAS:
             return False
     return False
@@ -2052,12 +2368,12 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             # adjective: "piel fría y pálida" are the skin's)
             controller, licensed, reason = "patient", True, "predicative"
             continue
-        if word in _COORD or word in _ADVERBS:
+        if word in _COORD or _is_adverb(word):
             continue
         prev = words[i - 1] if i else ""
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if licensed and (word, nxt) in _ADVERBIAL_PHRASES:
-            skip_until = i + 1  # "acude de nuevo borracho": an adverbial phrase inside the run
+        if licensed and _adverbial_phrase(words, i):
+            skip_until = i + _adverbial_phrase(words, i) - 1  # "acude de nuevo borracho": an adverbial phrase
             continue
         if (word in ("cada", "alguna") and words[i + 1: i + 2] == ["vez"]) or (word == "vez" and prev in ("cada", "alguna")):
             continue  # "cada vez más apagada", "¿Ha estado alguna vez operada?"
@@ -2113,6 +2429,9 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             continue
         if gender is not None and word in _PRENOMINAL and _noun_after(words, i + 1):
             licensed, controller = False, None  # "Pequeña herida en la frente", "Rara vez": before its noun, the noun's
+            continue
+        if gender is not None and not role and _device_participle(words, i, gender):
+            licensed, controller = False, None  # "portadora de sonda vesical, cambiada ayer": the device's participle
             continue
         if gender is not None and not role and _finding_of_noun(words, i, gender):
             licensed, controller = False, None  # "lesión pigmentada en la espalda, asimétrica": the lesion's finding
@@ -2292,7 +2611,7 @@ def _analyse(text: str, tokens: list[tuple[str, int]], words: list[str]) -> list
             controller, licensed, reason = "partner", True, "apposed"
             continue
         if gender is not None and word in _PATIENT_NOUN_ROLES and prev in ("un", "una") \
-                and not (i >= 3 and words[i - 2] == "de" and words[i - 3] in _KIN) \
+                and not _complement_of_person(words, i) \
                 and not _another_person_before(words, i):  # "abuelo de un niño", "la otra víctima, una chica"
             # "un chico de 16 años": a noun for the patient, with its article; apposed to the partner's noun it is
             # the partner's ("con su pareja, una chica de 30 años") and changes with the partner
@@ -2508,6 +2827,15 @@ def _other_person_before_comma(words: list[str], i: int) -> int | None:
     return None
 
 
+def _complement_of_person(words: list[str], i: int) -> bool:
+    """Whether the noun at i, after "de un"/"de una", is the complement of a relative's or a role's noun: "abuelo de
+    un niño", "tutor legal de una menor" (an adjective of one form may stand between)."""
+    if i < 3 or words[i - 2] != "de":
+        return False
+    head = i - 4 if i >= 4 and _is_epicene_adjective(words[i - 3]) and words[i - 3] not in _KIN else i - 3
+    return words[head] in _KIN or _is_role(words[head]) or words[head] in _OTHER_PERSONS
+
+
 def _person_after(words: list[str], k: int) -> bool:
     """Whether an article and a person's noun start at k: the inverted subject of a verb ("el portero")."""
     if k + 1 >= len(words) or words[k] not in ("el", "la", "su", "un", "una"):
@@ -2529,6 +2857,12 @@ def _noun_after(words: list[str], k: int) -> bool:
         and noun not in _NOT_NOUNS and noun not in _COPULAS
 
 
+# nouns of the stoplist that a telegraphic participle can have as its subject ("Solicitada analítica", "avisada
+# hemodinámica", "Pedida consulta"): tests, services and appointments, never a state of the patient
+_ORDERED_THINGS = frozenset({"analítica", "hemodinámica", "bioquímica", "consulta", "clínica", "técnica", "cama",
+                             "ambulancia", "planta", "sala", "salida", "entrada", "comida", "bebida", "medida"})
+
+
 def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
     """Whether the word at k is a noun of ``gender`` without its article, the subject or object of the participle
     before it in a telegraphic note ("canalizada vía periférica", "retirada sonda"): no adjective, adverb, person,
@@ -2537,7 +2871,7 @@ def _bare_noun_of(words: list[str], k: int, gender: str) -> bool:
         return False
     noun = words[k]
     if not _noun_after(words, k) or noun in _OTHER_PERSONS or noun in _TIME_NOUNS or noun in _BODY_PARTS \
-            or noun in _NOUN_STOPLIST:
+            or (noun in _NOUN_STOPLIST and noun not in _ORDERED_THINGS):
         return False
     return noun.endswith("a") if gender == "F" else noun.endswith("o") or noun[-1] not in "aeiouáéíóús"
 

@@ -64,7 +64,14 @@ ROLE_NOUNS: tuple[tuple[str, str | None], ...] = (
     # young people named by a colloquial noun ("El chaval se niega a comer")
     ("chaval", "chavala"), ("muchacho", "muchacha"),
     # round 15: religious life ("Monja de clausura de 78 años", "religiosa de la orden"), a midwife
-    ("monje", "monja"), ("novicio", "novicia"), ("religioso", "religiosa"), ("matrón", "matrona"))
+    ("monje", "monja"), ("novicio", "novicia"), ("religioso", "religiosa"), ("matrón", "matrona"),
+    # round 17: titles and offices whose feminine no ending rule gives ("La abadesa del monasterio", "concejala")
+    ("abad", "abadesa"), ("concejal", "concejala"), ("duque", "duquesa"), ("conde", "condesa"),
+    ("barón", "baronesa"), ("marqués", "marquesa"), ("príncipe", "princesa"), ("rey", "reina"),
+    ("emperador", "emperatriz"), ("sacerdote", "sacerdotisa"), ("diácono", "diaconisa"), ("profeta", "profetisa"),
+    ("héroe", "heroína"), ("guardés", "guardesa"), ("rector", "rectora"), ("decano", "decana"),
+    ("ministro", "ministra"), ("diputado", "diputada"), ("senador", "senadora"), ("embajador", "embajadora"),
+    ("vicepresidente", "vicepresidenta"), ("gobernador", "gobernadora"), ("edil", None), ("cónsul", None))
 
 
 def masculine_to_feminine() -> dict[str, str | None]:
