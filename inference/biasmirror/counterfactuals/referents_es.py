@@ -39,6 +39,10 @@ ENCLITIC = re.compile(r"^\w{2,}(?:ar|er|ir|ándo|iéndo|ando|iendo)(?:se|me|le)?
 PERSON_OBJECT_STEMS = ("haber", "ver", "encontr", "despert", "acompañ", "llev", "traslad", "traer", "llam", "ingres",
                        "valor", "interven", "deriv", "avis", "atend", "cuid", "ayud", "levant", "tumb", "acost",
                        "movil", "sed", "intub", "oper", "tranquiliz", "calm", "sujet", "conten", "dej")
+# verbs of naming someone: "lo llaman «el Abuelo»", "le dicen «la Rubia»", "conocido como «el Chato»"
+NAMING_STEMS = ("llaman", "llamaban", "dicen", "decían", "apod", "conocid", "apodad", "llamad")
+SAYING_VERBS = {"dice", "dicen", "cuenta", "cuentan", "refiere", "refieren", "explica", "explican", "comenta",
+                "comentan", "informa", "informan", "avisa", "avisan", "relata", "relatan", "contó", "dijo", "explicó"}
 # object clitics that can only stand before a verb ("se activa", "le pregunta", "me apaño")
 VERB_CLITICS = {"se", "le", "les", "me", "te", "nos", "os"}
 # the articles and demonstratives of a person noun with one form for both sexes ("del paciente", "esta paciente")
@@ -231,6 +235,8 @@ class _Reader:
         if not w[:1].isalpha() or w in ADVERBS or w in PREPOSITIONS or w in DETERMINERS or w in COPULAS \
                 or w in COORDINATION or w in AUXILIARIES or w in ("él", "ella", "que", "se", "lo", "le"):
             return False
+        if w in NOUN_WORDS and w.endswith(("ida", "ido", "ada", "ado")) and self.participle_use(i):
+            return False    # "viene borracha y herida", "Bombera herida en un incendio": a participle here
         if w in NOUN_WORDS or w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
             return True
         if w.endswith(NOUN_SUFFIXES) and w not in ROLE_NOUNS:
@@ -258,6 +264,18 @@ class _Reader:
                 return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
+
+    def participle_use(self, i: int) -> bool:
+        """A noun that is also a participle ("herida", "caída") is the participle right after a person noun or a
+        copula, or coordinated with an adjective of its gender ("borracha y herida")."""
+        prev, nxt, w = self.word(i - 1), self.word(i + 1), self.word(i)
+        if nxt.endswith(ADJECTIVE_ENDINGS) and nxt[-1:] == w[-1:]:
+            return False    # "herida infectada": the noun and its adjective
+        if prev in COPULAS or (self.is_person(i - 1) and prev not in DETERMINERS):
+            return True
+        other = self.word(i - 2)
+        return prev == "y" and other[-1:] == w[-1:] and len(other) > 3 and other not in NOUN_WORDS \
+            and not self.is_person(i - 2) and not self.is_noun(i - 2)
 
     def heads_finding(self, i: int) -> bool:
         """A word opening a segment before an adjective of its gender or a "de" complement, that no participle
@@ -374,7 +392,8 @@ class _Reader:
         if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
                 and self.subject_of(j - 1) == PATIENT:
             return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
-        if prev in ("el", "la") and j == i - 1 and self.clause_start(j - 1) and self.note_subject(i):
+        if prev in ("el", "la") and j == i - 1 and (self.clause_start(j - 1) or self.reported_subject(j)) \
+                and self.note_subject(i):
             return True  # "El abuelo del box 4 pregunta ...", "El taxista dice que ...": the note's subject
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
@@ -396,6 +415,11 @@ class _Reader:
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBERS)
             return True
         return False
+
+    def reported_subject(self, article: int) -> bool:
+        """The noun phrase at article opens a clause reported after a verb of saying ("La cuidadora cuenta que la
+        abuela lleva dos días sin levantarse"): a note's subject as much as one opening a sentence."""
+        return self.word(article - 1) == "que" and self.word(article - 2) in SAYING_VERBS
 
     def note_subject(self, i: int) -> bool:
         """A definite person noun opening a sentence, followed by its verb or its bed, names the note's subject,
@@ -598,6 +622,8 @@ class _Reader:
             if w in ("él", "ella"):
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
+                elif any(t.lower in PARTNER_NOUNS for t in self.t):
+                    partner.add(i)      # the partner's pronoun follows the partner ("su mujer ... cerca de ella")
                 continue
             if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or (
                     self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
@@ -690,7 +716,40 @@ class _Reader:
                     reasons[i] = "agrees with something else"
         self._self_apposition(patient, reasons)
         self._person_states(patient, reasons)
+        self._relative_articles(patient, reasons)
+        self._nicknames(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _relative_articles(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """The article of a relative pronoun agrees with its antecedent: "El paciente, al que los bomberos
+        sacaron", "su madre, a la que encuentran más delgada" - the patient's when the antecedent is."""
+        for i in range(2, len(self.t) - 1):
+            w = self.word(i)
+            if w not in DETERMINER_SEXES or self.word(i + 1) not in ("que", "cual") or w in ("un", "una"):
+                continue
+            k = i - 1
+            while k >= 0 and self.word(k) in (",", "a", "de", "con", "por", "para"):
+                k -= 1
+            antecedent = k in patient or (self.word(k) in PATIENT_NOUNS and self.is_noun(k)
+                                           and self.noun_referent(k) == PATIENT) or (
+                self.word(k) in ASCENDANTS and self.word(k - 1) in POSSESSIVES and self.descendant_subject(k))
+            if antecedent and DETERMINER_SEXES[w] == self.sex:
+                patient[i] = "determiner"
+                reasons.pop(i, None)
+
+    def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """What the patient is called, quoted after a verb of naming ("lo llaman «el Abuelo»", "le dicen «la
+        Rubia»", "conocido como «el Chato»"): its words of the patient's sex are the patient's."""
+        for i in range(len(self.t) - 1):
+            opening = i + 1 + (self.word(i + 1) == "como")
+            if not self.word(i).startswith(NAMING_STEMS) or self.word(opening) not in ("«", '"', "“"):
+                continue
+            for m in range(opening + 1, min(opening + 5, len(self.t))):
+                if self.word(m) in ("»", '"', "”", "de", "del"):
+                    break
+                if DETERMINER_SEXES.get(self.word(m), ending_gender(self.word(m))) == self.sex:
+                    patient[m] = "nickname"
+                    reasons.pop(m, None)
 
     def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A state only a person is in ("orientada", "asustado", "alérgica") that the reading gave to a thing is
