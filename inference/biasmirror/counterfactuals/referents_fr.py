@@ -82,7 +82,9 @@ EITHER = "either"
 # nouns of one grammatical gender whatever the sex of the person ("La victime, un homme de 30 ans, a été percutée")
 FIXED_GENDER_PERSONS = {"victime", "personne"}
 NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
-                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
+                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F", "surnomme": None, "nomme": None,
+                "appelait": None, "appelaient": None, "surnommait": None, "surnommaient": None, "nommé": "M",
+                "nommée": "F"}
 PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
 MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
 YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
@@ -181,6 +183,8 @@ class _Reader:
         of such nouns too ("chauffeur-livreur")."""
         if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
             return all(self.is_role_noun(part) for part in w.split("-"))
+        if w.endswith(("é", "ée")) and w not in ROLE_SEXES:
+            return False    # a participle the Lefff also has as a noun ("l'arrivée", "intoxiquée") names no role
         return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
@@ -342,6 +346,8 @@ class _Reader:
         return i < 0 or self.word(i) in CLAUSE_ENDS
 
     def impersonal_il(self, i: int) -> bool:
+        if self.word(i + 1) in ("n'", "n’", "ne") and self.word(i + 2) in IMPERSONAL_AFTER_IL and i + 2 < len(self.t):
+            return self.word(i + 2) != "y" or self.word(i + 3) in AVOIR   # "il n'y a personne", "il ne faut pas"
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
@@ -389,8 +395,9 @@ class _Reader:
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
-            # but "son voisin de chambre, M. ___" is the neighbour
-            return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
+            # but "son voisin de chambre, M. ___" and "sa voisine du lit 7, une dame de 90 ans" are the neighbour
+            first = i - 1 if before in ("un", "une") else i
+            return "other" if self.word(first - 1) == "," and self.apposed_to_relative(first - 2) else PATIENT
         if self.predicate_of_partner(i):
             return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
@@ -1120,7 +1127,7 @@ class _Reader:
                 if (self.word(i - 1) == "," or self.clause_start(i - 1)) and self.heads_noun_phrase(i) \
                         and not self.is_person(i):
                     continue    # "moteur allumé": a noun before its adjective
-                if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
+                if self.predeterminer(i):
                     continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
@@ -1139,6 +1146,10 @@ class _Reader:
             if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
                 patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
         return Reading(patient, frozenset(partner), reasons, frozenset(free), whole_partner=True)
+
+    def predeterminer(self, i: int) -> bool:
+        """"tout"/"toute"/"tous"/"toutes" before a determiner opens a noun phrase ("surveillée toutes les heures")."""
+        return self.word(i) in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS
 
     def short_quote(self, k: int) -> bool:
         """The quotation opened at k closes within five words."""
@@ -1337,6 +1348,7 @@ class _Reader:
                     k += 1
                     continue
                 if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
+                        or self.predeterminer(k) \
                         or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS \
                         or self.heads_noun_phrase(k) or self.verb_with_complement(k):
                     # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list, and so does a

@@ -55,5 +55,16 @@ def indefinite_names_other(reader: WordReader, article: int, patient_nouns: Coll
     if w == ",":
         return (reader.word(k - 1) not in patient_nouns and reader.word(k - 1) != "___"
                 and not reader.clause_start(k - 1))
+    if aged(reader, article + 1):
+        return False    # "Appel du SAMU pour un homme de 50 ans": given an age, the person the note is about
     return not (reader.clause_start(k) or w in copulas or w in ("de", "d'", "d’", "___", "agit", "agissait")
                 or w in patient_nouns)
+
+
+AGE_WORDS = ("ans", "an", "años", "año", "mois", "meses")
+
+
+def aged(reader: WordReader, noun: int) -> bool:
+    """The noun at noun is given an age right after it: "un homme de 50 ans", "una mujer de 40 años"."""
+    return reader.word(noun + 1) in ("de", "d'", "d’") and reader.word(noun + 2).isdigit() \
+        and reader.word(noun + 3) in AGE_WORDS
