@@ -183,8 +183,9 @@ class _Reader:
         of such nouns too ("chauffeur-livreur")."""
         if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
             return all(self.is_role_noun(part) for part in w.split("-"))
-        if w.endswith(("é", "ée")) and w not in ROLE_SEXES:
-            return False    # a participle the Lefff also has as a noun ("l'arrivée", "intoxiquée") names no role
+        if (w.endswith(("é", "ée")) and w not in ROLE_SEXES) or w in TIME_NOUNS:
+            # a participle the Lefff also has as a noun ("l'arrivée", "intoxiquée"), a time ("ce matin"): no role
+            return False
         return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
@@ -262,7 +263,7 @@ class _Reader:
         if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or ex_partner(w):
             return True
         if w in PREPOSED and self.lex.get(self.word(i + 1)) and self.lex.get(self.word(i + 1)).noun \
-                and not self.is_person(i + 1):
+                and not self.is_person(i + 1) and self.word(i + 1) not in COPULAS and self.word(i + 1) not in AVOIR:
             return False    # "une nouvelle douleur": an adjective before its noun
         if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans", "pour"):
             return False    # "vivant seul", "habitant chez sa fille": a present participle
@@ -374,7 +375,7 @@ class _Reader:
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
-        if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
+        if w in PATIENT_NOUNS and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
                 "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’", "avec")):
             return "other"      # "Fille de la patiente du box 2", "avec la patiente du lit B": another patient
         if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
@@ -665,9 +666,12 @@ class _Reader:
         if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
         j = i - 1
-        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)) and not (
+        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)
+                          or self.word(j) in ("lui-même", "elle-même")) and not (
                 self.word(j) == "un" and self.is_noun(j + 1)):
-            j -= 1
+            j -= 1      # (an emphatic pronoun too: "il est lui-même venu")
+        if self.gerund(j):
+            return self.gerund_subject(j)   # "en allant seul aux toilettes": the gerund's subject
         if j >= 0 and self.word(j) == "-":
             j -= 1
         w = self.word(j)
@@ -742,6 +746,20 @@ class _Reader:
             return self.verb_controller(j)
         return "other"
 
+    def gerund(self, j: int) -> bool:
+        return self.word(j).endswith("ant") and self.word(j - 1) == "en"
+
+    def gerund_subject(self, j: int) -> str | None:
+        """A gerund's subject is its main clause's: the nearest finite verb before it in its sentence."""
+        k = j - 2
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            if self.is_finite_verb(k) and self.word(k) not in AVOIR:
+                return self.verb_controller(k)
+            if self.word(k) in AVOIR:
+                return self.subject_of(k)
+            k -= 1
+        return PATIENT
+
     def subject_after_comma(self, i: int) -> str | None:
         """The subject pronoun after the next comma, for a fronted concessive clause."""
         k = i + 1
@@ -805,7 +823,8 @@ class _Reader:
     def time_adverbial(self, j: int) -> bool:
         """"hier", "hier soir", "ce matin": a time, passed over between a verb and its adjective."""
         w = self.word(j)
-        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette"))
+        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette")) \
+            or (w in ("ce", "cette") and self.word(j + 1) in TIME_NOUNS)   # "il est ce soir confus"
 
     def relative_object(self, j: int) -> str | None:
         """After "avoir" at j, the antecedent of a relative "que" that opens the clause ("La dame du lit 2, que sa
