@@ -166,6 +166,7 @@ class _Reader:
         self.lex = lex
         self.memo: dict[int, str | None] = {}
         self.others = frozenset(i for i in range(len(toks)) if self.someone_else_pronoun(i))
+        self.partner_emphatics: set[int] = set()
 
     # --- word classes -------------------------------------------------------------------------------------
     def word(self, i: int) -> str:
@@ -1063,7 +1064,7 @@ class _Reader:
         for i, tok in enumerate(self.t):
             w = tok.lower
             g = self.gender(i)
-            if w in ("il", "elle"):
+            if w in ("il", "elle") and not self.apposed_emphatic(i):
                 if i in self.others:
                     reasons[i] = "other person"
                 elif g == self.sex and not (w == "il" and self.impersonal_il(i)):
@@ -1072,8 +1073,9 @@ class _Reader:
             if w in ("celle-ci", "celui-ci") and any(self.word(k) in PARTNER_NOUNS for k in range(self.sentence_start(i) + 1, i)):
                 partner.add(i)      # "sa compagne et les deux enfants de celle-ci": the partner
                 continue
-            if w in ("lui-même", "elle-même"):
+            if w in ("lui-même", "elle-même") or self.apposed_emphatic(i):
                 if self.emphatic_of_partner(i):
+                    self.partner_emphatics.add(i)
                     partner.update(self.apposed_after(i))     # "Son mari, lui-même diabétique, ..."
                     continue
                 if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
@@ -1157,6 +1159,7 @@ class _Reader:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
+        self._self_apposition(patient, reasons)
         self._lists(patient, reasons)
         self._fragments(patient, reasons)
         self._nicknames(patient, reasons)
@@ -1165,6 +1168,48 @@ class _Reader:
             if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
                 patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
         return Reading(patient, frozenset(partner), reasons, frozenset(free), whole_partner=True)
+
+    def apposed_emphatic(self, i: int) -> bool:
+        """"Son mari, lui aussi médecin, ...": a stressed pronoun with "aussi", apposed as "lui-même" is."""
+        return self.word(i) in ("lui", "elle") and self.word(i + 1) == "aussi" and self.word(i - 1) == ","
+
+    def _self_apposition(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """An emphatic pronoun ("lui-même", "elle-même") of the sentence's opening noun phrase, apposed to it or
+        after its verb, says that person is the note's subject: "Le Dr ___, elle-même chirurgienne, consulte",
+        "Le docteur ___, généraliste, est lui-même venu" - the opening noun, its article, the roles apposed to it
+        and the words agreeing after the pronoun are the patient's. When the opener is a possessed relative ("Sa
+        fille ... l'a amenée elle-même"), the pronoun is the relative's."""
+        for m in range(2, len(self.t)):
+            if self.word(m) not in ("lui-même", "elle-même") or m in self.partner_emphatics:
+                continue
+            opener = self.sentence_start(m) + 1
+            head = opener + (self.word(opener) in ("le", "la", "l'", "l’", "un", "une") or self.word(opener) in POSSESSIVES)
+            if not (self.is_person(head) or self.word(head) in TITLE_WORDS) or head >= m:
+                continue
+            prev = self.word(m - 1)
+            if not (prev == "," or prev in COPULAS or self.is_finite_verb(m - 1) or self.is_adjective(m - 1)):
+                continue
+            own_clause = not any(self.word(k) in SUBJECT_PRONOUNS or self.word(k) in ("il", "elle")
+                                 for k in range(head + 1, m))
+            if self.word(opener) in POSSESSIVES:
+                if prev != "," and own_clause and self.noun_referent(head) == "other":
+                    patient.pop(m, None)
+                    reasons[m] = "other person"     # "Sa fille ... l'a amenée elle-même": the daughter herself
+                continue
+            if (self.word(m) == "elle-même") != (self.sex == "F") or not own_clause:
+                continue
+            end = m + 1
+            while prev in COPULAS and end < len(self.t) and self.is_adjective(end):
+                end += 1    # "est elle-même venue": the participle after the copula
+            apposed = [k for k in range(head, m) if self.is_person(k) or self.word(k) in TITLE_WORDS]
+            for k in apposed + list(range(m, end)):
+                words_sex = self.gender(k, as_noun=k < m) if k != m else self.sex
+                if k not in patient and words_sex == self.sex and reasons.get(k) in (
+                        None, "other person", "agrees with something else"):
+                    patient[k] = "pronoun" if k == m else ("role noun" if k < m else "agreement")
+                reasons.pop(k, None)
+            reasons.pop(head, None)
+            self._determiners(head, None, patient)  # "Une pédiatre ..., elle-même patiente": the article
 
     def predeterminer(self, i: int) -> bool:
         """"tout"/"toute"/"tous"/"toutes" before a determiner opens a noun phrase ("surveillée toutes les heures")."""
