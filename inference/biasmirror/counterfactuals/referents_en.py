@@ -275,6 +275,8 @@ class _Reader:
         'coordinated', 'start', 'modifier'; None when it names someone else."""
         if self.word(i) in ("female", "male") and self.word(i + 1) in ("patient", "pt", "patients"):
             return "modifier"
+        if self.relation_apposed(i):
+            return None
         first = self.start_of_phrase(i)
         before = self.word(first - 1)
         if self.possessor_predicate(i):
@@ -380,9 +382,41 @@ class _Reader:
         k = i - 2
         while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
             k -= 1
-        opener = k + 1 + (self.word(k + 1) in ("his", "her", "their", "the"))
+        opener = self.past_possessor(k + 1 + (self.word(k + 1) in ("his", "her", "their", "the")))
         wanted = DESCENDANTS if w in ASCENDANTS else ASCENDANTS
         return opener < i - 1 and self.word(opener) in wanted
+
+    def past_possessor(self, k: int) -> int:
+        """The position after the patient named as a possessor at k ("The patient's daughter", "Ms ___'s son"), or
+        k itself."""
+        if self.word(k) in ("pt's", "patient's", "pt’s", "patient’s"):
+            return k + 1
+        if self.word(k) in HONORIFICS and self.word(k + 1) == "___" and self.word(k + 2) in ("'", "’") \
+                and self.word(k + 3) == "s":
+            return k + 4
+        return k
+
+    def apposed_to_others_noun(self, i: int) -> bool:
+        """An emphatic "herself"/"himself" in a phrase apposed to another person's noun: "The patient's daughter,
+        a doctor herself, asks ..." (the daughter herself)."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in CLAUSE_ENDS and self.word(k) != ",":
+            k -= 1
+        if self.word(k) != "," or self.word(k + 1) not in ("a", "an"):
+            return False
+        noun = re.sub(r"['’]s$", "", self.word(k - 1))
+        return (noun in PERSON_WORDS or noun in ROLES or noun in OTHER_PEOPLE) and self.names_patient(k - 1) is None
+
+    def relation_apposed(self, i: int) -> bool:
+        """A person noun whose phrase (a relative clause on it allowed) is followed by an apposed possessed noun
+        names that other person: "the man who was driving, his neighbour, is ..." (the patient's neighbour)."""
+        if self.word(i + 1) not in (",", "who", "that"):
+            return False
+        k = i + 1
+        while k < len(self.t) and k < i + 10 and self.word(k) not in CLAUSE_ENDS and self.word(k) != ",":
+            k += 1
+        return self.word(k) == "," and self.word(k + 1) in ("his", "her", "their") and self.word(k + 2).isalpha() \
+            and self.word(k + 3) == ","
 
     def definite_subject(self, i: int) -> bool:
         """"Ambulance crew report the gentleman was trapped", "Has the lady in bed 9 been seen": a person word
@@ -504,6 +538,9 @@ class _Reader:
                 if w in ("he", "she") and self.someone_else_subject(i, patient):
                     reasons[i] = "other person"
                     continue
+                if w in ("herself", "himself") and self.apposed_to_others_noun(i):
+                    reasons[i] = "other person"     # "The patient's daughter, a doctor herself, ..."
+                    continue
                 if (w == "his" or (w == "her" and not self.object_pronoun(i))) and self.possessive_of_subject(i, patient):
                     reasons[i] = "other person"
                     continue
@@ -597,7 +634,37 @@ class _Reader:
                     patient[i] = "patient noun" if w in PERSON_WORDS else "role noun"
                 elif not named:
                     reasons[i] = "other person"
-        return Reading(patient, frozenset(partner), reasons)
+        forms = {i: self.pronoun_forms(i) for i, kind in patient.items() if kind == "pronoun"}
+        return Reading(patient, frozenset(partner), reasons, forms={i: f for i, f in forms.items() if f})
+
+    def pronoun_forms(self, i: int) -> frozenset[str]:
+        """The forms of the other sex a patient's pronoun may become: "him" only for an object "her" ("found her
+        drowsy", "with her 1:1", "gave her a sling"), "he" for "she", "her" or "hers" for "his" (empty: any)."""
+        w = self.word(i)
+        if w == "her":
+            nxt = self.word(i + 1)
+            complement = self.word(i - 1) in COMPLEMENT_VERBS and nxt.endswith(ADJECTIVE_SUFFIXES) and (
+                not self.word(i + 2).isalpha() or self.word(i + 2) in OBJECT_FOLLOWERS or self.word(i + 2) in (
+                    "and", "next", "but"))
+            punctuation = bool(nxt) and not nxt[:1].isalnum() and nxt not in QUOTES
+            if punctuation or nxt in OBJECT_NEXT or complement:
+                return frozenset({"him"})
+            return frozenset()
+        return OTHER_FORMS.get(w, frozenset())
+
+
+# words after which "her" is an object, never a possessive ("took her to", "gave her a sling", "brought her in")
+OBJECT_NEXT = {"a", "an", "the", "some", "any", "to", "with", "at", "in", "on", "for", "from", "up", "down", "out",
+               "off", "into", "by", "over", "about", "since", "after", "before", "again", "today", "yesterday",
+               "overnight", "immediately", "and", "or", "but", "that", "who"}
+# a pronoun's forms of the other sex
+OTHER_FORMS = {"he": frozenset({"she"}), "she": frozenset({"he"}), "him": frozenset({"her"}),
+               "his": frozenset({"her", "hers"}), "hers": frozenset({"his"}), "himself": frozenset({"herself"}),
+               "herself": frozenset({"himself"})}
+# verbs whose object takes a predicate after it ("found her drowsy", "left him confused")
+COMPLEMENT_VERBS = {"found", "find", "finds", "left", "leave", "leaves", "keep", "keeps", "kept", "made", "make",
+                    "makes", "saw", "see", "sees", "seen", "felt", "feel", "feels", "got", "get", "gets", "noticed"}
+ADJECTIVE_SUFFIXES = ("y", "ed", "ous", "ive", "ful", "less", "ent", "ant", "ic", "al", "ish", "ble")
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:

@@ -31,6 +31,9 @@ class Reading:
     free: frozenset[int] = frozenset()
     # whether the partner's words are read closely enough that a copy must change all of them or none
     whole_partner: bool = False
+    # of a patient's word, the forms a copy may change it to when only some are right ("found her drowsy": "him",
+    # not "his"); a word not listed may change to any form
+    forms: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 class WordReader(Protocol):
