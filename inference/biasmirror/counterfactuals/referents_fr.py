@@ -404,9 +404,46 @@ class _Reader:
             return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
             return "other"
+        if self.first_subject(i):
+            return PATIENT
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def first_subject(self, i: int) -> bool:
+        """The person noun at i is the subject of the note's first sentence, which names no one else: "Une touriste
+        allemande, perdue et déshydratée, est amenée par la police", "Seule victime de l'accident, le motard est
+        arrivé conscient", "Le pédiatre de garde, pris d'un malaise, est installé en box 3" - whoever a note opens
+        on is its patient. Not when the clause acts on someone ("Le médecin l'a examiné") or names the patient."""
+        first = i - 1
+        while first >= 0 and (self.word(first) in PREPOSED or self.word(first) in ("le", "la", "l'", "l’", "un", "une")):
+            first -= 1
+        if self.sentence_start(i) >= 0 or (first >= 0 and not self.fronted_segment(first)):
+            return False
+        k = i + 1 + (set(self.word(i + 1)) == {"_"})
+        while k < len(self.t) and (self.word(k) in ("de", "d'", "d’") or self.is_adjective(k)) and not self.is_finite_verb(k):
+            k += 1 + (self.word(k) in ("de", "d'", "d’"))     # "de garde", "allemande"
+        while self.word(k) == ",":
+            k = next((m for m in range(k + 1, min(k + 12, len(self.t))) if self.word(m) == "," or self.clause_start(m)),
+                     len(self.t)) + 1 if not self.is_finite_verb(k + 1) else k + 1
+        if not (self.is_finite_verb(k) or self.word(k) in COPULAS):
+            return False
+        end = k
+        while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
+            end += 1
+        return not any(self.word(m) in PATIENT_NOUNS or self.word(m) in ("il", "elle") for m in range(i + 1, end))
+
+    def fronted_segment(self, comma: int) -> bool:
+        """The words before the comma at comma open the sentence and name no person: "Seule victime de l'accident,"."""
+        if self.word(comma) != ",":
+            return False
+        start = self.sentence_start(comma) + 1
+        return all(not self.is_finite_verb(m) and not self.names_person(m) for m in range(start, comma))
+
+    def names_person(self, m: int) -> bool:
+        """A person noun, not "victime" nor a participle the Lefff also has as a noun ("Venu", "la venue")."""
+        entry = self.lex.get(self.word(m))
+        return self.is_noun(m) and self.is_person(m) and self.word(m) != "victime" and not (entry and entry.adjective)
 
     def apposed_to_relative(self, k: int) -> bool:
         """The word at k ends a possessed person's noun phrase ("son voisin de chambre")."""
