@@ -184,9 +184,8 @@ class _Reader:
         of such nouns too ("chauffeur-livreur")."""
         if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
             return all(self.is_role_noun(part) for part in w.split("-"))
-        if (w.endswith(("é", "ée")) and w not in ROLE_SEXES) or w in TIME_NOUNS:
-            # a participle the Lefff also has as a noun ("l'arrivée", "intoxiquée"), a time ("ce matin"): no role
-            return False
+        if w in TIME_NOUNS:
+            return False    # "ce matin": the Lefff has a noun "matin/matine"
         return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
@@ -247,6 +246,9 @@ class _Reader:
         w = self.word(i)
         if len(w) < 2:
             return False    # "1 m", "J3": a unit or a code
+        if w.endswith(("é", "ée")) and w not in ROLE_SEXES and self.word(i - 1) in ("l'", "l’", "la", "le") \
+                and self.word(i + 1) in ("de", "d'", "d’", "des", "du"):
+            return False    # "l'arrivée des secours": a participle the Lefff also has as a noun, an event here
         entry = self.lex.get(w)
         suffix_gender = "F" if w.endswith(("euse", "trice", "ière", "ienne")) else "M"
         noun_gender = self.lex.gender(w, as_noun=True) if entry is not None else suffix_gender
