@@ -75,6 +75,12 @@ CASES = [
     # Spanish: a clitic glued to a verb done to a person
     ("es", "Me costó despertarla; está somnolienta.", "Me costó despertarlo; está somnoliento.",
      "Me costó despertarla; está somnoliento.", "Me costó despertarlo; está somnolienta."),
+    # Spanish: a classifier and its number belong to the word before them
+    ("es", "Diabética tipo 1 desde niña, mal controlada.", "Diabético tipo 1 desde niño, mal controlado.",
+     "Diabético tipo 1 desde niño, mal controlada.", "Diabética tipo 1 desde niña, mal controlado."),
+    # Spanish: a quoted nickname after "conocido ... como"
+    ("es", "Conocida en el barrio como «la Profe», viene mareada.", "Conocido en el barrio como «el Profe», viene mareado.",
+     "Conocido en el barrio como «la Profe», viene mareado.", "Conocida en el barrio como «el Profe», viene mareada."),
     # Spanish: the article of an epicene patient noun carries the sex
     ("es", "La nuera de la paciente dice que ella está sedada.", "La nuera del paciente dice que él está sedado.",
      "La nuera de la paciente dice que él está sedado.", "La nuera del paciente dice que ella está sedada."),
@@ -111,6 +117,15 @@ def test_correct_copies_pass_and_wrong_copies_are_flagged_both_ways(language: st
     # Spanish: a bare word after a verb that takes no predicate is its object
     ("es", "Se administra morfina; está más tranquila.", "F", "Se administra morfina; está más tranquilo."),
     ("es", "Tiene diabetes tipo 2 y está mareado.", "M", "Tiene diabetes tipo 2 y está mareada."),
+    # Spanish: "lo" before a participle or a relative stands for a fact
+    ("es", "No recuerda lo sucedido; está confuso.", "M", "No recuerda lo sucedido; está confusa."),
+    ("es", "Según lo que cuenta su vecino, fue encontrado en el suelo.", "M",
+     "Según lo que cuenta su vecino, fue encontrada en el suelo."),
+    # Spanish: a verb before its question ("pregunta si") or, after "no", before its object
+    ("es", "Inquieta, pregunta si podrá irse hoy.", "F", "Inquieto, pregunta si podrá irse hoy."),
+    ("es", "Está muy dolorida y no tolera la dieta.", "F", "Está muy dolorido y no tolera la dieta."),
+    # Spanish: an ex-partner is a partner
+    ("es", "La acompaña su exmarido, con quien se lleva bien.", "F", "Lo acompaña su exmujer, con quien se lleva bien."),
 ])
 def test_what_does_not_refer_to_the_patient_stays(language: str, original: str, sex: str, copy: str) -> None:
     if language == "fr" and not lefff.available():

@@ -40,7 +40,7 @@ PERSON_OBJECT_STEMS = ("haber", "ver", "encontr", "despert", "acompañ", "llev",
                        "valor", "interven", "deriv", "avis", "atend", "cuid", "ayud", "levant", "tumb", "acost",
                        "movil", "sed", "intub", "oper", "tranquiliz", "calm", "sujet", "conten", "dej")
 # verbs of naming someone: "lo llaman «el Abuelo»", "le dicen «la Rubia»", "conocido como «el Chato»"
-NAMING_STEMS = ("llaman", "llamaban", "dicen", "decían", "apod", "conocid", "apodad", "llamad")
+NAMING_STEMS = ("llaman", "llamaban", "dicen", "decían", "apod", "conoc", "apodad", "llamad")
 SAYING_VERBS = {"dice", "dicen", "cuenta", "cuentan", "refiere", "refieren", "explica", "explican", "comenta",
                 "comentan", "informa", "informan", "avisa", "avisan", "relata", "relatan", "contó", "dijo", "explicó"}
 # object clitics that can only stand before a verb ("se activa", "le pregunta", "me apaño")
@@ -176,7 +176,8 @@ class _Reader:
 
     def is_person(self, i: int) -> bool:
         w = self.word(i)
-        return w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
+        return w in PATIENT_NOUNS or w in PARTNER_NOUNS or (w.startswith("ex") and w[2:] in PARTNER_NOUNS | {"mujer"}) \
+            or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
             or w in ROLE_NOUNS or (self.word(i - 1) in ("antiguo", "antigua", "gran", "ex") and w not in NOUN_WORDS
                                    and w.endswith(AGENT_ENDINGS))
 
@@ -191,6 +192,10 @@ class _Reader:
             return True
         if self.after_clitic(i) or ENCLITIC.match(w) or re.search(r"\w{2,}(?:ar|er|ir)(?:se|me|le|les|nos)$", w):
             return True     # "le pregunta", "despertarlo", "hacerse daño"
+        if w.endswith(("a", "e")) and not w.endswith(("ada", "ida", "ora")) and (
+                self.word(i + 1) in ("si", "cuándo", "dónde", "qué", "cómo", "varias", "varios")
+                or (self.word(i - 1) == "no" and self.word(i + 1) in DETERMINERS - {"del", "al"})):
+            return True     # "pregunta si ...", "no tolera la sedestación": a verb before its question or object
         if w.endswith(("a", "e")) and not w.endswith(ADJECTIVE_ENDINGS) and (
                 self.word(i + 1) in DETERMINERS or self.word(i + 1) in ("con", "a", "en", "que", "ver")) \
                 and not self.finite_before(i):
@@ -241,6 +246,8 @@ class _Reader:
             return True
         if w.endswith(NOUN_SUFFIXES) and w not in ROLE_NOUNS:
             return True     # "erosión", "cervicalgia", "enrojecimiento": endings only nouns have
+        if self.classifier(i):
+            return True     # "diabético tipo 2", "grado 3": a noun before its number
         if self.word(i + 1) == "que" and self.word(i - 1) == "," and not w.endswith(("ado", "ada", "ido", "ida")):
             return True     # ", cosa que no le pasaba": an antecedent of a relative, apposed to a clause
         if self.is_verb(i):
@@ -264,6 +271,13 @@ class _Reader:
                 return False  # "Consciente, orientada", "Hipertensa, diabética": an opening list of adjectives
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
+
+    def classifier(self, i: int) -> bool:
+        """A noun that classifies by a bare number after it ("tipo 2", "grado 3"; not a measure: "hipotensa 86/50")."""
+        w = self.word(i)
+        return self.word(i + 1).isdigit() and self.word(i + 2) not in ("/", "%", "ºc", "°") and w.isalpha() \
+            and not self.is_code(i) and not self.t[i].text.isupper() \
+            and not w.endswith(("ado", "ada", "ido", "ida", "sa", "so")) and self.word(i - 1) not in COPULAS
 
     def participle_use(self, i: int) -> bool:
         """A noun that is also a participle ("herida", "caída") is the participle right after a person noun or a
@@ -347,7 +361,7 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS and (before == "del" or (before in ("el", "la") and self.word(i - 2) == "de")):
             return "other"      # "Madrina del novio": someone else's partner, the groom
-        if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
+        if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES) or (w.startswith("ex") and w[2:] in PARTNER_NOUNS | {"mujer"}):
             return PARTNER
         apposed = i - 2 if before in ("un", "una", "antiguo", "antigua") else i - 1
         if self.word(apposed) == "," and self.word(apposed - 1) == "víctima" and w in PATIENT_NOUNS:
@@ -564,6 +578,8 @@ class _Reader:
                 k = j - 2 if self.word(j - 1).isdigit() else j - 1
                 while self.word(k).isdigit() or self.word(k) in ("/", "%"):
                     k -= 1
+                if self.classifier(k) and self.word(k - 1) not in PREPOSITIONS and self.word(k - 1) not in DETERMINERS:
+                    k -= 1      # "Diabética tipo 1 ...": the classifier and its number belong to the word before
                 if self.is_code(k):
                     return "other"  # a measure's code ("FC 168 rítmica"); a posture is a person state
                 if self.word(k) in PREPOSITIONS:
@@ -625,10 +641,13 @@ class _Reader:
                 elif any(t.lower in PARTNER_NOUNS for t in self.t):
                     partner.add(i)      # the partner's pronoun follows the partner ("su mujer ... cerca de ella")
                 continue
-            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or (
-                    self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
-                    and self.word(i + 1).endswith(("ado", "ido", "mismo")))):
-                continue    # "no lo sabe", "capaz de contar lo ocurrido": "lo" stands for a fact
+            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or self.word(i + 1) in ("que", "cual") or (
+                    self.word(i + 1).endswith(("ado", "ido")) and self.word(i + 2) not in ("de", "por"))
+                    or (self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
+                        and self.word(i + 1).endswith("mismo"))):
+                # "no lo sabe", "recuerda lo ocurrido", "lo que cuentan": "lo" stands for a fact (a clitic stands
+                # before a finite verb, never before a participle)
+                continue
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
                     and (not self.is_noun(i + 1) or self.clitic_by_form(i)
                          or (self.word(i - 1) == "que" and not self.is_person(i + 1))
@@ -643,7 +662,7 @@ class _Reader:
                 if (w.endswith("la")) == (self.sex == "F") and self.enclitic_is_patients(i):
                     patient[i] = "object pronoun"   # "me costó despertarlo", "haberla visto pálida"
                 continue
-            if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+            if w in PATIENT_NOUNS and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
                     "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
                     i + 3) in ("cama", "habitación", "sala")) and not self.opens_sentence(i):
                 reasons[i] = "other person"         # "la paciente del box 2": another patient
@@ -703,8 +722,8 @@ class _Reader:
                 g = self.gender(i)
                 if w.endswith(("ente", "ante")):
                     continue  # "dependiente", "constante": one form for both sexes
-                if self.word(i - 1) in AUXILIARIES or self.word(i - 1).startswith("haber"):
-                    continue  # a perfect's participle never agrees: "lo ha acompañado", "haberla visto"
+                if self.word(i - 1) in AUXILIARIES or self.word(i - 1).startswith("haber") or self.word(i - 1) == "lo":
+                    continue  # a perfect's participle never agrees ("lo ha acompañado"), nor a neuter ("lo sucedido")
                 if g is None or (w.endswith(("os", "as")) and len(w) > 3):
                     continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
@@ -741,9 +760,11 @@ class _Reader:
         """What the patient is called, quoted after a verb of naming ("lo llaman «el Abuelo»", "le dicen «la
         Rubia»", "conocido como «el Chato»"): its words of the patient's sex are the patient's."""
         for i in range(len(self.t) - 1):
-            opening = i + 1 + (self.word(i + 1) == "como")
-            if not self.word(i).startswith(NAMING_STEMS) or self.word(opening) not in ("«", '"', "“"):
+            if not self.word(i).startswith(NAMING_STEMS):
                 continue
+            opening = next((k for k in range(i + 1, min(i + 7, len(self.t))) if self.word(k) in ("«", '"', "“")), None)
+            if opening is None or (opening > i + 1 and self.word(opening - 1) != "como"):
+                continue    # "conocido en el mercado como «el Rubio»": the quote right after "como"
             for m in range(opening + 1, min(opening + 5, len(self.t))):
                 if self.word(m) in ("»", '"', "”", "de", "del"):
                     break
