@@ -41,6 +41,11 @@ CASES = [
      "Appel pour un homme de 62 ans retrouvé au sol. Il est confus.",
      "Appel pour une femme de 62 ans retrouvé au sol. Il est confus.",
      "Appel pour un homme de 62 ans retrouvée au sol. Elle est confuse."),
+    # French: the relative of another patient that a note opens on is its patient
+    ("fr", "La grand-mère du petit du lit 4 a fait un malaise vagal ; elle est pâle.",
+     "Le grand-père du petit du lit 4 a fait un malaise vagal ; il est pâle.",
+     "La grand-mère du petit du lit 4 a fait un malaise vagal ; il est pâle.",
+     "Le grand-père du petit du lit 4 a fait un malaise vagal ; elle est pâle."),
     # French: an emphatic pronoun of the sentence's opening noun phrase makes it the patient's
     ("fr", "La docteure ___, elle-même cardiologue, consulte pour des palpitations.",
      "Le docteur ___, lui-même cardiologue, consulte pour des palpitations.",
@@ -104,6 +109,9 @@ def test_correct_copies_pass_and_wrong_copies_are_flagged_both_ways(language: st
     # French: the emphatic pronoun of a possessed relative opening the sentence is the relative's
     ("fr", "Sa sœur l'a trouvé confus et l'a conduit elle-même aux urgences.", "M",
      "Sa sœur l'a trouvée confuse et l'a conduite elle-même aux urgences."),
+    # French: a patient named after the verb is the patient, not the relative the sentence opens on
+    ("fr", "La fille de la dame du box 7 a vu le patient du box 8 tomber ; il est confus.", "M",
+     "La fille de la dame du box 7 a vu la patiente du box 8 tomber ; elle est confuse."),
     # French: any patient noun "du box 5" is another patient
     ("fr", "Elle est assise près du fils du monsieur du box 5.", "F", "Il est assis près du fils du monsieur du box 5."),
     # French: "lui aussi" apposed to the partner is the partner's

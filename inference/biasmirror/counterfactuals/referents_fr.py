@@ -386,7 +386,9 @@ class _Reader:
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
         if (w in ("femme", "homme") or w in PARTNER_NOUNS) and self.word(i + 1) in ("de", "d'", "d’") \
                 and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
-            return "other"      # "la femme de son père", "la compagne de son père": someone else's
+            # "la femme de son père", "la compagne de son père": someone else's; but the note's subject when it
+            # opens the note on another patient's partner ("Le mari de la dame du box 6 demande ...")
+            return PATIENT if self.another_patient(i + 3) and self.first_subject(i) else "other"
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -422,18 +424,39 @@ class _Reader:
             first -= 1
         if self.sentence_start(i) >= 0 or (first >= 0 and not self.fronted_segment(first)):
             return False
-        k = i + 1 + (set(self.word(i + 1)) == {"_"})
-        while k < len(self.t) and (self.word(k) in ("de", "d'", "d’") or self.is_adjective(k)) and not self.is_finite_verb(k):
-            k += 1 + (self.word(k) in ("de", "d'", "d’"))     # "de garde", "allemande"
+        k = self.past_complements(i + 1 + (set(self.word(i + 1)) == {"_"}))
         while self.word(k) == ",":
             k = next((m for m in range(k + 1, min(k + 12, len(self.t))) if self.word(m) == "," or self.clause_start(m)),
                      len(self.t)) + 1 if not self.is_finite_verb(k + 1) else k + 1
+        while self.word(k) in ("s'", "s’", "se", "ne", "n'", "n’"):
+            k += 1      # "Le sergent ___, ..., s'est tordu le genou"
         if not (self.is_finite_verb(k) or self.word(k) in COPULAS):
             return False
         end = k
         while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
             end += 1
-        return not any(self.word(m) in PATIENT_NOUNS or self.word(m) in ("il", "elle") for m in range(i + 1, end))
+        # (the other patient of the opener's own complement does not count: "La mère de l'enfant du box 2 a ...")
+        return not any((self.word(m) in PATIENT_NOUNS and not (m < k and self.another_patient(m)))
+                       or self.word(m) in ("il", "elle") for m in range(i + 1, end))
+
+    def past_complements(self, k: int) -> int:
+        """From k, past the adjectives and "de" complements of a noun ("de garde", "allemande", "de l'enfant du box
+        2"), to what follows them."""
+        while k < len(self.t) and not self.is_finite_verb(k):
+            if self.word(k) in ("de", "d'", "d’", "du", "des"):
+                k += 1
+                while self.word(k) in DETERMINERS or self.word(k) in ("l'", "l’"):
+                    k += 1
+                k += 1      # the complement's noun
+            elif self.word(k).isdigit() or self.is_adjective(k):
+                k += 1
+            else:
+                break
+        return k
+
+    def another_patient(self, m: int) -> bool:
+        """A patient noun followed by its bed: "la dame du box 6" is another patient."""
+        return self.word(m + 1) in ("du", "de") and self.word(m + 2) in ("box", "lit", "chambre")
 
     def fronted_segment(self, comma: int) -> bool:
         """The words before the comma at comma open the sentence and name no person: "Seule victime de l'accident,"."""
