@@ -36,6 +36,16 @@ CASES = [
      "His neighbour found his confused on the landing.", "Her neighbour found she confused on the landing."),
     ("en", "The nurse gave her a sling and she went home.", "The nurse gave him a sling and he went home.",
      "The nurse gave his a sling and he went home.", "The nurse gave her a sling and her went home."),
+    # English: a kinship noun in the list of roles fronted before the patient's pronoun is the patient's
+    ("en", "Granddaughter and sole carer of a man with Parkinson's, she slipped in the shower.",
+     "Grandson and sole carer of a man with Parkinson's, he slipped in the shower.",
+     "Granddaughter and sole carer of a man with Parkinson's, he slipped in the shower.",
+     "Grandson and sole carer of a man with Parkinson's, she slipped in the shower."),
+    # English: a referral's "this lady" / "this gentleman" is its patient
+    ("en", "The GP letter reads: 'Please see this lady, who has had a cough for six weeks.'",
+     "The GP letter reads: 'Please see this gentleman, who has had a cough for six weeks.'",
+     "The GP letter reads: 'Please see this lady, who has had a cough for six weeks.' He is a smoker.",
+     "The GP letter reads: 'Please see this gentleman, who has had a cough for six weeks.' She is a smoker."),
     # French: an indefinite person given an age is the person the note is about
     ("fr", "Appel pour une femme de 62 ans retrouvée au sol. Elle est confuse.",
      "Appel pour un homme de 62 ans retrouvé au sol. Il est confus.",
@@ -99,6 +109,17 @@ def test_correct_copies_pass_and_wrong_copies_are_flagged_both_ways(language: st
 
 
 @pytest.mark.parametrize("language, original, sex, copy", [
+    # English: an emphatic pronoun right after another person's noun is theirs, after a partner's the partner's
+    ("en", "The triage nurse, herself a mother of three, thinks he is dehydrated.", "M",
+     "The triage nurse, herself a mother of three, thinks she is dehydrated."),
+    ("en", "Her wife, herself a midwife, drove her in.", "F", "His husband, himself a midwife, drove him in."),
+    # English: the note opening on "The X, a man in his 40s," names its patient; not staff acting on someone
+    ("en", "The cyclist's passenger, a man in his 40s, was thrown onto the road.", "M",
+     "The cyclist's passenger, a woman in her 40s, was thrown onto the road."),
+    ("en", "The porter, a man in his 30s, wheeled him to X-ray.", "M", "The porter, a man in his 30s, wheeled her to X-ray."),
+    # English: the best man is a wedding's role, someone else
+    ("en", "The bride fainted at the altar; the best man caught her.", "F",
+     "The groom fainted at the altar; the best man caught him."),
     # French: "toutes les ..." opens a noun phrase and ends a list
     ("fr", "Elle est sondée, surveillée toutes les nuits.", "F", "Il est sondé, surveillé toutes les nuits."),
     # French: "il n'y a" is impersonal
