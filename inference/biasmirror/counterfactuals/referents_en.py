@@ -107,6 +107,11 @@ def compound_sex(w: str) -> str | None:
     return None
 
 
+def _wordlike(w: str) -> bool:
+    """Letters, with hyphens or apostrophes ("mother-in-law", "Parkinson's")."""
+    return re.sub(r"[-'’]", "", w).isalpha()
+
+
 def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.group().lower()) for m in TOKEN.finditer(text)]
 
@@ -275,6 +280,10 @@ class _Reader:
         'coordinated', 'start', 'modifier'; None when it names someone else."""
         if self.word(i) in ("female", "male") and self.word(i + 1) in ("patient", "pt", "patients"):
             return "modifier"
+        if self.relation_apposed(i) or (self.word(i) == "man" and self.word(i - 1) == "best"):
+            return None     # (the best man is a wedding's role, someone else)
+        if self.word(i - 1) in ("this", "that") and self.word(i) in PERSON_WORDS:
+            return "subject"    # "I saw this gentleman today": a referral names its patient so
         first = self.start_of_phrase(i)
         before = self.word(first - 1)
         if self.possessor_predicate(i):
@@ -307,6 +316,7 @@ class _Reader:
             first, before = the, self.word(the - 1)     # "is a lawyer and the mother of ...": coordinated
         if before == "," and (self.word(first - 2) in ("pt", "patient") or (
                 self.word(first - 2) in CASUALTY_NOUNS and self.word(first - 3) not in POSSESSIVES) or (
+                first == 3 and self.word(0) == "the" and self.opener_alone(first - 2)) or (
                 self.word(first - 2) == "___" and self.word(first - 3) != "dr.")):
             return "apposed"                    # "Pt, a ...", "Mr. ___, a retired headmaster"
         if self.word(i) in ("female", "male") and self.word(i + 1) in OTHER_PEOPLE and not self.has_age(first, i) \
@@ -380,15 +390,86 @@ class _Reader:
         k = i - 2
         while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
             k -= 1
-        opener = k + 1 + (self.word(k + 1) in ("his", "her", "their", "the"))
+        opener = self.past_possessor(k + 1 + (self.word(k + 1) in ("his", "her", "their", "the")))
         wanted = DESCENDANTS if w in ASCENDANTS else ASCENDANTS
         return opener < i - 1 and self.word(opener) in wanted
+
+    def past_possessor(self, k: int) -> int:
+        """The position after the patient named as a possessor at k ("The patient's daughter", "Ms ___'s son"), or
+        k itself."""
+        if self.word(k) in ("pt's", "patient's", "pt’s", "patient’s"):
+            return k + 1
+        if self.word(k) in HONORIFICS and self.word(k + 1) == "___" and self.word(k + 2) in ("'", "’") \
+                and self.word(k + 3) == "s":
+            return k + 4
+        return k
+
+    def opener_alone(self, k: int) -> bool:
+        """The noun the note opens on ("The driver, a man in his 50s, was cut out ...") is its subject unless it
+        names staff or its sentence acts on someone of the patient's sex ("The nurse, a man, found him ...")."""
+        if self.word(k) in CLINICIANS or self.word(k) in ("resident", "attending", "paramedic", "officer"):
+            return False
+        m = k
+        while m < len(self.t) and self.word(m) not in (".", ";", "!", "?", "\n"):
+            if self.word(m) in ("him", "her") and PRONOUNS[self.word(m)] == self.sex and self.object_pronoun(m):
+                return False
+            m += 1
+        return True
+
+    def apposed_to_partner_noun(self, i: int) -> bool:
+        k = i - 1
+        while k >= 0 and self.word(k) != ",":
+            k -= 1
+        return re.sub(r"['’]s$", "", self.word(k - 1)) in PARTNERS | {"partner", "spouse"}
+
+    def fronted_list(self, i: int) -> bool:
+        """The kinship noun at i is in a list of roles that opens its clause and runs to ", she"/", he" ("Grandson
+        and only carer of a woman with dementia, he fainted", "A wife, mother and full-time nurse, she says")."""
+        if not (self.clause_start(i - 1) or self.word(i - 1) in (",", "and") or (
+                self.word(i - 1) in ("a", "an") and self.clause_start(i - 2))):
+            return False    # a member of the list, not a noun inside one ("mother-in-law of the ward sister")
+        k = i - 1
+        while k >= 0 and not self.clause_start(k):
+            if not (_wordlike(self.word(k)) or self.word(k) == ",") or self.word(k) in PRONOUNS:
+                return False
+            k -= 1
+        for j in range(i + 1, min(i + 16, len(self.t) - 1)):
+            w = self.word(j)
+            if w == "," and self.word(j + 1) in ("she", "he"):
+                return True
+            if w in CLAUSE_ENDS or w in PRONOUNS or not (_wordlike(w) or w == ","):
+                return False
+        return False
+
+    def apposed_to_others_noun(self, i: int) -> bool:
+        """An emphatic "herself"/"himself" in a phrase apposed to another person's noun: "The patient's daughter,
+        a doctor herself, asks ..." (the daughter herself)."""
+        k = i - 1
+        while k >= 0 and self.word(k) not in CLAUSE_ENDS and self.word(k) != ",":
+            k -= 1
+        if self.word(k) != "," or not (self.word(k + 1) in ("a", "an") or k == i - 1 or (
+                self.word(k + 1) == "who" and self.word(k + 2) in COPULA)):
+            return False    # ", a doctor herself", ", herself a mother", ", who is a paramedic himself"
+        noun = re.sub(r"['’]s$", "", self.word(k - 1))
+        return (noun in PERSON_WORDS or noun in ROLES or noun in OTHER_PEOPLE) and self.names_patient(k - 1) is None
+
+    def relation_apposed(self, i: int) -> bool:
+        """A person noun whose phrase (a relative clause on it allowed) is followed by an apposed possessed noun
+        names that other person: "the man who was driving, his neighbour, is ..." (the patient's neighbour)."""
+        if self.word(i + 1) not in (",", "who", "that"):
+            return False
+        k = i + 1
+        while k < len(self.t) and k < i + 10 and self.word(k) not in CLAUSE_ENDS and self.word(k) != ",":
+            k += 1
+        return self.word(k) == "," and self.word(k + 1) in ("his", "her", "their") and self.word(k + 2).isalpha() \
+            and self.word(k + 3) == ","
 
     def definite_subject(self, i: int) -> bool:
         """"Ambulance crew report the gentleman was trapped", "Has the lady in bed 9 been seen": a person word
         of the patient's sex after "the", followed by a verb or a bed, names the note's subject."""
-        return self.word(i - 1) == "the" and PERSON_WORDS.get(self.word(i)) == self.sex \
-            and self.word(i - 2) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like", "as",
+        the = i - 1 - (self.word(i - 1) in ("little", "young", "old", "elderly"))    # "the little girl has had"
+        return self.word(the) == "the" and PERSON_WORDS.get(self.word(i)) == self.sex \
+            and self.word(the - 1) not in ("of", "to", "with", "by", "from", "for", "and", "at", "than", "like", "as",
                                          "near", "beside", "behind", "after", "before", "on", "about") \
             and self.word(i + 1) in ("in", "was", "is", "has", "had", "who", "says", "said", "reports")
 
@@ -504,6 +585,12 @@ class _Reader:
                 if w in ("he", "she") and self.someone_else_subject(i, patient):
                     reasons[i] = "other person"
                     continue
+                if w in ("herself", "himself") and self.apposed_to_others_noun(i):
+                    if self.apposed_to_partner_noun(i):
+                        partner.add(i)              # "His partner, himself a paramedic, ..."
+                    else:
+                        reasons[i] = "other person"     # "The patient's daughter, a doctor herself, ..."
+                    continue
                 if (w == "his" or (w == "her" and not self.object_pronoun(i))) and self.possessive_of_subject(i, patient):
                     reasons[i] = "other person"
                     continue
@@ -578,7 +665,9 @@ class _Reader:
                 continue
             if w in PERSON_WORDS or w in ROLES:
                 gender = PERSON_WORDS.get(w) or ROLES.get(w)
-                if w in ("mom", "dad", "mum", "mommy", "daddy") and self.word(i - 1) not in (
+                if (w in KINSHIP or w in ("mom", "dad", "mum", "mommy", "daddy")) and self.fronted_list(i):
+                    named = True                # "Grandson and only carer of ..., he fainted": the patient, fronted
+                elif w in ("mom", "dad", "mum", "mommy", "daddy") and self.word(i - 1) not in (
                         "her", "his", "their", "my", "your", "a", "the", "pt's", "patient's"):
                     named = not child_note      # "Infant boy ...; dad reports": the child's parent
                 elif w in KINSHIP:
@@ -597,7 +686,37 @@ class _Reader:
                     patient[i] = "patient noun" if w in PERSON_WORDS else "role noun"
                 elif not named:
                     reasons[i] = "other person"
-        return Reading(patient, frozenset(partner), reasons)
+        forms = {i: self.pronoun_forms(i) for i, kind in patient.items() if kind == "pronoun"}
+        return Reading(patient, frozenset(partner), reasons, forms={i: f for i, f in forms.items() if f})
+
+    def pronoun_forms(self, i: int) -> frozenset[str]:
+        """The forms of the other sex a patient's pronoun may become: "him" only for an object "her" ("found her
+        drowsy", "with her 1:1", "gave her a sling"), "he" for "she", "her" or "hers" for "his" (empty: any)."""
+        w = self.word(i)
+        if w == "her":
+            nxt = self.word(i + 1)
+            complement = self.word(i - 1) in COMPLEMENT_VERBS and nxt.endswith(ADJECTIVE_SUFFIXES) and (
+                not self.word(i + 2).isalpha() or self.word(i + 2) in OBJECT_FOLLOWERS or self.word(i + 2) in (
+                    "and", "next", "but"))
+            punctuation = bool(nxt) and not nxt[:1].isalnum() and nxt not in QUOTES
+            if punctuation or nxt in OBJECT_NEXT or complement:
+                return frozenset({"him"})
+            return frozenset()
+        return OTHER_FORMS.get(w, frozenset())
+
+
+# words after which "her" is an object, never a possessive ("took her to", "gave her a sling", "brought her in")
+OBJECT_NEXT = {"a", "an", "the", "some", "any", "to", "with", "at", "in", "on", "for", "from", "up", "down", "out",
+               "off", "into", "by", "over", "about", "since", "after", "before", "again", "today", "yesterday",
+               "overnight", "immediately", "and", "or", "but", "that", "who"}
+# a pronoun's forms of the other sex
+OTHER_FORMS = {"he": frozenset({"she"}), "she": frozenset({"he"}), "him": frozenset({"her"}),
+               "his": frozenset({"her", "hers"}), "hers": frozenset({"his"}), "himself": frozenset({"herself"}),
+               "herself": frozenset({"himself"})}
+# verbs whose object takes a predicate after it ("found her drowsy", "left him confused")
+COMPLEMENT_VERBS = {"found", "find", "finds", "left", "leave", "leaves", "keep", "keeps", "kept", "made", "make",
+                    "makes", "saw", "see", "sees", "seen", "felt", "feel", "feels", "got", "get", "gets", "noticed"}
+ADJECTIVE_SUFFIXES = ("y", "ed", "ous", "ive", "ful", "less", "ent", "ant", "ic", "al", "ish", "ble")
 
 
 def read(text: str, sex: str) -> tuple[list[Token], Reading]:

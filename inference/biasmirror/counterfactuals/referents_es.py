@@ -21,7 +21,33 @@ TOKEN = re.compile(r"(?:Sra|Sr|Dra|Dr|Dña|D)\.(?=\s)|_+|[^\W\d_]+(?:-[^\W\d_]+)
 CLAUSE_ENDS = {".", ";", ":", "!", "?", "(", ")", "\n", "—", "–"}
 COORDINATION = {",", "y", "e", "pero", "o", "u", "ni"}
 ADVERBS = {"muy", "no", "poco", "bien", "mal", "más", "menos", "algo", "bastante", "tan", "ya", "aún", "todavía",
-           "también", "nada", "casi", "siempre", "hemodinámicamente", "verbalmente", "levemente", "ligeramente"}
+           "también", "nada", "casi", "siempre", "hemodinámicamente", "verbalmente", "levemente", "ligeramente",
+           # adverbs that end like a gendered word ("como tal", "ahora", "roncaba mucho", "demasiado inestable")
+           "como", "ahora", "mucho", "demasiado", "tanto", "luego", "pronto", "tampoco", "incluso", "nunca"}
+# words ending in -o/-a that are never an adjective of the patient: determiners and pronouns that agree with
+# a noun or do not vary ("cada", "toda la noche", "alguna vez", "cuánto", "yo")
+NOT_ADJECTIVES = {"cada", "todo", "toda", "alguno", "alguna", "ninguno", "ninguna", "cuánto", "cuánta", "cuanto",
+                  "cuanta", "yo", "nosotros", "nosotras", "otro", "otra", "cuya", "cuyo", "ambos", "ambas"}
+# stems of verbs that take a predicate of their subject or object (coming, staying, finding, seeing, leaving)
+PREDICATE_VERB_STEMS = ("sint", "va", "fue", "encontr", "encuentr", "hall", "not", "dej", "lleg", "traj", "trae", "tra", "ve", "vi", "describ",
+                        "consider", "qued", "sigu", "segu", "perman", "est", "acud", "acab", "sient", "sent", "mostr",
+                        "muestr", "pare", "vuelv", "volv", "regres", "despiert", "despert", "ingres", "sal", "apare",
+                        "continú", "continu", "resul", "mantien", "mantuv", "anda", "camin", "pas")
+# an infinitive or a gerund with an object clitic glued to it ("despertarlo", "haberla", "acompañándola")
+ENCLITIC = re.compile(r"^\w{2,}(?:ar|er|ir|ándo|iéndo|ando|iendo)(?:se|me|le)?(?:lo|la)$")
+# verbs whose object is a person: a clitic glued to them is the patient's ("despertarlo", "trasladarla")
+PERSON_OBJECT_STEMS = ("haber", "ver", "encontr", "despert", "acompañ", "llev", "traslad", "traer", "llam", "ingres",
+                       "valor", "interven", "deriv", "avis", "atend", "cuid", "ayud", "levant", "tumb", "acost",
+                       "movil", "sed", "intub", "oper", "tranquiliz", "calm", "sujet", "conten", "dej")
+# verbs of naming someone: "lo llaman «el Abuelo»", "le dicen «la Rubia»", "conocido como «el Chato»"
+NAMING_STEMS = ("llaman", "llamaban", "dicen", "decían", "apod", "conoc", "apodad", "llamad")
+SAYING_VERBS = {"dice", "dicen", "cuenta", "cuentan", "refiere", "refieren", "explica", "explican", "comenta",
+                "comentan", "informa", "informan", "avisa", "avisan", "relata", "relatan", "contó", "dijo", "explicó"}
+# object clitics that can only stand before a verb ("se activa", "le pregunta", "me apaño")
+VERB_CLITICS = {"se", "le", "les", "me", "te", "nos", "os"}
+# the articles and demonstratives of a person noun with one form for both sexes ("del paciente", "esta paciente")
+DETERMINER_SEXES = {"el": "M", "del": "M", "al": "M", "un": "M", "este": "M", "ese": "M", "aquel": "M",
+                    "la": "F", "una": "F", "esta": "F", "esa": "F", "aquella": "F"}
 PREPOSITIONS = {"de", "del", "en", "con", "por", "a", "al", "sin", "desde", "para", "tras", "hasta", "sobre",
                 "entre", "hacia", "durante", "según", "junto", "contra"}
 DETERMINERS = {"el", "la", "los", "las", "un", "una", "unos", "unas", "su", "sus", "del", "al", "este", "esta",
@@ -30,7 +56,8 @@ POSSESSIVES = {"su", "sus", "mi", "tu"}
 COPULAS = {"está", "es", "estaba", "era", "fue", "queda", "quedó", "permanece", "permaneció", "encuentra",
            "siente", "nota", "dice", "acude", "llega", "vive", "vino", "sigue", "parece", "estar", "ser",
            "sido", "estado", "continúa", "resulta", "muestra", "mostraba"}
-AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos"}
+AUXILIARIES = {"ha", "han", "había", "habían", "haber", "he", "hemos", "has", "habrá", "habría", "haya", "hubo",
+               "habiendo"}
 PATIENT_NOUNS = {"paciente": None, "pcte": None, "pte": None, "mujer": "F", "varón": "M", "hombre": "M", "señora": "F", "señor": "M",
                  "sra.": "F", "sr.": "M", "sra": "F", "sr": "M", "niña": "F", "niño": "M", "chica": "F", "chico": "M",
                  "dña.": "F", "d.": "M", "doña": "F", "don": "M"}    # "Dña. ___", "D. ___": the patient's title
@@ -91,7 +118,9 @@ PERSON_STATES = {"orientado", "desorientado", "consciente", "inconsciente", "asu
                  "sudoroso", "pálido", "mareado", "somnoliento", "obnubilado", "confuso", "activo", "autónomo",
                  "independiente", "dependiente", "vacunado", "intubado", "sedado", "borracho", "herido", "rescatado",
                  "trasladado", "ingresado", "contusionado", "despierto", "dormido", "lloroso", "triste", "contento",
-                 "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico"}
+                 "febril", "afebril", "hipotenso", "hipertenso", "taquicárdico", "taquipneico",
+                 # postures and where a person lives ("TA 98/56 tumbada", "81 años, institucionalizado")
+                 "tumbado", "sentado", "acostado", "incorporado", "encamado", "institucionalizado"}
 # the patient's descendants and the nouns of their parents: "Su hija, preocupada por su madre" names the patient
 DESCENDANTS = {"hijo", "hija", "hijos", "hijas", "nieto", "nieta", "nietos", "nietas", "yerno", "nuera", "sobrino",
                "sobrina", "sobrinos", "sobrinas", "ahijado", "ahijada", "hijastro", "hijastra"}
@@ -103,7 +132,7 @@ FIXED_GENDER_PERSONS = {"pareja", "persona", "víctima"}
 # endings that only nouns have
 NOUN_SUFFIXES = ("ión", "iones", "dad", "dades", "tud", "aje", "ajes", "miento", "mientos", "ncia", "ncias", "itis",
                  "osis", "algia", "algias", "emia", "emias", "uria", "patía", "patías", "grafía", "scopia", "tomía",
-                 "plastia", "rragia", "ismo", "mento", "mentos")
+                 "plastia", "rragia", "ismo", "mento", "mentos", "terapia", "terapias", "gesia", "estesia")
 # adjectives that a note's segment may open with ("Tranquilo, ...", "Consciente, ...")
 ADJECTIVE_WORDS = {"tranquilo", "tranquila", "contento", "contenta", "despierto", "despierta", "sucio", "sucia",
                    "frío", "fría", "pálido", "pálida", "lúcido", "lúcida", "estable", "febril", "afebril"}
@@ -126,6 +155,8 @@ def ending_gender(word: str) -> str | None:
         return None  # "homicida", "insecticida"; but "conocida", "desconocida" are feminine
     if word.endswith(("ora", "oras", "a", "as")) and not word.endswith(("ista", "istas", "ía", "ías")):
         return "F"
+    if word.endswith(("ior", "iores", "mayor", "mayores", "menor", "menores", "mejor", "mejores", "peor", "peores")):
+        return None  # comparatives have one form for both sexes: "mayor", "anterior", "peor"
     if word.endswith(("or", "ores", "o", "os", "ón")):
         return "M"
     return None
@@ -145,7 +176,8 @@ class _Reader:
 
     def is_person(self, i: int) -> bool:
         w = self.word(i)
-        return w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
+        return w in PATIENT_NOUNS or w in PARTNER_NOUNS or (w.startswith("ex") and w[2:] in PARTNER_NOUNS | {"mujer"}) \
+            or w in KINSHIP or w in EPICENE_PERSONS or w in STAFF \
             or w in ROLE_NOUNS or (self.word(i - 1) in ("antiguo", "antigua", "gran", "ex") and w not in NOUN_WORDS
                                    and w.endswith(AGENT_ENDINGS))
 
@@ -153,25 +185,71 @@ class _Reader:
         w = self.word(i)
         if w in COPULAS or w in AUXILIARIES or w in VERBS or w in JUDGING_VERBS:
             return True
-        if w in STAFF or w in EPICENE_PERSONS or w in ROLE_NOUNS:
-            return False  # "la auxiliar", "el regulador": persons, though they end like infinitives
+        if w in STAFF or w in EPICENE_PERSONS or w in ROLE_NOUNS or w in PATIENT_NOUNS:
+            return False  # "la auxiliar", "el regulador", "mujer": persons, though they end like infinitives
         if re.search(r"(ó|aron|ieron|aba|aban|ía|ían|ando|iendo|ar|er|ir)$", w) and len(w) > 3 \
                 and w not in NOUN_WORDS and not w.endswith(("ía", "ían")) or w.endswith(("ando", "iendo")):
             return True
+        if self.after_clitic(i) or ENCLITIC.match(w) or re.search(r"\w{2,}(?:ar|er|ir)(?:se|me|le|les|nos)$", w):
+            return True     # "le pregunta", "despertarlo", "hacerse daño"
+        if w.endswith(("a", "e")) and not w.endswith(("ada", "ida", "ora")) and (
+                self.word(i + 1) in ("si", "cuándo", "dónde", "qué", "cómo", "varias", "varios")
+                or (self.word(i - 1) == "no" and self.word(i + 1) in DETERMINERS - {"del", "al"})):
+            return True     # "pregunta si ...", "no tolera la sedestación": a verb before its question or object
         if w.endswith(("a", "e")) and not w.endswith(ADJECTIVE_ENDINGS) and (
-                self.word(i + 1) in DETERMINERS or self.word(i + 1) in ("con", "a", "en", "que", "ver")):
-            return True
+                self.word(i + 1) in DETERMINERS or self.word(i + 1) in ("con", "a", "en", "que", "ver")) \
+                and not self.finite_before(i):
+            return True     # "pide a su hija", not "la encontró confusa en la cocina" (no two verbs in a row)
         return False
+
+    def finite_before(self, i: int) -> bool:
+        """The word before i is a verb that takes a predicate ("encontró", "está", "llega")."""
+        return self.takes_predicate(i - 1)
+
+    def alone(self, i: int) -> bool:
+        """"solo"/"sola" after a verb says who did it unaided ("se levantó sola", "habla solo")."""
+        return self.word(i) in ("solo", "sola", "solito", "solita")
+
+    def takes_predicate(self, j: int) -> bool:
+        """A verb an adjective after it can be said of its subject or object: a copula, a verb of finding or
+        seeing, of coming or staying ("está", "la encontró confusa", "llega sudoroso", "se nota cansada"). After
+        other verbs a bare word is their object ("se administra naloxona", "tiene apnea del sueño")."""
+        w = self.word(j)
+        return w in COPULAS or w in JUDGING_VERBS or w in ALONE_AFTER or w.startswith(PREDICATE_VERB_STEMS)
+
+    def after_clitic(self, i: int) -> bool:
+        """A word right after an object clitic is its verb: "se activa", "le pregunta", "me apaño", "La noto", "lo
+        encuentro sudoroso" (a first person in -o). Only after a neuter article's place ("de lo normal", "hace lo
+        necesario") is "lo" an article: after a preposition or a verb, or before a participle ("lo ocurrido")."""
+        w, clitic = self.word(i), self.word(i - 1)
+        if not w.isalpha() or w in ADVERBS or w in NOT_ADJECTIVES or w in ("mismo", "misma") or self.is_person(i):
+            return False
+        if clitic in VERB_CLITICS:
+            return True
+        if not w.endswith("o") or clitic not in ("lo", "la") or w in FEMININE_O_NOUNS:
+            return False
+        if clitic == "la":
+            return True     # a feminine article never stands before a masculine form
+        before = self.word(i - 2)
+        return not w.endswith(("ado", "ido")) and before not in PREPOSITIONS and (
+            self.clause_start(i - 2) or before in (",", "y", "no", "ya", "que", "también", "hoy") or (
+                self.is_noun(i - 2) and not self.is_verb(i - 2)))
 
     def is_noun(self, i: int) -> bool:
         w = self.word(i)
         if not w[:1].isalpha() or w in ADVERBS or w in PREPOSITIONS or w in DETERMINERS or w in COPULAS \
                 or w in COORDINATION or w in AUXILIARIES or w in ("él", "ella", "que", "se", "lo", "le"):
             return False
+        if w in NOUN_WORDS and w.endswith(("ida", "ido", "ada", "ado")) and self.participle_use(i):
+            return False    # "viene borracha y herida", "Bombera herida en un incendio": a participle here
         if w in NOUN_WORDS or w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP:
             return True
         if w.endswith(NOUN_SUFFIXES) and w not in ROLE_NOUNS:
             return True     # "erosión", "cervicalgia", "enrojecimiento": endings only nouns have
+        if self.classifier(i):
+            return True     # "diabético tipo 2", "grado 3": a noun before its number
+        if self.word(i + 1) == "que" and self.word(i - 1) == "," and not w.endswith(("ado", "ada", "ido", "ida")):
+            return True     # ", cosa que no le pasaba": an antecedent of a relative, apposed to a clause
         if self.is_verb(i):
             return False
         if self.heads_finding(i):
@@ -194,6 +272,25 @@ class _Reader:
             return not w.endswith(ADJECTIVE_ENDINGS)
         return False
 
+    def classifier(self, i: int) -> bool:
+        """A noun that classifies by a bare number after it ("tipo 2", "grado 3"; not a measure: "hipotensa 86/50")."""
+        w = self.word(i)
+        return self.word(i + 1).isdigit() and self.word(i + 2) not in ("/", "%", "ºc", "°") and w.isalpha() \
+            and not self.is_code(i) and not self.t[i].text.isupper() \
+            and not w.endswith(("ado", "ada", "ido", "ida", "sa", "so")) and self.word(i - 1) not in COPULAS
+
+    def participle_use(self, i: int) -> bool:
+        """A noun that is also a participle ("herida", "caída") is the participle right after a person noun or a
+        copula, or coordinated with an adjective of its gender ("borracha y herida")."""
+        prev, nxt, w = self.word(i - 1), self.word(i + 1), self.word(i)
+        if nxt.endswith(ADJECTIVE_ENDINGS) and nxt[-1:] == w[-1:]:
+            return False    # "herida infectada": the noun and its adjective
+        if prev in COPULAS or (self.is_person(i - 1) and prev not in DETERMINERS):
+            return True
+        other = self.word(i - 2)
+        return prev == "y" and other[-1:] == w[-1:] and len(other) > 3 and other not in NOUN_WORDS \
+            and not self.is_person(i - 2) and not self.is_noun(i - 2)
+
     def heads_finding(self, i: int) -> bool:
         """A word opening a segment before an adjective of its gender or a "de" complement, that no participle
         ending or written accent marks as an adjective, is a noun: "fetor enólico", "globo vesical palpable",
@@ -213,11 +310,39 @@ class _Reader:
 
     def is_adjective(self, i: int) -> bool:
         w = self.word(i)
-        if not w[:1].isalpha() or self.is_noun(i) or self.is_verb(i):
+        if not w[:1].isalpha() or self.is_code(i) or w in NOT_ADJECTIVES or self.is_noun(i) or self.is_verb(i):
             return False
         return w not in ADVERBS and w not in PREPOSITIONS and w not in DETERMINERS and w not in COORDINATION \
             and w not in NUMBERS \
             and w not in ("él", "ella", "que", "se", "lo", "le", "la", "pero") and not w.endswith("mente")
+
+    def enclitic_is_patients(self, i: int) -> bool:
+        """An object clitic glued to an infinitive or a gerund of a verb done to a person ("despertarlo",
+        "acompañarla", "haberla visto"; not "al palparla", said of a leg) is the patient's, unless a person of its
+        sex is named earlier in its sentence ("al acompañarlo", said of "el paciente del box 7")."""
+        if not self.word(i).startswith(PERSON_OBJECT_STEMS):
+            return False
+        sex = "F" if self.word(i).endswith("la") else "M"
+        k = i - 1
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            if self.is_person(k) and self.is_noun(k) and self.gender(k) in (sex, None) \
+                    and self.word(k) not in PATIENT_NOUNS:
+                return False
+            k -= 1
+        return True
+
+    def quoted(self, i: int) -> bool:
+        """Position i lies inside quotation marks (the patient's own words when a note quotes them)."""
+        before = [t.text for t in self.t[:i]]
+        return before.count("«") > before.count("»") or before.count('"') % 2 == 1
+
+    def is_code(self, i: int) -> bool:
+        """An abbreviation or a code ("TA", "FC", "SatO2", "HTA"): capitals after its first letter, or a digit glued to
+        it. It has no gender, though it may end in -a or -o."""
+        text = self.t[i].text if 0 <= i < len(self.t) else ""
+        glued = i + 1 < len(self.t) and self.t[i + 1].start == self.t[i].start + len(text) \
+            and self.t[i + 1].text[:1].isdigit()
+        return len(text) > 1 and (any(c.isupper() for c in text[1:]) or glued)
 
     def gender(self, i: int) -> str | None:
         w = self.word(i)
@@ -236,7 +361,7 @@ class _Reader:
         before = self.word(i - 1)
         if w in PARTNER_NOUNS and (before == "del" or (before in ("el", "la") and self.word(i - 2) == "de")):
             return "other"      # "Madrina del novio": someone else's partner, the groom
-        if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES):
+        if w in PARTNER_NOUNS or (w == "mujer" and before in POSSESSIVES) or (w.startswith("ex") and w[2:] in PARTNER_NOUNS | {"mujer"}):
             return PARTNER
         apposed = i - 2 if before in ("un", "una", "antiguo", "antigua") else i - 1
         if self.word(apposed) == "," and self.word(apposed - 1) == "víctima" and w in PATIENT_NOUNS:
@@ -281,7 +406,8 @@ class _Reader:
         if prev in ("el", "la") and j == i - 1 and self.word(j - 1) in ("es", "era", "fue") \
                 and self.subject_of(j - 1) == PATIENT:
             return True  # "es la encargada del almacén", "es el abuelo del niño": a definite predicate of the patient
-        if prev in ("el", "la") and j == i - 1 and self.clause_start(j - 1) and self.note_subject(i):
+        if prev in ("el", "la") and j == i - 1 and (self.clause_start(j - 1) or self.reported_subject(j)) \
+                and self.note_subject(i):
             return True  # "El abuelo del box 4 pregunta ...", "El taxista dice que ...": the note's subject
         if prev in DETERMINERS or prev in POSSESSIVES or (prev in PREPOSITIONS and prev != "de"):
             return False
@@ -303,6 +429,11 @@ class _Reader:
                 return self.word(i + 1) == "de" and (self.word(i + 2).isdigit() or self.word(i + 2) in NUMBERS)
             return True
         return False
+
+    def reported_subject(self, article: int) -> bool:
+        """The noun phrase at article opens a clause reported after a verb of saying ("La cuidadora cuenta que la
+        abuela lleva dos días sin levantarse"): a note's subject as much as one opening a sentence."""
+        return self.word(article - 1) == "que" and self.word(article - 2) in SAYING_VERBS
 
     def note_subject(self, i: int) -> bool:
         """A definite person noun opening a sentence, followed by its verb or its bed, names the note's subject,
@@ -393,7 +524,7 @@ class _Reader:
         own = self.gender(i)
         if self.word(i) in ("antiguo", "antigua", "gran") and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
-        result = self.before(i - 1, own)
+        result = self.before(i - 1, own, adjacent=True)
         w = self.word(i)
         masculine = w[:-1] + "o" if w.endswith("a") else w
         if result == "other" and self.word(i - 1) == "," and masculine in PERSON_PARTICIPLES:
@@ -405,7 +536,8 @@ class _Reader:
             return PATIENT  # "Ingreso involuntario, trasladada por la policía": said of a person, the patient
         return result
 
-    def before(self, j: int, own: str | None) -> str | None:
+    def before(self, j: int, own: str | None, adjacent: bool = False) -> str | None:
+        """What the word after j agrees with (adjacent: that word comes right after j, adverbs aside)."""
         while j >= 0 and (self.word(j) in ADVERBS or self.word(j).endswith("mente")):
             j -= 1
         w = self.word(j)
@@ -413,6 +545,8 @@ class _Reader:
             return PATIENT
         if w in AUXILIARIES:
             return None
+        if ENCLITIC.match(w) and w.startswith("haber") and adjacent:
+            return None     # "haberla visto": a perfect's participle
         if w in ("lo", "la") and self.word(j - 1) not in PREPOSITIONS:
             return PATIENT if (w == "la") == (own == "F") else "other"
         if w in COPULAS:
@@ -436,10 +570,18 @@ class _Reader:
                 return "other"  # "su fisioterapeuta, al que encuentra brusco": the relative's antecedent
             if self.word(k) in ("lo", "la"):
                 return PATIENT if (self.word(k) == "la") == (own == "F") or own is None else "other"
+            if adjacent and not self.takes_predicate(j) and own is not None and not self.alone(j + 1):
+                return "other"  # "se administra naloxona", "tiene apnea", "me haga caso": the verb's object
             return self.subject_of(j)
         if self.is_noun(j) or w.isdigit():
             if w.isdigit() or self.word(j - 1).isdigit():
                 k = j - 2 if self.word(j - 1).isdigit() else j - 1
+                while self.word(k).isdigit() or self.word(k) in ("/", "%"):
+                    k -= 1
+                if self.classifier(k) and self.word(k - 1) not in PREPOSITIONS and self.word(k - 1) not in DETERMINERS:
+                    k -= 1      # "Diabética tipo 1 ...": the classifier and its number belong to the word before
+                if self.is_code(k):
+                    return "other"  # a measure's code ("FC 168 rítmica"); a posture is a person state
                 if self.word(k) in PREPOSITIONS:
                     k -= 1
                 return self.before(k, own)
@@ -449,6 +591,9 @@ class _Reader:
                 return self.before(prep - 1, own) if prep is not None else "other"
             return self.noun_referent(j)
         if self.is_adjective(j):
+            if ENCLITIC.match(self.word(j - 1)) and self.word(j - 1).startswith("haber"):
+                # "haberla visto pálida": the perfect's object clitic
+                return PATIENT if self.word(j - 1).endswith("la") == (own == "F") else "other"
             if self.word(j - 1) in AUXILIARIES:
                 return self.subject_of(j - 1)  # "ha vuelto de viaje, febril y cansado": the subject's
             return self.controller(j)
@@ -493,11 +638,16 @@ class _Reader:
             if w in ("él", "ella"):
                 if self.gender(i) == self.sex:
                     patient[i] = "pronoun"
+                elif any(t.lower in PARTNER_NOUNS for t in self.t):
+                    partner.add(i)      # the partner's pronoun follows the partner ("su mujer ... cerca de ella")
                 continue
-            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or (
-                    self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
-                    and self.word(i + 1).endswith(("ado", "ido", "mismo")))):
-                continue    # "no lo sabe", "capaz de contar lo ocurrido": "lo" stands for a fact
+            if w == "lo" and (self.word(i + 1) in NEUTER_LO_VERBS or self.word(i + 1) in ("que", "cual") or (
+                    self.word(i + 1).endswith(("ado", "ido")) and self.word(i + 2) not in ("de", "por"))
+                    or (self.word(i - 1) in ("de", "contar", "explicar", "recordar", "todo")
+                        and self.word(i + 1).endswith("mismo"))):
+                # "no lo sabe", "recuerda lo ocurrido", "lo que cuentan": "lo" stands for a fact (a clitic stands
+                # before a finite verb, never before a participle)
+                continue
             if w in ("lo", "la") and self.word(i - 1) not in PREPOSITIONS and self.word(i - 1) not in DETERMINERS \
                     and (not self.is_noun(i + 1) or self.clitic_by_form(i)
                          or (self.word(i - 1) == "que" and not self.is_person(i + 1))
@@ -508,7 +658,11 @@ class _Reader:
                 if (w == "la") == (self.sex == "F"):
                     patient[i] = "object pronoun"
                 continue
-            if w in ("paciente", "pcte", "pte") and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
+            if ENCLITIC.match(w):
+                if (w.endswith("la")) == (self.sex == "F") and self.enclitic_is_patients(i):
+                    patient[i] = "object pronoun"   # "me costó despertarlo", "haberla visto pálida"
+                continue
+            if w in PATIENT_NOUNS and self.word(i + 1) in ("del", "de") and self.word(i + 2) in (
                     "box", "cama", "habitación", "sala", "boxes", "la") and (self.word(i + 2) != "la" or self.word(
                     i + 3) in ("cama", "habitación", "sala")) and not self.opens_sentence(i):
                 reasons[i] = "other person"         # "la paciente del box 2": another patient
@@ -539,8 +693,9 @@ class _Reader:
                     if g == self.sex:
                         patient[i] = "patient noun" if w in PATIENT_NOUNS else "role noun"
                     j = i - 1
-                    while j >= 0 and self.word(j) in ("el", "la", "un", "una", "antiguo", "antigua"):
-                        if ending_gender(self.word(j)) == self.sex or (self.word(j) == "el" and self.sex == "M"):
+                    while j >= 0 and (self.word(j) in DETERMINER_SEXES or self.word(j) in ("antiguo", "antigua")):
+                        # "del paciente", "esta paciente": the article carries the sex the noun does not
+                        if DETERMINER_SEXES.get(self.word(j), ending_gender(self.word(j))) == self.sex:
                             patient[j] = "determiner"
                         j -= 1
                 else:
@@ -549,6 +704,11 @@ class _Reader:
             if w in ("mismo", "misma") and self.word(i - 1) in ("él", "ella"):
                 if i - 1 in patient and self.gender(i) == self.sex:
                     patient[i] = "agreement"        # "Ella misma se quitó la vía"
+                continue
+            if w in ("solo", "sola", "solito", "solita", "mismo", "misma") and self.word(i - 1) == "yo" \
+                    and self.quoted(i):
+                if self.gender(i) == self.sex:
+                    patient[i] = "agreement"        # «me he caído yo sola»: the patient quoted
                 continue
             if w in ("mismo", "misma") and self.word(i - 1) == "sí":
                 if self.gender(i) == self.sex:
@@ -562,6 +722,8 @@ class _Reader:
                 g = self.gender(i)
                 if w.endswith(("ente", "ante")):
                     continue  # "dependiente", "constante": one form for both sexes
+                if self.word(i - 1) in AUXILIARIES or self.word(i - 1).startswith("haber") or self.word(i - 1) == "lo":
+                    continue  # a perfect's participle never agrees ("lo ha acompañado"), nor a neuter ("lo sucedido")
                 if g is None or (w.endswith(("os", "as")) and len(w) > 3):
                     continue  # a plural agrees with a plural, never with the one patient ("lleva audífonos")
                 ctrl = self.controller(i)
@@ -573,7 +735,42 @@ class _Reader:
                     reasons[i] = "agrees with something else"
         self._self_apposition(patient, reasons)
         self._person_states(patient, reasons)
+        self._relative_articles(patient, reasons)
+        self._nicknames(patient, reasons)
         return Reading(patient, frozenset(partner), reasons)
+
+    def _relative_articles(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """The article of a relative pronoun agrees with its antecedent: "El paciente, al que los bomberos
+        sacaron", "su madre, a la que encuentran más delgada" - the patient's when the antecedent is."""
+        for i in range(2, len(self.t) - 1):
+            w = self.word(i)
+            if w not in DETERMINER_SEXES or self.word(i + 1) not in ("que", "cual") or w in ("un", "una"):
+                continue
+            k = i - 1
+            while k >= 0 and self.word(k) in (",", "a", "de", "con", "por", "para"):
+                k -= 1
+            antecedent = k in patient or (self.word(k) in PATIENT_NOUNS and self.is_noun(k)
+                                           and self.noun_referent(k) == PATIENT) or (
+                self.word(k) in ASCENDANTS and self.word(k - 1) in POSSESSIVES and self.descendant_subject(k))
+            if antecedent and DETERMINER_SEXES[w] == self.sex:
+                patient[i] = "determiner"
+                reasons.pop(i, None)
+
+    def _nicknames(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """What the patient is called, quoted after a verb of naming ("lo llaman «el Abuelo»", "le dicen «la
+        Rubia»", "conocido como «el Chato»"): its words of the patient's sex are the patient's."""
+        for i in range(len(self.t) - 1):
+            if not self.word(i).startswith(NAMING_STEMS):
+                continue
+            opening = next((k for k in range(i + 1, min(i + 7, len(self.t))) if self.word(k) in ("«", '"', "“")), None)
+            if opening is None or (opening > i + 1 and self.word(opening - 1) != "como"):
+                continue    # "conocido en el mercado como «el Rubio»": the quote right after "como"
+            for m in range(opening + 1, min(opening + 5, len(self.t))):
+                if self.word(m) in ("»", '"', "”", "de", "del"):
+                    break
+                if DETERMINER_SEXES.get(self.word(m), ending_gender(self.word(m))) == self.sex:
+                    patient[m] = "nickname"
+                    reasons.pop(m, None)
 
     def _person_states(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
         """A state only a person is in ("orientada", "asustado", "alérgica") that the reading gave to a thing is

@@ -82,7 +82,9 @@ EITHER = "either"
 # nouns of one grammatical gender whatever the sex of the person ("La victime, un homme de 30 ans, a été percutée")
 FIXED_GENDER_PERSONS = {"victime", "personne"}
 NAMING_WORDS = {"appelle": None, "appellent": None, "surnomment": None, "nomment": None, "dit": "M", "dite": "F",
-                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F"}
+                "appelé": "M", "appelée": "F", "surnommé": "M", "surnommée": "F", "surnomme": None, "nomme": None,
+                "appelait": None, "appelaient": None, "surnommait": None, "surnommaient": None, "nommé": "M",
+                "nommée": "F"}
 PARTICIPLE_ENDINGS = ("é", "ée", "és", "ées", "i", "ie", "is", "ise", "u", "ue", "it", "ite")
 MARRIED = {"marié", "mariée", "pacsé", "pacsée", "remarié", "remariée"}
 YOUNG = {"petit", "petite", "adolescent", "adolescente", "ado", "nourrisson", "bébé", "enfant"}
@@ -164,6 +166,7 @@ class _Reader:
         self.lex = lex
         self.memo: dict[int, str | None] = {}
         self.others = frozenset(i for i in range(len(toks)) if self.someone_else_pronoun(i))
+        self.partner_emphatics: set[int] = set()
 
     # --- word classes -------------------------------------------------------------------------------------
     def word(self, i: int) -> str:
@@ -181,6 +184,8 @@ class _Reader:
         of such nouns too ("chauffeur-livreur")."""
         if "-" in w and w not in ROLE_SEXES and self.lex.get(w) is None:
             return all(self.is_role_noun(part) for part in w.split("-"))
+        if w in TIME_NOUNS:
+            return False    # "ce matin": the Lefff has a noun "matin/matine"
         return w in ROLE_SEXES or self.lex.is_role_noun(w) or w in OWN_PERSONS
 
     def gender(self, i: int, as_noun: bool = False) -> str | None:
@@ -241,6 +246,9 @@ class _Reader:
         w = self.word(i)
         if len(w) < 2:
             return False    # "1 m", "J3": a unit or a code
+        if w.endswith(("é", "ée")) and w not in ROLE_SEXES and self.word(i - 1) in ("l'", "l’", "la", "le") \
+                and self.word(i + 1) in ("de", "d'", "d’", "des", "du"):
+            return False    # "l'arrivée des secours": a participle the Lefff also has as a noun, an event here
         entry = self.lex.get(w)
         suffix_gender = "F" if w.endswith(("euse", "trice", "ière", "ienne")) else "M"
         noun_gender = self.lex.gender(w, as_noun=True) if entry is not None else suffix_gender
@@ -258,7 +266,7 @@ class _Reader:
         if w in PATIENT_NOUNS or w in PARTNER_NOUNS or w in KINSHIP or ex_partner(w):
             return True
         if w in PREPOSED and self.lex.get(self.word(i + 1)) and self.lex.get(self.word(i + 1)).noun \
-                and not self.is_person(i + 1):
+                and not self.is_person(i + 1) and self.word(i + 1) not in COPULAS and self.word(i + 1) not in AVOIR:
             return False    # "une nouvelle douleur": an adjective before its noun
         if w.endswith("ant") and self.word(i + 1) in ("seul", "seule", "seuls", "seules", "avec", "chez", "dans", "pour"):
             return False    # "vivant seul", "habitant chez sa fille": a present participle
@@ -342,6 +350,8 @@ class _Reader:
         return i < 0 or self.word(i) in CLAUSE_ENDS
 
     def impersonal_il(self, i: int) -> bool:
+        if self.word(i + 1) in ("n'", "n’", "ne") and self.word(i + 2) in IMPERSONAL_AFTER_IL and i + 2 < len(self.t):
+            return self.word(i + 2) != "y" or self.word(i + 3) in AVOIR   # "il n'y a personne", "il ne faut pas"
         nxt = self.word(i + 1)
         if nxt in ("s'", "s’"):
             return self.word(i + 2) == "agit"
@@ -368,7 +378,7 @@ class _Reader:
         if w in ASCENDANTS and before in POSSESSIVES and self.gender(i, as_noun=True) == self.sex \
                 and self.descendant_subject(i):
             return PATIENT      # "Son fils, inquiet pour sa mère": the mother of the patient's son is the patient
-        if w in ("patient", "patiente") and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
+        if w in PATIENT_NOUNS and self.word(i + 1) in ("du", "de") and self.word(i + 2) in (
                 "box", "lit", "chambre") and (before == "du" or self.word(i - 2) in ("de", "d'", "d’", "avec")):
             return "other"      # "Fille de la patiente du box 2", "avec la patiente du lit B": another patient
         if w in ("patient", "patiente", "monsieur", "dame", "homme", "femme") and before in ("un", "une") \
@@ -376,7 +386,9 @@ class _Reader:
             return "other"      # "il s'est blessé en brancardant un patient": a new referent, someone else
         if (w in ("femme", "homme") or w in PARTNER_NOUNS) and self.word(i + 1) in ("de", "d'", "d’") \
                 and self.word(i + 2) in POSSESSIVES | {"la", "le", "l'", "l’"} and self.is_person(i + 3):
-            return "other"      # "la femme de son père", "la compagne de son père": someone else's
+            # "la femme de son père", "la compagne de son père": someone else's; but the note's subject when it
+            # opens the note on another patient's partner ("Le mari de la dame du box 6 demande ...")
+            return PATIENT if self.another_patient(i + 3) and self.first_subject(i) else "other"
         if w in PARTNER_NOUNS or (w in ("femme", "homme") and before in POSSESSIVES):
             return PARTNER if before in POSSESSIVES or w not in ("femme", "homme") else "other"
         if w in ("femme", "homme") and before in ("un", "une") and self.word(i - 2) == ",":
@@ -389,15 +401,74 @@ class _Reader:
         if w in ("femme", "homme") and before in ("un", "une", "d'un", "d'une", "d’un", "d’une") and self.indefinite_other(i - 1):
             return "other"
         if w in PATIENT_NOUNS:
-            # but "son voisin de chambre, M. ___" is the neighbour
-            return "other" if before == "," and self.apposed_to_relative(i - 2) else PATIENT
+            # but "son voisin de chambre, M. ___" and "sa voisine du lit 7, une dame de 90 ans" are the neighbour
+            first = i - 1 if before in ("un", "une") else i
+            return "other" if self.word(first - 1) == "," and self.apposed_to_relative(first - 2) else PATIENT
         if self.predicate_of_partner(i):
             return PARTNER      # "son épouse, qui est son aidante principale"
         if before in POSSESSIVES or not self.is_person(i):
             return "other"
+        if self.first_subject(i):
+            return PATIENT
         if self.role_position(i):
             return PATIENT
         return "other"
+
+    def first_subject(self, i: int) -> bool:
+        """The person noun at i is the subject of the note's first sentence, which names no one else: "Une touriste
+        allemande, perdue et déshydratée, est amenée par la police", "Seule victime de l'accident, le motard est
+        arrivé conscient", "Le pédiatre de garde, pris d'un malaise, est installé en box 3" - whoever a note opens
+        on is its patient. Not when the clause acts on someone ("Le médecin l'a examiné") or names the patient."""
+        first = i - 1
+        while first >= 0 and (self.word(first) in PREPOSED or self.word(first) in ("le", "la", "l'", "l’", "un", "une")):
+            first -= 1
+        if self.sentence_start(i) >= 0 or (first >= 0 and not self.fronted_segment(first)):
+            return False
+        k = self.past_complements(i + 1 + (set(self.word(i + 1)) == {"_"}))
+        while self.word(k) == ",":
+            k = next((m for m in range(k + 1, min(k + 12, len(self.t))) if self.word(m) == "," or self.clause_start(m)),
+                     len(self.t)) + 1 if not self.is_finite_verb(k + 1) else k + 1
+        while self.word(k) in ("s'", "s’", "se", "ne", "n'", "n’"):
+            k += 1      # "Le sergent ___, ..., s'est tordu le genou"
+        if not (self.is_finite_verb(k) or self.word(k) in COPULAS):
+            return False
+        end = k
+        while end < len(self.t) and self.word(end) not in (".", ";", "!", "?", "\n"):
+            end += 1
+        # (the other patient of the opener's own complement does not count: "La mère de l'enfant du box 2 a ...")
+        return not any((self.word(m) in PATIENT_NOUNS and not (m < k and self.another_patient(m)))
+                       or self.word(m) in ("il", "elle") for m in range(i + 1, end))
+
+    def past_complements(self, k: int) -> int:
+        """From k, past the adjectives and "de" complements of a noun ("de garde", "allemande", "de l'enfant du box
+        2"), to what follows them."""
+        while k < len(self.t) and not self.is_finite_verb(k):
+            if self.word(k) in ("de", "d'", "d’", "du", "des"):
+                k += 1
+                while self.word(k) in DETERMINERS or self.word(k) in ("l'", "l’"):
+                    k += 1
+                k += 1      # the complement's noun
+            elif self.word(k).isdigit() or self.is_adjective(k):
+                k += 1
+            else:
+                break
+        return k
+
+    def another_patient(self, m: int) -> bool:
+        """A patient noun followed by its bed: "la dame du box 6" is another patient."""
+        return self.word(m + 1) in ("du", "de") and self.word(m + 2) in ("box", "lit", "chambre")
+
+    def fronted_segment(self, comma: int) -> bool:
+        """The words before the comma at comma open the sentence and name no person: "Seule victime de l'accident,"."""
+        if self.word(comma) != ",":
+            return False
+        start = self.sentence_start(comma) + 1
+        return all(not self.is_finite_verb(m) and not self.names_person(m) for m in range(start, comma))
+
+    def names_person(self, m: int) -> bool:
+        """A person noun, not "victime" nor a participle the Lefff also has as a noun ("Venu", "la venue")."""
+        entry = self.lex.get(self.word(m))
+        return self.is_noun(m) and self.is_person(m) and self.word(m) != "victime" and not (entry and entry.adjective)
 
     def apposed_to_relative(self, k: int) -> bool:
         """The word at k ends a possessed person's noun phrase ("son voisin de chambre")."""
@@ -658,9 +729,12 @@ class _Reader:
         if self.word(i) in PREPOSED and i + 1 < len(self.t) and self.is_noun(i + 1):
             return self.noun_referent(i + 1)
         j = i - 1
-        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)) and not (
+        while j >= 0 and (self.adverb(j) or set(self.word(j)) == {"_"} or self.time_adverbial(j)
+                          or self.word(j) in ("lui-même", "elle-même")) and not (
                 self.word(j) == "un" and self.is_noun(j + 1)):
-            j -= 1
+            j -= 1      # (an emphatic pronoun too: "il est lui-même venu")
+        if self.gerund(j):
+            return self.gerund_subject(j)   # "en allant seul aux toilettes": the gerund's subject
         if j >= 0 and self.word(j) == "-":
             j -= 1
         w = self.word(j)
@@ -735,6 +809,20 @@ class _Reader:
             return self.verb_controller(j)
         return "other"
 
+    def gerund(self, j: int) -> bool:
+        return self.word(j).endswith("ant") and self.word(j - 1) == "en"
+
+    def gerund_subject(self, j: int) -> str | None:
+        """A gerund's subject is its main clause's: the nearest finite verb before it in its sentence."""
+        k = j - 2
+        while k >= 0 and self.word(k) not in (".", ";", "!", "?", "\n"):
+            if self.is_finite_verb(k) and self.word(k) not in AVOIR:
+                return self.verb_controller(k)
+            if self.word(k) in AVOIR:
+                return self.subject_of(k)
+            k -= 1
+        return PATIENT
+
     def subject_after_comma(self, i: int) -> str | None:
         """The subject pronoun after the next comma, for a fronted concessive clause."""
         k = i + 1
@@ -798,7 +886,8 @@ class _Reader:
     def time_adverbial(self, j: int) -> bool:
         """"hier", "hier soir", "ce matin": a time, passed over between a verb and its adjective."""
         w = self.word(j)
-        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette"))
+        return w in ("hier", "aujourd'hui") or (w in TIME_NOUNS and self.word(j - 1) in ("hier", "ce", "cette")) \
+            or (w in ("ce", "cette") and self.word(j + 1) in TIME_NOUNS)   # "il est ce soir confus"
 
     def relative_object(self, j: int) -> str | None:
         """After "avoir" at j, the antecedent of a relative "que" that opens the clause ("La dame du lit 2, que sa
@@ -1037,7 +1126,7 @@ class _Reader:
         for i, tok in enumerate(self.t):
             w = tok.lower
             g = self.gender(i)
-            if w in ("il", "elle"):
+            if w in ("il", "elle") and not self.apposed_emphatic(i):
                 if i in self.others:
                     reasons[i] = "other person"
                 elif g == self.sex and not (w == "il" and self.impersonal_il(i)):
@@ -1046,8 +1135,9 @@ class _Reader:
             if w in ("celle-ci", "celui-ci") and any(self.word(k) in PARTNER_NOUNS for k in range(self.sentence_start(i) + 1, i)):
                 partner.add(i)      # "sa compagne et les deux enfants de celle-ci": the partner
                 continue
-            if w in ("lui-même", "elle-même"):
+            if w in ("lui-même", "elle-même") or self.apposed_emphatic(i):
                 if self.emphatic_of_partner(i):
+                    self.partner_emphatics.add(i)
                     partner.update(self.apposed_after(i))     # "Son mari, lui-même diabétique, ..."
                     continue
                 if self.word(i - 1) == "," and self.segment_is_other_person(i - 2):
@@ -1120,7 +1210,7 @@ class _Reader:
                 if (self.word(i - 1) == "," or self.clause_start(i - 1)) and self.heads_noun_phrase(i) \
                         and not self.is_person(i):
                     continue    # "moteur allumé": a noun before its adjective
-                if w in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS:
+                if self.predeterminer(i):
                     continue    # "toutes les deux heures"
                 ctrl = self.controller(i)
                 if ctrl == PARTNER:
@@ -1131,6 +1221,7 @@ class _Reader:
                     patient[i] = "agreement"
                 elif ctrl != PATIENT:
                     reasons[i] = "agrees with something else"
+        self._self_apposition(patient, reasons)
         self._lists(patient, reasons)
         self._fragments(patient, reasons)
         self._nicknames(patient, reasons)
@@ -1139,6 +1230,52 @@ class _Reader:
             if self.word(i) in ("tout", "toute") and i + 1 in patient and self.gender(i) == self.sex:
                 patient[i] = "agreement"    # "il parle tout seul" / "elle parle toute seule"
         return Reading(patient, frozenset(partner), reasons, frozenset(free), whole_partner=True)
+
+    def apposed_emphatic(self, i: int) -> bool:
+        """"Son mari, lui aussi médecin, ...": a stressed pronoun with "aussi", apposed as "lui-même" is."""
+        return self.word(i) in ("lui", "elle") and self.word(i + 1) == "aussi" and self.word(i - 1) == ","
+
+    def _self_apposition(self, patient: dict[int, str], reasons: dict[int, str]) -> None:
+        """An emphatic pronoun ("lui-même", "elle-même") of the sentence's opening noun phrase, apposed to it or
+        after its verb, says that person is the note's subject: "Le Dr ___, elle-même chirurgienne, consulte",
+        "Le docteur ___, généraliste, est lui-même venu" - the opening noun, its article, the roles apposed to it
+        and the words agreeing after the pronoun are the patient's. When the opener is a possessed relative ("Sa
+        fille ... l'a amenée elle-même"), the pronoun is the relative's."""
+        for m in range(2, len(self.t)):
+            if self.word(m) not in ("lui-même", "elle-même") or m in self.partner_emphatics:
+                continue
+            opener = self.sentence_start(m) + 1
+            head = opener + (self.word(opener) in ("le", "la", "l'", "l’", "un", "une") or self.word(opener) in POSSESSIVES)
+            if not (self.is_person(head) or self.word(head) in TITLE_WORDS) or head >= m:
+                continue
+            prev = self.word(m - 1)
+            if not (prev == "," or prev in COPULAS or self.is_finite_verb(m - 1) or self.is_adjective(m - 1)):
+                continue
+            own_clause = not any(self.word(k) in SUBJECT_PRONOUNS or self.word(k) in ("il", "elle")
+                                 for k in range(head + 1, m))
+            if self.word(opener) in POSSESSIVES:
+                if prev != "," and own_clause and self.noun_referent(head) == "other":
+                    patient.pop(m, None)
+                    reasons[m] = "other person"     # "Sa fille ... l'a amenée elle-même": the daughter herself
+                continue
+            if (self.word(m) == "elle-même") != (self.sex == "F") or not own_clause:
+                continue
+            end = m + 1
+            while prev in COPULAS and end < len(self.t) and self.is_adjective(end):
+                end += 1    # "est elle-même venue": the participle after the copula
+            apposed = [k for k in range(head, m) if self.is_person(k) or self.word(k) in TITLE_WORDS]
+            for k in apposed + list(range(m, end)):
+                words_sex = self.gender(k, as_noun=k < m) if k != m else self.sex
+                if k not in patient and words_sex == self.sex and reasons.get(k) in (
+                        None, "other person", "agrees with something else"):
+                    patient[k] = "pronoun" if k == m else ("role noun" if k < m else "agreement")
+                reasons.pop(k, None)
+            reasons.pop(head, None)
+            self._determiners(head, None, patient)  # "Une pédiatre ..., elle-même patiente": the article
+
+    def predeterminer(self, i: int) -> bool:
+        """"tout"/"toute"/"tous"/"toutes" before a determiner opens a noun phrase ("surveillée toutes les heures")."""
+        return self.word(i) in ("tout", "toute", "tous", "toutes") and self.word(i + 1) in DETERMINERS
 
     def short_quote(self, k: int) -> bool:
         """The quotation opened at k closes within five words."""
@@ -1337,6 +1474,7 @@ class _Reader:
                     k += 1
                     continue
                 if not linked or not w[:1].isalpha() or w in FUNCTION_WORDS or w in DETERMINERS \
+                        or self.predeterminer(k) \
                         or w in PREPOSITIONS or w in COPULAS or w in AVOIR or w in SUBJECT_PRONOUNS \
                         or self.heads_noun_phrase(k) or self.verb_with_complement(k):
                     # "..., halluciné, dernier verre il y a 2 jours": a noun phrase ends the list, and so does a

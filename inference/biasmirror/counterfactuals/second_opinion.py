@@ -11,7 +11,8 @@ Two methods, each reported on its own (a copy's flags say which method found wha
   - any other changed word is a **content change**, with its reason: ``other person`` (a relative's, a
     carer's or a clinician's word: "her son, a 50 year old woman"), ``agrees with something else`` (an
     adjective agreeing with an organ or a disease: "hypochondre droite", "cardiopathie stenté") or
-    ``other word`` (a word with no sex at all: a misspelt or reworded word). Partner nouns, and words agreeing
+    ``other word`` (a word with no sex at all: a misspelt or reworded word); a patient's pronoun changed to a
+    form of the wrong case is ``wrong form`` ("found her drowsy" / "found his drowsy"). Partner nouns, and words agreeing
     with a partner, may change (the relationship keeps its configuration: docs/counterfactuals.md).
 
   English (round 12): a definite noun that opens a clause ("The elderly lady was found ...") or a copula's
@@ -143,6 +144,8 @@ def compare(original: list[Token], copy: list[Token], reading: Reading, reasons:
         if i in reading.patient:
             if same:
                 flags.append(Flag("reading", RESIDUAL, where, reading.patient[i]))
+            elif j is not None and i in reading.forms and copy[j].lower not in reading.forms[i]:
+                flags.append(Flag("reading", CONTENT_CHANGE, where, "wrong form"))  # "found his drowsy"
             continue
         if same or i in reading.partner or i in reading.free:
             continue

@@ -31,6 +31,9 @@ class Reading:
     free: frozenset[int] = frozenset()
     # whether the partner's words are read closely enough that a copy must change all of them or none
     whole_partner: bool = False
+    # of a patient's word, the forms a copy may change it to when only some are right ("found her drowsy": "him",
+    # not "his"); a word not listed may change to any form
+    forms: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 class WordReader(Protocol):
@@ -55,5 +58,16 @@ def indefinite_names_other(reader: WordReader, article: int, patient_nouns: Coll
     if w == ",":
         return (reader.word(k - 1) not in patient_nouns and reader.word(k - 1) != "___"
                 and not reader.clause_start(k - 1))
+    if aged(reader, article + 1):
+        return False    # "Appel du SAMU pour un homme de 50 ans": given an age, the person the note is about
     return not (reader.clause_start(k) or w in copulas or w in ("de", "d'", "d’", "___", "agit", "agissait")
                 or w in patient_nouns)
+
+
+AGE_WORDS = ("ans", "an", "años", "año", "mois", "meses")
+
+
+def aged(reader: WordReader, noun: int) -> bool:
+    """The noun at noun is given an age right after it: "un homme de 50 ans", "una mujer de 40 años"."""
+    return reader.word(noun + 1) in ("de", "d'", "d’") and reader.word(noun + 2).isdigit() \
+        and reader.word(noun + 3) in AGE_WORDS
