@@ -395,14 +395,14 @@ def _subject_of_patient_event(token: Any) -> bool:
     if i == 0 or _lower(doc[i - 1]) not in _ROLE_SUBJECT_DETS or (i >= 2 and _lower(doc[i - 2]) in ("par", "avec", "à")):
         return False
     k = _skip_subject_tail(doc, i + 1)
-    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas"} | ADVERBS:
+    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas", "elle-même", "lui-même"} | ADVERBS:
         k += 1
     if k >= len(doc):
         return False
     participle = to_masculine(_lower(doc[k])) or _lower(doc[k])
-    if participle in _PATIENT_EVENTS:
-        return _lower(doc[k - 1]) in ETRE | {"été"}
     after = _lower(doc[k + 1]) if k + 1 < len(doc) else ""
+    if participle in _PATIENT_EVENTS or (participle == "venu" and after in ("pour", "consulter")):
+        return _lower(doc[k - 1]) in ETRE | {"été", "elle-même", "lui-même"}  # ("est lui-même venu pour ...")
     return participle == "arrivé" and (to_masculine(after) or after) in PERSON_STATES
 
 
@@ -615,6 +615,8 @@ def _person_kind(token: Any) -> str | None:
         return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
         return "patient"
+    if word in _TITLES and _title_is_patient(token):
+        return "patient"  # "Le Dr ___ ... est admis": the titled patient's predicates
     if gender_of(word) is not None and is_adjective(word) and token.pos_ in ("PROPN", "ADJ", "VERB") \
             and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
@@ -748,6 +750,11 @@ def _subject_of(token: Any) -> Any | None:
     before = [c for c in subjects if c.i < token.i]
     pronouns = [c for c in before if _lower(c) in PATIENT_PRONOUNS]
     child = (pronouns or before or subjects)[-1]
+    if child.i == child.sent.start and child.i + 1 < len(child.doc) and child.pos_ in ("NOUN", "PROPN") \
+            and child.nbor(1).pos_ in ("ADP", "ADV") and (_lower(child).endswith(_PARTICIPLE_ENDINGS)):
+        # a fronted participle the parse takes for the subject ("Venue sur son temps de garde, la docteure ___ ...
+        # est examinée"): the subject is who is named after its comma
+        child = _word_after_fronted(child.doc, child.i) or child
     if _lower(child) in ("qui", "qu'"):
         antecedent = _person_before_qui(child)
         if antecedent is not None:
@@ -1607,22 +1614,29 @@ def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 _PARTICIPLE_ENDINGS = ("é", "ée", "i", "ie", "u", "ue", "is", "ise", "it", "ite")
 
 
-def _fronted_subject(doc: Any, i: int) -> str | None:
-    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
-    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+def _word_after_fronted(doc: Any, i: int) -> Any | None:
+    """The word (past its article) right after the comma that ends the phrase opened at ``i``, if any."""
     for k in range(i + 1, min(i + 16, len(doc) - 1)):
         if doc[k].text in _CLAUSE_BREAKS:
             return None
         if doc[k].text == ",":
-            subject = doc[k + 1]
-            if _lower(subject) in DETERMINERS and k + 2 < len(doc):
-                subject = doc[k + 2]
-            if _lower(subject) in ("il", "elle"):
-                return "M" if _lower(subject) == "il" else "F"
-            if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
-                return None
-            return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
+            if _lower(doc[k + 1]) in DETERMINERS and k + 2 < len(doc):
+                return doc[k + 2]
+            return doc[k + 1]
     return None
+
+
+def _fronted_subject(doc: Any, i: int) -> str | None:
+    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
+    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+    subject = _word_after_fronted(doc, i)
+    if subject is None:
+        return None
+    if _lower(subject) in ("il", "elle"):
+        return "M" if _lower(subject) == "il" else "F"
+    if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
+        return None
+    return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
 
 
 def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
@@ -2021,7 +2035,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _partner_roles(doc) + _partner_phrases(doc) + _little_ones(doc)
-             + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
+             + _familiar_titles(doc) + _patient_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -2264,6 +2278,45 @@ def _familiar_titles(doc: Any) -> list[Agreeing]:
             continue  # (a nickname in quotes is _nicknames')
         out.append(_item(doc, article.i, article.i, sex, "le" if sex == "F" else "la", "sex word"))
         out.append(_item(doc, token.i, token.i, sex, _NICKNAMES[word], "sex word"))
+    return out
+
+
+# Round 17: a doctor's or professor's title before the name's placeholder ("le Dr ___", "la Pr ___"); its article
+# says the person's sex, and the person may be the patient ("Le Dr ___, chef de service, est admis ...")
+_TITLES = frozenset({"dr", "dr.", "pr", "pr.", "docteur", "docteure", "professeur", "professeure"})
+_TITLE_PAIRS = {"docteur": "docteure", "docteure": "docteur", "professeur": "professeure", "professeure": "professeur"}
+_HONORIFICS = frozenset({"mme", "m.", "madame", "monsieur", "mlle"})
+
+
+def _title_article(token: Any) -> Any | None:
+    """The article of a title followed by the name's placeholder ("le Dr ___", "Mme la Pr ___"), else None."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in _TITLES or i == 0 or i + 1 >= len(doc) or not doc[i + 1].text.startswith("_"):
+        return None
+    return doc[i - 1] if _lower(doc[i - 1]) in ("le", "la") else None
+
+
+def _title_is_patient(token: Any) -> bool:
+    """The titled person is the patient after an honorific, which the lexicon always swaps ("Mme la Pr ___" <->
+    "M. le Pr ___"), or as the subject of what happens to a patient ("le Dr ___, chef de service, est admis")."""
+    article = _title_article(token)
+    if article is None:
+        return False
+    return (article.i > 0 and _lower(article.nbor(-1)) in _HONORIFICS) or _subject_of_patient_event(token)
+
+
+def _patient_titles(doc: Any) -> list[Agreeing]:
+    """The article of the patient's title, and the title itself where it has two forms ("le docteur ___" <-> "la
+    docteure ___"; "Dr" and "Pr" have one)."""
+    out = []
+    for token in doc:
+        if not _title_is_patient(token):
+            continue
+        article = token.nbor(-1)
+        sex = "F" if _lower(article) == "la" else "M"
+        out.append(_item(doc, article.i, article.i, sex, "le" if sex == "F" else "la", "determiner of a title"))
+        if _lower(token) in _TITLE_PAIRS:
+            out.append(_item(doc, token.i, token.i, sex, _TITLE_PAIRS[_lower(token)], "title"))
     return out
 
 
