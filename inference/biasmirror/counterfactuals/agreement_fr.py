@@ -864,6 +864,28 @@ def _apposed_partner(token: Any) -> Any | None:
     return partner if gender_of(_lower(token)) == gender else None
 
 
+_EMPHATICS = frozenset({"elle-même", "lui-même"})
+
+
+def _apposed_emphatic(token: Any) -> Any | None:
+    """Round 17: the noun that "elle-même" / "lui-même" is apposed to ("son fils, lui-même très inquiet", "sa femme,
+    elle-même aide-soignante", "Mme ___, elle-même infirmière"), for the emphatic pronoun or a word right after it
+    (adverbs between): the pronoun and what it introduces are that person's."""
+    doc, k = token.doc, token.i
+    if _lower(token) not in _EMPHATICS:
+        k -= 3 if k >= 2 and doc[k - 1].text == "-" and not doc[k - 2].whitespace_ else 1  # "aide-soignante"
+        while k > 0 and _lower(doc[k]) in _LIST_ADVERBS:
+            k -= 1
+        if k < 0 or _lower(doc[k]) not in _EMPHATICS:
+            return None
+    if k < 2 or doc[k - 1].text != ",":
+        return None
+    noun = doc[k - 2]
+    while noun.i > 0 and noun.text.strip("_") == "":
+        noun = noun.nbor(-1)  # "Mme ___, elle-même ...": the title before the name's placeholder
+    return noun if noun.pos_ in ("NOUN", "PROPN") else None
+
+
 # body parts and wounds whose findings are listed after them: "Cheville droite déformée, œdémateuse", "Genou
 # gauche gonflé, chaud", "Plaie du cuir chevelu, suturée aux urgences"
 BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
@@ -1010,9 +1032,9 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         or _substantive_subject(token)
     if antecedent is not None:
         return antecedent
-    partner = _apposed_partner(token)
+    partner = _apposed_partner(token) or _apposed_emphatic(token)
     if partner is not None:
-        return partner
+        return partner  # (or the relative or the patient an emphatic pronoun before the word is apposed to)
     part = _body_part_list(token)
     if part is not None:
         return part
@@ -2548,10 +2570,19 @@ def _emphatic_of_relative(token: Any) -> bool:
     return False
 
 
+def _emphatic_of_other(token: Any) -> bool:
+    """"son fils, lui-même très inquiet": an emphatic pronoun apposed to a relative's or staff member's noun."""
+    if _lower(token) not in _EMPHATICS:
+        return False
+    noun = _apposed_emphatic(token)
+    return noun is not None and _kind(noun) is None and _other_person_gender(noun) is not None
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token) \
+                or _emphatic_of_other(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
         for t in _other_patient(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
@@ -2570,7 +2601,8 @@ def _analyse(doc: Any) -> list[Agreeing]:
         if gender is not None:
             if is_role and word not in ("ancien", "ancienne"):
                 # "Son mari, boulanger, ...": a role noun apposed to the partner changes with the partner
-                controller: Any = _apposed_partner(token) or (_IMPLICIT if _role_is_patient(token) else None)
+                controller: Any = _apposed_partner(token) or _apposed_emphatic(token) \
+                    or (_IMPLICIT if _role_is_patient(token) else None)
                 kind = _kind(controller)
                 if kind:
                     role_tokens.append(token)
