@@ -742,9 +742,17 @@ def _previous_word(token: Any) -> Any | None:
     return None
 
 
+def _place_incise(token: Any) -> bool:
+    """Round 17: "Mme ___, box 2, est agitée": a bed or room with its number between commas is an incise after the
+    subject, not the subject."""
+    doc, i = token.doc, token.i
+    return _lower(token) in _PLACE_NOUNS and 0 < i < len(doc) - 2 and doc[i - 1].text == "," \
+        and doc[i + 1].like_num and doc[i + 2].text == ","
+
+
 def _subject_of(token: Any) -> Any | None:
     # (a comma the parse takes for a subject, "Mme ___, 33 ans, connue ...", is none)
-    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct]
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct and not _place_incise(c)]
     if not subjects:
         return None
     before = [c for c in subjects if c.i < token.i]
@@ -2520,6 +2528,10 @@ def _other_patient(token: Any) -> list[Any]:
             _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
             for t in doc[sent.start: dets[0].i]):
         return [token, *dets]
+    j = next((t.i for t in doc[i + 1: min(i + 6, sent.end)] if t.text == ","), i)
+    if placed and prev in ("le", "la", "l'", "un", "une") and j + 2 < sent.end and doc[j].text == "," \
+            and _lower(doc[j + 1]) in POSSESSIVES and _lower(doc[j + 2]) in OTHER_PEOPLE | set(_KIN):
+        return [token, *dets]  # round 17: "le patient du box 3, son voisin de palier": someone's relation
     return []
 
 
