@@ -182,8 +182,9 @@ def _candidate(token: Any) -> str | None:
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
         return gender
-    if word.endswith(("ant", "ante")) and not _listed_participle(token):
-        return None
+    if word.endswith(("ant", "ante")) and (not _listed_participle(token) or (
+            nxt is not None and _lower(nxt) in DETERMINERS | POSSESSIVES)):
+        return None  # (round 17: a present participle with its object is a verb: "frappant le personnel")
     if prev_word in ("il", "elle", "on", "ils", "elles") and _is_verb(word):
         return None  # "elle décrit une douleur": right after its subject, a verb form is finite
     if pos == "VERB":
@@ -201,6 +202,9 @@ def _candidate(token: Any) -> str | None:
         return None  # "elle décrit une douleur": a finite verb tagged as an adjective
     if pos == "ADJ":
         return gender
+    if prev_word in ETRE and prev.i > token.sent.start and _lower(prev.nbor(-1)) in ("s'", "s’", "se") \
+            and is_adjective(word):
+        return gender  # round 17: after a reflexive auxiliary, a participle whatever its tag ("s'est endormi")
     if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
         return None
     # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
@@ -891,6 +895,8 @@ def _apposed_emphatic(token: Any) -> Any | None:
     noun = doc[k - 2]
     while noun.i > 0 and noun.text.strip("_") == "":
         noun = noun.nbor(-1)  # "Mme ___, elle-même ...": the title before the name's placeholder
+    if _lower(noun) in _TITLES:
+        return None  # ("Le Dr ___, elle-même chirurgienne, consulte": the clause tells who the doctor is)
     return noun if noun.pos_ in ("NOUN", "PROPN") else None
 
 
