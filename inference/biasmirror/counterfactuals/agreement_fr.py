@@ -1656,6 +1656,13 @@ def _word_after_fronted(doc: Any, i: int) -> Any | None:
         if doc[k].text in _CLAUSE_BREAKS:
             return None
         if doc[k].text == ",":
+            nxt = k + 1
+            while nxt < len(doc) - 1 and _lower(doc[nxt]) in _LIST_ADVERBS:
+                nxt += 1
+            member = _lower(doc[nxt])
+            if is_adjective(member) and not _is_noun_only(member) and member not in ROLE_NOUNS \
+                    and not (member in PATIENT_NOUNS and gender_of(member) is not None):
+                continue  # another fronted member: "Malentendant, non appareillé, il ..."
             if _lower(doc[k + 1]) in DETERMINERS and k + 2 < len(doc):
                 return doc[k + 2]
             return doc[k + 1]
@@ -1678,14 +1685,15 @@ def _fronted_subject(doc: Any, i: int) -> str | None:
 def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """A participle that opens a sentence before ", il/elle ..." agrees with that pronoun, the patient, whatever tag
     the parse gives it (a name, a noun): "Stenté sur l'IVA en 2019, il revient ...", "Ménopausée depuis dix ans,
-    elle consulte ..."."""
+    elle consulte ..."; so does an adjective (round 17: "Malentendant, non appareillé, il ...")."""
     starts = {a.start for a in found}
     extra = []
     for sent in doc.sents:
         token = sent[0]
         word = _lower(token)
         gender = gender_of(word)
-        if token.idx in starts or gender is None or not word.endswith(_PARTICIPLE_ENDINGS) or _is_noun_only(word) \
+        if token.idx in starts or gender is None or _is_noun_only(word) \
+                or not (word.endswith(_PARTICIPLE_ENDINGS) or is_adjective(word)) \
                 or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
                 or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
             continue  # (a participle takes a complement or an adverb: "Stenté sur", "Ménopausée depuis")
