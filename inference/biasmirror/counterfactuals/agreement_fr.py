@@ -484,6 +484,8 @@ def _apposed_to_other(token: Any) -> bool:
     word = _lower(before)
     if k - 2 >= token.sent.start and _lower(doc[k - 2]) in ("sans", "aucun", "aucune", "pas"):
         return False  # "sans enfant, étudiante en droit": nobody is named
+    if _is_plural(before) and not _is_plural(token):
+        return False  # round 17: "père de trois enfants, sportif": a singular noun is no plural noun's apposition
     if word in OTHER_PEOPLE or word in _KIN:
         return True
     return before.pos_ == "NOUN" and word not in PATIENT_NOUNS and word not in PARTNER_NOUNS \
