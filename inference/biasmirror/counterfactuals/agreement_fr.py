@@ -141,6 +141,17 @@ def _abbreviation(token: Any) -> bool:
     return text.isalpha() and text.isupper() and len(text) <= 3
 
 
+# articles that open a direct object (not "de"/"du": "non observante du traitement" takes a complement)
+_OBJECT_ARTICLES = frozenset({"le", "la", "l'", "l’", "les", "un", "une"}) | POSSESSIVES
+
+
+def _participle_with_object(token: Any) -> bool:
+    """Round 17: a present participle followed by its direct object is a verb, which does not inflect ("frappant le
+    personnel", "insultant les soignants")."""
+    doc = token.doc
+    return _lower(token).endswith("ant") and token.i + 1 < len(doc) and _lower(doc[token.i + 1]) in _OBJECT_ARTICLES
+
+
 def _candidate(token: Any) -> str | None:
     """The gender of an adjective / participle / role noun that can agree with a person, else None."""
     word = _lower(token)
@@ -182,9 +193,8 @@ def _candidate(token: Any) -> str | None:
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
         return gender
-    if word.endswith(("ant", "ante")) and (not _listed_participle(token) or (
-            nxt is not None and _lower(nxt) in DETERMINERS | POSSESSIVES)):
-        return None  # (round 17: a present participle with its object is a verb: "frappant le personnel")
+    if word.endswith(("ant", "ante")) and (not _listed_participle(token) or _participle_with_object(token)):
+        return None
     if prev_word in ("il", "elle", "on", "ils", "elles") and _is_verb(word):
         return None  # "elle décrit une douleur": right after its subject, a verb form is finite
     if pos == "VERB":
@@ -756,9 +766,16 @@ def _place_incise(token: Any) -> bool:
         and doc[i + 1].like_num and doc[i + 2].text == ","
 
 
+def _colon_between(subject: Any, token: Any) -> bool:
+    """Round 17: "Refus de l'hospitalisation : elle repart ..., prévenue": a noun before a colon is no subject of a
+    word after it (the parse's slip); the clause after the colon has its own."""
+    return subject.i < token.i and any(t.text == ":" for t in subject.doc[subject.i + 1: token.i])
+
+
 def _subject_of(token: Any) -> Any | None:
     # (a comma the parse takes for a subject, "Mme ___, 33 ans, connue ...", is none)
-    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct and not _place_incise(c)]
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct and not _place_incise(c)
+                and not _colon_between(c, token)]
     if not subjects:
         return None
     before = [c for c in subjects if c.i < token.i]
@@ -1068,6 +1085,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if word == "fois":
             return _IMPLICIT  # "Dernière fois vue à 22h": the patient last seen
         subject = _subject_of(prev)
+        if subject is None and prev.i > 0 and _lower(prev.nbor(-1)) in ("il", "elle") and _is_verb(word):
+            subject = prev.nbor(-1)  # (round 17: the pronoun itself read as a determiner: "Elle ressort accompagnée")
         if subject is not None and subject.i == prev.i - 1 and subject.pos_ == "PRON" \
                 and not any(c.dep_ == "cop" for c in prev.children):
             return subject  # a verb tagged as a noun, with its subject: "Elle dort assise"
@@ -1103,6 +1122,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if clitic is not None:
             return clitic  # "son mari la trouve fatiguée", "l'a retrouvé confus"
     if dep == "conj" and head.i < token.i:
+        if _auxiliary(head) == "être" and _reflexive_with_object(head):
+            return _clause_controller(head)  # round 17: "s'est lavé les mains, s'est rhabillée": the object is its own
         if _candidate(head) is not None or head.pos_ in ("ADJ", "VERB"):
             return _controller(head, depth + 1)
         return _clause_controller(head)
@@ -1780,7 +1801,7 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 break
             after = _lower(doc[j + 1]) if j + 1 < len(doc) else ""
             if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS or _abbreviation(nxt) \
-                    or (_is_verb(word) and after in ("que", "qu'", "qu’")):
+                    or (_is_verb(word) and after in ("que", "qu'", "qu’")) or _participle_with_object(nxt):
                 break  # (nor an abbreviation, "FC 112", nor a verb before its clause, "disent qu'il ...")
             if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
                 break       # "..., dit-il": a verb of saying
