@@ -949,6 +949,30 @@ def _body_part_list(token: Any) -> Any | None:
     return first
 
 
+def _thing_list(token: Any) -> Any | None:
+    """Round 17: after a thing noun and an adjective of the word's gender, a comma member goes on describing the
+    thing ("une tumeur du sein opérée, traitée par radiothérapie", "une jambe droite rouge, chaude et gonflée");
+    the noun it describes, else None. A member after "et"/"ou" follows the member before the link."""
+    doc, gender = token.doc, gender_of(_lower(token))
+    prev = _previous_word(token)
+    if gender is None or prev is None:
+        return None
+    if _lower(prev) in ("et", "ou") and prev.i > token.sent.start and gender_of(_lower(prev.nbor(-1))) == gender:
+        return _thing_list(prev.nbor(-1))
+    if prev.text != ",":
+        return None
+    k, agreeing = prev.i - 1, False
+    while k > token.sent.start and (doc[k].pos_ == "ADJ" or is_adjective(_lower(doc[k]))) \
+            and not _is_noun_only(_lower(doc[k])) and _lower(doc[k]) not in PATIENT_NOUNS | ROLE_NOUNS:
+        agreeing = agreeing or gender_of(_lower(doc[k])) == gender
+        k -= 1
+    noun = doc[k]
+    if not agreeing or noun.pos_ != "NOUN" or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
+            or _lower(noun) in PATIENT_NOUNS | PARTNER_NOUNS | AGE_NOUNS:
+        return None
+    return noun
+
+
 def _relative_object(token: Any) -> Any | None:
     """"son voisin, qu'elle trouve bizarre": the predicate of a verb of judging whose object is the relative
     "que" agrees with the relative's antecedent, not with the verb's subject."""
@@ -1068,7 +1092,7 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
     partner = _apposed_partner(token) or _apposed_emphatic(token)
     if partner is not None:
         return partner  # (or the relative or the patient an emphatic pronoun before the word is apposed to)
-    part = _body_part_list(token)
+    part = _body_part_list(token) or _thing_list(token)
     if part is not None:
         return part
     prev = _previous_word(token)
