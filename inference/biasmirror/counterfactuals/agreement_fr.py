@@ -1752,6 +1752,24 @@ def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     return found + extra
 
 
+def _passive_infinitives(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """Round 17: the participle of a passive infinitive right after a word of the patient ("trop vieille pour être
+    opérée", "assez stable pour être transféré") is the patient's too."""
+    starts = {a.start for a in found}
+    by_start = {a.start: a for a in found}
+    extra = []
+    for token in doc[3:]:
+        before = by_start.get(doc[token.i - 3].idx)
+        if before is None or before.controller != "patient" or token.idx in starts or _lower(doc[token.i - 1]) != "être" \
+                or _lower(doc[token.i - 2]) not in _INFINITIVE_PREPOSITIONS or gender_of(_lower(token)) != before.gender:
+            continue
+        new = inflect(_lower(token), before.gender)
+        if new is not None:
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, before.gender,
+                                  _match_case(token.text, new), "patient", "passive infinitive"))
+    return found + extra
+
+
 _SUBSTANTIVE_ADJECTIVES = frozenset({"seul", "seule", "premier", "première", "dernier", "dernière"})
 
 
@@ -2121,7 +2139,7 @@ def analyse(doc: Any) -> list[Agreeing]:
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _analyse(doc)
     for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _fronted_participles,
-                 _extend_lists, _participle_predicates, _substantive_articles):
+                 _extend_lists, _participle_predicates, _substantive_articles, _passive_infinitives):
         found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
