@@ -949,6 +949,10 @@ def _body_part_list(token: Any) -> Any | None:
     return first
 
 
+_SIDES = frozenset({"droit", "droite", "gauche", "bilatéral", "bilatérale"})
+_RELATIONAL_ENDINGS = ("al", "ale", "aire", "ique", "eux", "euse")
+
+
 def _thing_list(token: Any) -> Any | None:
     """Round 17: after a thing noun and an adjective of the word's gender, a comma member goes on describing the
     thing ("une tumeur du sein opérée, traitée par radiothérapie", "une jambe droite rouge, chaude et gonflée");
@@ -961,16 +965,23 @@ def _thing_list(token: Any) -> Any | None:
         return _thing_list(prev.nbor(-1))
     if prev.text != ",":
         return None
-    k, agreeing = prev.i - 1, False
+    k, words = prev.i - 1, []
     while k > token.sent.start and (doc[k].pos_ == "ADJ" or is_adjective(_lower(doc[k]))) \
             and not _is_noun_only(_lower(doc[k])) and _lower(doc[k]) not in PATIENT_NOUNS | ROLE_NOUNS:
-        agreeing = agreeing or gender_of(_lower(doc[k])) == gender
+        words.append(_lower(doc[k]))
         k -= 1
     noun = doc[k]
-    if not agreeing or noun.pos_ != "NOUN" or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
+    if noun.pos_ != "NOUN" or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
             or _lower(noun) in PATIENT_NOUNS | PARTNER_NOUNS | AGE_NOUNS:
         return None
-    return noun
+    # what the thing underwent, of the word's gender ("opérée"; not a person's state: "salle d'attente couchée"),
+    # or a body part with a finding ("jambe droite rouge"; not a bare side or a relational adjective: "de la jambe
+    # droite, appareillée", "de l'aorte abdominale, surveillée")
+    undergone = any(gender_of(w) == gender and w.endswith(("é", "ée", "i", "ie", "u", "ue", "is", "ise"))
+                    and (to_masculine(w) or w) not in PERSON_STATES | _FINDING_PARTICIPLES for w in words)
+    finding = _lower(noun) in BODY_PARTS and any(gender_of(w) == gender for w in words) and any(
+        w not in _SIDES and not w.endswith(_RELATIONAL_ENDINGS) for w in words)
+    return noun if undergone or finding else None
 
 
 def _relative_object(token: Any) -> Any | None:
@@ -2669,13 +2680,26 @@ def _emphatic_of_other(token: Any) -> bool:
     return noun is not None and _kind(noun) is None and _other_person_gender(noun) is not None
 
 
+def _others_partner(token: Any) -> list[Any]:
+    """Round 17: a partner noun with its article and a relative as complement names that relative's partner, kept
+    with its article: "la compagne de son père", "le mari de sa sœur"; else []."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in PARTNER_NOUNS | {"femme"} or i == 0 or i + 3 >= len(doc) \
+            or _lower(doc[i - 1]) not in ("le", "la", "l'", "l’", "un", "une") or _lower(doc[i + 1]) != "de":
+        return []
+    owner = _lower(doc[i + 3])
+    if _lower(doc[i + 2]) in POSSESSIVES and (owner in _KIN or owner in OTHER_PEOPLE):
+        return [doc[i - 1], token]
+    return []
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
         if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token) \
                 or _emphatic_of_other(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
-        for t in _other_patient(token):
+        for t in _other_patient(token) + _others_partner(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
     return out
 
