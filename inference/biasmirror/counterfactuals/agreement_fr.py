@@ -907,6 +907,9 @@ def _apposed_emphatic(token: Any) -> Any | None:
         k -= 3 if k >= 2 and doc[k - 1].text == "-" and not doc[k - 2].whitespace_ else 1  # "aide-soignante"
         while k > 0 and _lower(doc[k]) in _LIST_ADVERBS:
             k -= 1
+        if k > 0 and doc[k].text == ",":  # a further member: "son neveu, lui-même infirmier, très inquiet"
+            k = next((e for e in range(k - 1, max(k - 5, 0), -1) if _lower(doc[e]) in _EMPHATICS
+                      or doc[e].is_punct), k)
         if k < 0 or _lower(doc[k]) not in _EMPHATICS:
             return None
     if k < 2 or doc[k - 1].text != ",":
@@ -966,12 +969,12 @@ def _thing_list(token: Any) -> Any | None:
     if prev.text != ",":
         return None
     k, words = prev.i - 1, []
-    while k > token.sent.start and (doc[k].pos_ == "ADJ" or is_adjective(_lower(doc[k]))) \
-            and not _is_noun_only(_lower(doc[k])) and _lower(doc[k]) not in PATIENT_NOUNS | ROLE_NOUNS:
-        words.append(_lower(doc[k]))
+    while k > token.sent.start and (doc[k].pos_ in ("ADJ", "PROPN") or is_adjective(_lower(doc[k]))) \
+            and not _is_noun_only(_lower(doc[k])) and _lower(doc[k]) not in PATIENT_NOUNS | ROLE_NOUNS | BODY_PARTS:
+        words.append(_lower(doc[k]))  # (an adjective the parse tags as a name: "une cheville gauche bleue")
         k -= 1
     noun = doc[k]
-    if noun.pos_ != "NOUN" or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
+    if (noun.pos_ != "NOUN" and _lower(noun) not in BODY_PARTS) or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
             or _lower(noun) in PATIENT_NOUNS | PARTNER_NOUNS | AGE_NOUNS:
         return None
     # what the thing underwent, of the word's gender ("opérée"; not a person's state: "salle d'attente couchée"),
@@ -2618,8 +2621,8 @@ def _other_patient(token: Any) -> list[Any]:
             _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
             for t in doc[sent.start: dets[0].i]):
         return [token, *dets]
-    j = next((t.i for t in doc[i + 1: min(i + 6, sent.end)] if t.text == ","), i)
-    if placed and prev in ("le", "la", "l'", "un", "une") and j + 2 < sent.end and doc[j].text == "," \
+    j = next((t.i for t in doc[i + 1: min(i + 6, len(doc))] if t.text == ","), i)  # (the parse may cut there)
+    if placed and prev in ("le", "la", "l'", "un", "une") and j + 2 < len(doc) and doc[j].text == "," \
             and _lower(doc[j + 1]) in POSSESSIVES and _lower(doc[j + 2]) in OTHER_PEOPLE | set(_KIN):
         return [token, *dets]  # round 17: "le patient du box 3, son voisin de palier": someone's relation
     return []
