@@ -782,10 +782,13 @@ def _subject_of(token: Any) -> Any | None:
     pronouns = [c for c in before if _lower(c) in PATIENT_PRONOUNS]
     child = (pronouns or before or subjects)[-1]
     if child.i == child.sent.start and child.i + 1 < len(child.doc) and child.pos_ in ("NOUN", "PROPN") \
-            and child.nbor(1).pos_ in ("ADP", "ADV") and (_lower(child).endswith(_PARTICIPLE_ENDINGS)):
+            and child.nbor(1).pos_ in ("ADP", "ADV") and _lower(child).endswith(_PARTICIPLE_ENDINGS) \
+            and gender_of(_lower(child)) is not None and not _is_noun_only(_lower(child)):
         # a fronted participle the parse takes for the subject ("Venue sur son temps de garde, la docteure ___ ...
-        # est examinée"): the subject is who is named after its comma
-        child = _word_after_fronted(child.doc, child.i) or child
+        # est examinée"): the subject is the person named after its comma
+        named = _word_after_fronted(child.doc, child.i)
+        if named is not None and (_person_kind(named) is not None or _lower(named) in ROLE_NOUNS | _TITLES):
+            child = named
     if _lower(child) in ("qui", "qu'"):
         antecedent = _person_before_qui(child)
         if antecedent is not None:
@@ -962,8 +965,10 @@ def _thing_list(token: Any) -> Any | None:
     the noun it describes, else None. A member after "et"/"ou" follows the member before the link."""
     doc, gender = token.doc, gender_of(_lower(token))
     prev = _previous_word(token)
-    if gender is None or prev is None:
-        return None
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if gender is None or prev is None or (after is not None and not after.is_punct
+                                          and _lower(after) not in ("et", "ou", "par")):
+        return None  # (a participle with a complement other than its agent opens a history item: round 14)
     if _lower(prev) in ("et", "ou") and prev.i > token.sent.start and gender_of(_lower(prev.nbor(-1))) == gender:
         return _thing_list(prev.nbor(-1))
     if prev.text != ",":
@@ -1721,9 +1726,10 @@ def _word_after_fronted(doc: Any, i: int) -> Any | None:
             while nxt < len(doc) - 1 and _lower(doc[nxt]) in _LIST_ADVERBS:
                 nxt += 1
             member = _lower(doc[nxt])
-            if is_adjective(member) and not _is_noun_only(member) and member not in ROLE_NOUNS \
+            bare = nxt + 1 < len(doc) and doc[nxt + 1].text == ","
+            if bare and is_adjective(member) and not _is_noun_only(member) and member not in ROLE_NOUNS \
                     and not (member in PATIENT_NOUNS and gender_of(member) is not None):
-                continue  # another fronted member: "Malentendant, non appareillé, il ..."
+                continue  # another fronted member, a bare adjective: "Malentendant, non appareillé, il ..."
             if _lower(doc[k + 1]) in DETERMINERS and k + 2 < len(doc):
                 return doc[k + 2]
             return doc[k + 1]
@@ -1753,7 +1759,7 @@ def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
         token = sent[0]
         word = _lower(token)
         gender = gender_of(word)
-        if token.idx in starts or gender is None or _is_noun_only(word) \
+        if token.idx in starts or gender is None or _is_noun_only(word) or (token.i > 0 and not doc[token.i - 1].is_punct) \
                 or not (word.endswith(_PARTICIPLE_ENDINGS) or is_adjective(word)) \
                 or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
                 or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
