@@ -141,6 +141,17 @@ def _abbreviation(token: Any) -> bool:
     return text.isalpha() and text.isupper() and len(text) <= 3
 
 
+# articles that open a direct object (not "de"/"du": "non observante du traitement" takes a complement)
+_OBJECT_ARTICLES = frozenset({"le", "la", "l'", "l’", "les", "un", "une"}) | POSSESSIVES
+
+
+def _participle_with_object(token: Any) -> bool:
+    """Round 17: a present participle followed by its direct object is a verb, which does not inflect ("frappant le
+    personnel", "insultant les soignants")."""
+    doc = token.doc
+    return _lower(token).endswith("ant") and token.i + 1 < len(doc) and _lower(doc[token.i + 1]) in _OBJECT_ARTICLES
+
+
 def _candidate(token: Any) -> str | None:
     """The gender of an adjective / participle / role noun that can agree with a person, else None."""
     word = _lower(token)
@@ -182,7 +193,7 @@ def _candidate(token: Any) -> str | None:
         return None  # "hospitalisé sous contrainte": a noun after a bare preposition
     if _compound(token) in ROLE_NOUNS:
         return gender
-    if word.endswith(("ant", "ante")) and not _listed_participle(token):
+    if word.endswith(("ant", "ante")) and (not _listed_participle(token) or _participle_with_object(token)):
         return None
     if prev_word in ("il", "elle", "on", "ils", "elles") and _is_verb(word):
         return None  # "elle décrit une douleur": right after its subject, a verb form is finite
@@ -201,6 +212,9 @@ def _candidate(token: Any) -> str | None:
         return None  # "elle décrit une douleur": a finite verb tagged as an adjective
     if pos == "ADJ":
         return gender
+    if prev_word in ETRE and prev.i > token.sent.start and _lower(prev.nbor(-1)) in ("s'", "s’", "se") \
+            and is_adjective(word):
+        return gender  # round 17: after a reflexive auxiliary, a participle whatever its tag ("s'est endormi")
     if pos in _NOT_AGREEING_POS - {"PRON", "ADV", "INTJ", "SYM"} or word in ("elle", "il", "lui", "le", "la"):
         return None
     # a noun, proper noun, pronoun or adverb tag on a known adjective or participle: a tagging error
@@ -395,14 +409,14 @@ def _subject_of_patient_event(token: Any) -> bool:
     if i == 0 or _lower(doc[i - 1]) not in _ROLE_SUBJECT_DETS or (i >= 2 and _lower(doc[i - 2]) in ("par", "avec", "à")):
         return False
     k = _skip_subject_tail(doc, i + 1)
-    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas"} | ADVERBS:
+    while k < len(doc) and _lower(doc[k]) in ETRE | AVOIR | {"ne", "n'", "pas", "elle-même", "lui-même"} | ADVERBS:
         k += 1
     if k >= len(doc):
         return False
     participle = to_masculine(_lower(doc[k])) or _lower(doc[k])
-    if participle in _PATIENT_EVENTS:
-        return _lower(doc[k - 1]) in ETRE | {"été"}
     after = _lower(doc[k + 1]) if k + 1 < len(doc) else ""
+    if participle in _PATIENT_EVENTS or (participle == "venu" and after in ("pour", "consulter")):
+        return _lower(doc[k - 1]) in ETRE | {"été", "elle-même", "lui-même"}  # ("est lui-même venu pour ...")
     return participle == "arrivé" and (to_masculine(after) or after) in PERSON_STATES
 
 
@@ -480,6 +494,8 @@ def _apposed_to_other(token: Any) -> bool:
     word = _lower(before)
     if k - 2 >= token.sent.start and _lower(doc[k - 2]) in ("sans", "aucun", "aucune", "pas"):
         return False  # "sans enfant, étudiante en droit": nobody is named
+    if _is_plural(before) and not _is_plural(token):
+        return False  # round 17: "père de trois enfants, sportif": a singular noun is no plural noun's apposition
     if word in OTHER_PEOPLE or word in _KIN:
         return True
     return before.pos_ == "NOUN" and word not in PATIENT_NOUNS and word not in PARTNER_NOUNS \
@@ -615,6 +631,8 @@ def _person_kind(token: Any) -> str | None:
         return "patient"  # "Mme ___, 72 ans, connue pour HTA": the age (or the name placeholder) stands for her
     if word in ROLE_NOUNS and _role_is_patient(token):
         return "patient"
+    if word in _TITLES and _title_is_patient(token):
+        return "patient"  # "Le Dr ___ ... est admis": the titled patient's predicates
     if gender_of(word) is not None and is_adjective(word) and token.pos_ in ("PROPN", "ADJ", "VERB") \
             and token.i == token.sent.start:
         return "patient"  # a subjectless opening participle read as a name ("Retrouvée allongée ...")
@@ -740,14 +758,37 @@ def _previous_word(token: Any) -> Any | None:
     return None
 
 
+def _place_incise(token: Any) -> bool:
+    """Round 17: "Mme ___, box 2, est agitée": a bed or room with its number between commas is an incise after the
+    subject, not the subject."""
+    doc, i = token.doc, token.i
+    return _lower(token) in _PLACE_NOUNS and 0 < i < len(doc) - 2 and doc[i - 1].text == "," \
+        and doc[i + 1].like_num and doc[i + 2].text == ","
+
+
+def _colon_between(subject: Any, token: Any) -> bool:
+    """Round 17: "Refus de l'hospitalisation : elle repart ..., prévenue": a noun before a colon is no subject of a
+    word after it (the parse's slip); the clause after the colon has its own."""
+    return subject.i < token.i and any(t.text == ":" for t in subject.doc[subject.i + 1: token.i])
+
+
 def _subject_of(token: Any) -> Any | None:
     # (a comma the parse takes for a subject, "Mme ___, 33 ans, connue ...", is none)
-    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct]
+    subjects = [c for c in token.children if c.dep_ in SUBJECT_DEPS and not c.is_punct and not _place_incise(c)
+                and not _colon_between(c, token)]
     if not subjects:
         return None
     before = [c for c in subjects if c.i < token.i]
     pronouns = [c for c in before if _lower(c) in PATIENT_PRONOUNS]
     child = (pronouns or before or subjects)[-1]
+    if child.i == child.sent.start and child.i + 1 < len(child.doc) and child.pos_ in ("NOUN", "PROPN") \
+            and child.nbor(1).pos_ in ("ADP", "ADV") and _lower(child).endswith(_PARTICIPLE_ENDINGS) \
+            and gender_of(_lower(child)) is not None and not _is_noun_only(_lower(child)):
+        # a fronted participle the parse takes for the subject ("Venue sur son temps de garde, la docteure ___ ...
+        # est examinée"): the subject is the person named after its comma
+        named = _word_after_fronted(child.doc, child.i)
+        if named is not None and (_person_kind(named) is not None or _lower(named) in ROLE_NOUNS | _TITLES):
+            child = named
     if _lower(child) in ("qui", "qu'"):
         antecedent = _person_before_qui(child)
         if antecedent is not None:
@@ -857,6 +898,33 @@ def _apposed_partner(token: Any) -> Any | None:
     return partner if gender_of(_lower(token)) == gender else None
 
 
+_EMPHATICS = frozenset({"elle-même", "lui-même"})
+
+
+def _apposed_emphatic(token: Any) -> Any | None:
+    """Round 17: the noun that "elle-même" / "lui-même" is apposed to ("son fils, lui-même très inquiet", "sa femme,
+    elle-même aide-soignante", "Mme ___, elle-même infirmière"), for the emphatic pronoun or a word right after it
+    (adverbs between): the pronoun and what it introduces are that person's."""
+    doc, k = token.doc, token.i
+    if _lower(token) not in _EMPHATICS:
+        k -= 3 if k >= 2 and doc[k - 1].text == "-" and not doc[k - 2].whitespace_ else 1  # "aide-soignante"
+        while k > 0 and _lower(doc[k]) in _LIST_ADVERBS:
+            k -= 1
+        if k > 0 and doc[k].text == ",":  # a further member: "son neveu, lui-même infirmier, très inquiet"
+            k = next((e for e in range(k - 1, max(k - 5, 0), -1) if _lower(doc[e]) in _EMPHATICS
+                      or doc[e].is_punct), k)
+        if k < 0 or _lower(doc[k]) not in _EMPHATICS:
+            return None
+    if k < 2 or doc[k - 1].text != ",":
+        return None
+    noun = doc[k - 2]
+    while noun.i > 0 and noun.text.strip("_") == "":
+        noun = noun.nbor(-1)  # "Mme ___, elle-même ...": the title before the name's placeholder
+    if _lower(noun) in _TITLES:
+        return None  # ("Le Dr ___, elle-même chirurgienne, consulte": the clause tells who the doctor is)
+    return noun if noun.pos_ in ("NOUN", "PROPN") else None
+
+
 # body parts and wounds whose findings are listed after them: "Cheville droite déformée, œdémateuse", "Genou
 # gauche gonflé, chaud", "Plaie du cuir chevelu, suturée aux urgences"
 BODY_PARTS = frozenset({"cheville", "genou", "pied", "main", "poignet", "coude", "épaule", "bras", "avant-bras",
@@ -885,6 +953,43 @@ def _body_part_list(token: Any) -> Any | None:
                 or word in PATIENT_NOUNS or word in PARTNER_NOUNS or word in OTHER_PEOPLE or word in ROLE_NOUNS:
             return None
     return first
+
+
+_SIDES = frozenset({"droit", "droite", "gauche", "bilatéral", "bilatérale"})
+_RELATIONAL_ENDINGS = ("al", "ale", "aire", "ique", "eux", "euse")
+
+
+def _thing_list(token: Any) -> Any | None:
+    """Round 17: after a thing noun and an adjective of the word's gender, a comma member goes on describing the
+    thing ("une tumeur du sein opérée, traitée par radiothérapie", "une jambe droite rouge, chaude et gonflée");
+    the noun it describes, else None. A member after "et"/"ou" follows the member before the link."""
+    doc, gender = token.doc, gender_of(_lower(token))
+    prev = _previous_word(token)
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if gender is None or prev is None or (after is not None and not after.is_punct
+                                          and _lower(after) not in ("et", "ou", "par")):
+        return None  # (a participle with a complement other than its agent opens a history item: round 14)
+    if _lower(prev) in ("et", "ou") and prev.i > token.sent.start and gender_of(_lower(prev.nbor(-1))) == gender:
+        return _thing_list(prev.nbor(-1))
+    if prev.text != ",":
+        return None
+    k, words = prev.i - 1, []
+    while k > token.sent.start and (doc[k].pos_ in ("ADJ", "PROPN") or is_adjective(_lower(doc[k]))) \
+            and not _is_noun_only(_lower(doc[k])) and _lower(doc[k]) not in PATIENT_NOUNS | ROLE_NOUNS | BODY_PARTS:
+        words.append(_lower(doc[k]))  # (an adjective the parse tags as a name: "une cheville gauche bleue")
+        k -= 1
+    noun = doc[k]
+    if (noun.pos_ != "NOUN" and _lower(noun) not in BODY_PARTS) or _person_kind(noun) is not None or _other_person_gender(noun) is not None \
+            or _lower(noun) in PATIENT_NOUNS | PARTNER_NOUNS | AGE_NOUNS:
+        return None
+    # what the thing underwent, of the word's gender ("opérée"; not a person's state: "salle d'attente couchée"),
+    # or a body part with a finding ("jambe droite rouge"; not a bare side or a relational adjective: "de la jambe
+    # droite, appareillée", "de l'aorte abdominale, surveillée")
+    undergone = any(gender_of(w) == gender and w.endswith(("é", "ée", "i", "ie", "u", "ue", "is", "ise"))
+                    and (to_masculine(w) or w) not in PERSON_STATES | _FINDING_PARTICIPLES for w in words)
+    finding = _lower(noun) in BODY_PARTS and any(gender_of(w) == gender for w in words) and any(
+        w not in _SIDES and not w.endswith(_RELATIONAL_ENDINGS) for w in words)
+    return noun if undergone or finding else None
 
 
 def _relative_object(token: Any) -> Any | None:
@@ -1003,10 +1108,10 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         or _substantive_subject(token)
     if antecedent is not None:
         return antecedent
-    partner = _apposed_partner(token)
+    partner = _apposed_partner(token) or _apposed_emphatic(token)
     if partner is not None:
-        return partner
-    part = _body_part_list(token)
+        return partner  # (or the relative or the patient an emphatic pronoun before the word is apposed to)
+    part = _body_part_list(token) or _thing_list(token)
     if part is not None:
         return part
     prev = _previous_word(token)
@@ -1023,6 +1128,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if word == "fois":
             return _IMPLICIT  # "Dernière fois vue à 22h": the patient last seen
         subject = _subject_of(prev)
+        if subject is None and prev.i > 0 and _lower(prev.nbor(-1)) in ("il", "elle") and _is_verb(word):
+            subject = prev.nbor(-1)  # (round 17: the pronoun itself read as a determiner: "Elle ressort accompagnée")
         if subject is not None and subject.i == prev.i - 1 and subject.pos_ == "PRON" \
                 and not any(c.dep_ == "cop" for c in prev.children):
             return subject  # a verb tagged as a noun, with its subject: "Elle dort assise"
@@ -1058,6 +1165,8 @@ def _controller(token: Any, depth: int = 0) -> Any | str | None:
         if clitic is not None:
             return clitic  # "son mari la trouve fatiguée", "l'a retrouvé confus"
     if dep == "conj" and head.i < token.i:
+        if _auxiliary(head) == "être" and _reflexive_with_object(head):
+            return _clause_controller(head)  # round 17: "s'est lavé les mains, s'est rhabillée": the object is its own
         if _candidate(head) is not None or head.pos_ in ("ADJ", "VERB"):
             return _controller(head, depth + 1)
         return _clause_controller(head)
@@ -1607,35 +1716,51 @@ def _patient_list_members(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
 _PARTICIPLE_ENDINGS = ("é", "ée", "i", "ie", "u", "ue", "is", "ise", "it", "ite")
 
 
-def _fronted_subject(doc: Any, i: int) -> str | None:
-    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
-    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+def _word_after_fronted(doc: Any, i: int) -> Any | None:
+    """The word (past its article) right after the comma that ends the phrase opened at ``i``, if any."""
     for k in range(i + 1, min(i + 16, len(doc) - 1)):
         if doc[k].text in _CLAUSE_BREAKS:
             return None
         if doc[k].text == ",":
-            subject = doc[k + 1]
-            if _lower(subject) in DETERMINERS and k + 2 < len(doc):
-                subject = doc[k + 2]
-            if _lower(subject) in ("il", "elle"):
-                return "M" if _lower(subject) == "il" else "F"
-            if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
-                return None
-            return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
+            nxt = k + 1
+            while nxt < len(doc) - 1 and _lower(doc[nxt]) in _LIST_ADVERBS:
+                nxt += 1
+            member = _lower(doc[nxt])
+            bare = nxt + 1 < len(doc) and doc[nxt + 1].text == ","
+            if bare and is_adjective(member) and not _is_noun_only(member) and member not in ROLE_NOUNS \
+                    and not (member in PATIENT_NOUNS and gender_of(member) is not None):
+                continue  # another fronted member, a bare adjective: "Malentendant, non appareillé, il ..."
+            if _lower(doc[k + 1]) in DETERMINERS and k + 2 < len(doc):
+                return doc[k + 2]
+            return doc[k + 1]
     return None
+
+
+def _fronted_subject(doc: Any, i: int) -> str | None:
+    """The gender of the patient named right after the comma that ends the phrase opened at ``i``: "il"/"elle", or
+    the patient's noun or title ("Madame ___", "la docteure ___"); None when someone else or nothing follows."""
+    subject = _word_after_fronted(doc, i)
+    if subject is None:
+        return None
+    if _lower(subject) in ("il", "elle"):
+        return "M" if _lower(subject) == "il" else "F"
+    if _person_kind(subject) != "patient" or _lower(subject) in _EPICENE_FEMININE:
+        return None
+    return gender_of(_lower(subject)) or (subject.morph.get("Gender") or ["?"])[0][0]
 
 
 def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
     """A participle that opens a sentence before ", il/elle ..." agrees with that pronoun, the patient, whatever tag
     the parse gives it (a name, a noun): "Stenté sur l'IVA en 2019, il revient ...", "Ménopausée depuis dix ans,
-    elle consulte ..."."""
+    elle consulte ..."; so does an adjective (round 17: "Malentendant, non appareillé, il ...")."""
     starts = {a.start for a in found}
     extra = []
     for sent in doc.sents:
         token = sent[0]
         word = _lower(token)
         gender = gender_of(word)
-        if token.idx in starts or gender is None or not word.endswith(_PARTICIPLE_ENDINGS) or _is_noun_only(word) \
+        if token.idx in starts or gender is None or _is_noun_only(word) or (token.i > 0 and not doc[token.i - 1].is_punct) \
+                or not (word.endswith(_PARTICIPLE_ENDINGS) or is_adjective(word)) \
                 or word in ROLE_NOUNS or _person_kind(token) is not None and token.pos_ not in ("ADJ", "VERB", "PROPN") \
                 or token.i + 1 >= len(doc) or doc[token.i + 1].pos_ not in ("ADP", "ADV", "PUNCT"):
             continue  # (a participle takes a complement or an adverb: "Stenté sur", "Ménopausée depuis")
@@ -1644,6 +1769,24 @@ def _fronted_participles(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
         if subject == gender and new is not None and not _unknown_other_form(word, gender):
             extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, gender,
                                   _match_case(token.text, new), "patient", "fronted participle"))
+    return found + extra
+
+
+def _passive_infinitives(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
+    """Round 17: the participle of a passive infinitive right after a word of the patient ("trop vieille pour être
+    opérée", "assez stable pour être transféré") is the patient's too."""
+    starts = {a.start for a in found}
+    by_start = {a.start: a for a in found}
+    extra = []
+    for token in doc[3:]:
+        before = by_start.get(doc[token.i - 3].idx)
+        if before is None or before.controller != "patient" or token.idx in starts or _lower(doc[token.i - 1]) != "être" \
+                or _lower(doc[token.i - 2]) not in _INFINITIVE_PREPOSITIONS or gender_of(_lower(token)) != before.gender:
+            continue
+        new = inflect(_lower(token), before.gender)
+        if new is not None:
+            extra.append(Agreeing(token.idx, token.idx + len(token.text), token.text, before.gender,
+                                  _match_case(token.text, new), "patient", "passive infinitive"))
     return found + extra
 
 
@@ -1720,7 +1863,7 @@ def _extend_lists(doc: Any, found: list[Agreeing]) -> list[Agreeing]:
                 break
             after = _lower(doc[j + 1]) if j + 1 < len(doc) else ""
             if gender != first.gender or _is_noun_only(word) or word in ROLE_NOUNS or _abbreviation(nxt) \
-                    or (_is_verb(word) and after in ("que", "qu'", "qu’")):
+                    or (_is_verb(word) and after in ("que", "qu'", "qu’")) or _participle_with_object(nxt):
                 break  # (nor an abbreviation, "FC 112", nor a verb before its clause, "disent qu'il ...")
             if _fixed_word(nxt, word, _lower(doc[j - 1]), doc[j + 1] if j + 1 < len(doc) else None):
                 break       # "..., dit-il": a verb of saying
@@ -2016,12 +2159,12 @@ def analyse(doc: Any) -> list[Agreeing]:
     words the lexicon would swap that name someone else (reason "kept": the swapper leaves them)."""
     found = _analyse(doc)
     for step in (_patient_nouns, _person_states, _distant_predicates, _patient_list_members, _fronted_participles,
-                 _extend_lists, _participle_predicates, _substantive_articles):
+                 _extend_lists, _participle_predicates, _substantive_articles, _passive_infinitives):
         found = step(doc, found)  # each pass adds what the ones before it make visible
     taken = {a.start for a in found}
     extra = [a for a in _apposed_sex_nouns(doc) + _apposed_to_victim(doc) + _sex_letters(doc) + _nicknames(doc)
              + _partner_roles(doc) + _partner_phrases(doc) + _little_ones(doc)
-             + _familiar_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
+             + _familiar_titles(doc) + _patient_titles(doc) + _child_nouns(doc) + _epicene_articles(doc) if a.start not in taken]
     return found + extra + _kept_words(doc)
 
 
@@ -2267,6 +2410,45 @@ def _familiar_titles(doc: Any) -> list[Agreeing]:
     return out
 
 
+# Round 17: a doctor's or professor's title before the name's placeholder ("le Dr ___", "la Pr ___"); its article
+# says the person's sex, and the person may be the patient ("Le Dr ___, chef de service, est admis ...")
+_TITLES = frozenset({"dr", "dr.", "pr", "pr.", "docteur", "docteure", "professeur", "professeure"})
+_TITLE_PAIRS = {"docteur": "docteure", "docteure": "docteur", "professeur": "professeure", "professeure": "professeur"}
+_HONORIFICS = frozenset({"mme", "m.", "madame", "monsieur", "mlle"})
+
+
+def _title_article(token: Any) -> Any | None:
+    """The article of a title followed by the name's placeholder ("le Dr ___", "Mme la Pr ___"), else None."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in _TITLES or i == 0 or i + 1 >= len(doc) or not doc[i + 1].text.startswith("_"):
+        return None
+    return doc[i - 1] if _lower(doc[i - 1]) in ("le", "la") else None
+
+
+def _title_is_patient(token: Any) -> bool:
+    """The titled person is the patient after an honorific, which the lexicon always swaps ("Mme la Pr ___" <->
+    "M. le Pr ___"), or as the subject of what happens to a patient ("le Dr ___, chef de service, est admis")."""
+    article = _title_article(token)
+    if article is None:
+        return False
+    return (article.i > 0 and _lower(article.nbor(-1)) in _HONORIFICS) or _subject_of_patient_event(token)
+
+
+def _patient_titles(doc: Any) -> list[Agreeing]:
+    """The article of the patient's title, and the title itself where it has two forms ("le docteur ___" <-> "la
+    docteure ___"; "Dr" and "Pr" have one)."""
+    out = []
+    for token in doc:
+        if not _title_is_patient(token):
+            continue
+        article = token.nbor(-1)
+        sex = "F" if _lower(article) == "la" else "M"
+        out.append(_item(doc, article.i, article.i, sex, "le" if sex == "F" else "la", "determiner of a title"))
+        if _lower(token) in _TITLE_PAIRS:
+            out.append(_item(doc, token.i, token.i, sex, _TITLE_PAIRS[_lower(token)], "title"))
+    return out
+
+
 def _nicknames(doc: Any) -> list[Agreeing]:
     """A nickname in quotes by which others name the patient follows the patient's sex, its article with it:
     "l'appellent « Mamie Lou »" -> « Papi Lou », "surnommée « la Grand-mère »" -> "surnommé « le Grand-père »",
@@ -2445,6 +2627,10 @@ def _other_patient(token: Any) -> list[Any]:
             _lower(t) in PATIENT_PRONOUNS or (_lower(t) in _PATIENT_TITLES and t.i <= sent.start + 1)
             for t in doc[sent.start: dets[0].i]):
         return [token, *dets]
+    j = next((t.i for t in doc[i + 1: min(i + 6, len(doc))] if t.text == ","), i)  # (the parse may cut there)
+    if placed and prev in ("le", "la", "l'", "un", "une") and j + 2 < len(doc) and doc[j].text == "," \
+            and _lower(doc[j + 1]) in POSSESSIVES and _lower(doc[j + 2]) in OTHER_PEOPLE | set(_KIN):
+        return [token, *dets]  # round 17: "le patient du box 3, son voisin de palier": someone's relation
     return []
 
 
@@ -2495,12 +2681,34 @@ def _emphatic_of_relative(token: Any) -> bool:
     return False
 
 
+def _emphatic_of_other(token: Any) -> bool:
+    """"son fils, lui-même très inquiet": an emphatic pronoun apposed to a relative's or staff member's noun."""
+    if _lower(token) not in _EMPHATICS:
+        return False
+    noun = _apposed_emphatic(token)
+    return noun is not None and _kind(noun) is None and _other_person_gender(noun) is not None
+
+
+def _others_partner(token: Any) -> list[Any]:
+    """Round 17: a partner noun with its article and a relative as complement names that relative's partner, kept
+    with its article: "la compagne de son père", "le mari de sa sœur"; else []."""
+    doc, i = token.doc, token.i
+    if _lower(token) not in PARTNER_NOUNS | {"femme"} or i == 0 or i + 3 >= len(doc) \
+            or _lower(doc[i - 1]) not in ("le", "la", "l'", "l’", "un", "une") or _lower(doc[i + 1]) != "de":
+        return []
+    owner = _lower(doc[i + 3])
+    if _lower(doc[i + 2]) in POSSESSIVES and (owner in _KIN or owner in OTHER_PEOPLE):
+        return [doc[i - 1], token]
+    return []
+
+
 def _kept_words(doc: Any) -> list[Agreeing]:
     out = []
     for token in doc:
-        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token):
+        if _speaker_after_colon(token) or _neuter_alone(token) or _relative_speaks(token) or _emphatic_of_relative(token) \
+                or _emphatic_of_other(token):
             out.append(Agreeing(token.idx, token.idx + len(token.text), token.text, "F", token.text, "other", "kept"))
-        for t in _other_patient(token):
+        for t in _other_patient(token) + _others_partner(token):
             out.append(Agreeing(t.idx, t.idx + len(t.text), t.text, "F", t.text, "other", "kept"))
     return out
 
@@ -2517,7 +2725,8 @@ def _analyse(doc: Any) -> list[Agreeing]:
         if gender is not None:
             if is_role and word not in ("ancien", "ancienne"):
                 # "Son mari, boulanger, ...": a role noun apposed to the partner changes with the partner
-                controller: Any = _apposed_partner(token) or (_IMPLICIT if _role_is_patient(token) else None)
+                controller: Any = _apposed_partner(token) or _apposed_emphatic(token) \
+                    or (_IMPLICIT if _role_is_patient(token) else None)
                 kind = _kind(controller)
                 if kind:
                     role_tokens.append(token)

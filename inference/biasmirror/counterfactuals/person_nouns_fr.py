@@ -51,7 +51,15 @@ ROLE_NOUNS: tuple[tuple[str, str], ...] = (
     ("résidente", "résident"),
     # round 16: riders, sports and travel (not walkers or hunters, who are more often the ones who find the patient)
     ("motarde", "motard"), ("skieuse", "skieur"), ("surfeuse", "surfeur"), ("footballeuse", "footballeur"),
-    ("rugbywoman", "rugbyman"), ("vacancière", "vacancier"), ("voyageuse", "voyageur"),)
+    ("rugbywoman", "rugbyman"), ("vacancière", "vacancier"), ("voyageuse", "voyageur"),
+    # round 17: farms, shops, building sites and offices; people in the street (not joggers, who find patients)
+    ("exploitante", "exploitant"), ("éleveuse", "éleveur"), ("viticultrice", "viticulteur"),
+    ("vigneronne", "vigneron"), ("maraîchère", "maraîcher"), ("bergère", "berger"), ("pêcheuse", "pêcheur"),
+    ("apicultrice", "apiculteur"), ("horticultrice", "horticulteur"), ("gérante", "gérant"),
+    ("négociante", "négociant"), ("représentante", "représentant"), ("banquière", "banquier"),
+    ("maçonne", "maçon"), ("couvreuse", "couvreur"), ("esthéticienne", "esthéticien"), ("ingénieure", "ingénieur"),
+    ("actrice", "acteur"), ("assistante", "assistant"), ("surveillante", "surveillant"),
+    ("militante", "militant"), ("manifestante", "manifestant"), ("usagère", "usager"),)
 
 
 def sexes() -> dict[str, str]:
