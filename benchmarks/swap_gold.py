@@ -78,24 +78,13 @@ def other(sex: str) -> str:
     return "M" if sex == "F" else "F"
 
 
-# English words with two equally correct spellings: "Mum" (British) and "Mom" (American), either case. Rounds 2-13
-# wrote one of the two; from round 14 the writers list both.
-_EN_MOTHER = re.compile(r"\b([Mm])(?:um|om)(s?)\b")
-# a woman's title: "Ms" is correct wherever an older row wrote "Mrs" (it assumes no marriage); not the reverse
-_EN_MRS = re.compile(r"\bMrs\b")
-
-
 def _equivalents(language: str, text: str) -> list[str]:
-    """Spellings of a gold text that are equally correct (Spanish: a man is "hombre" or "varón"; English: "Mum"
-    or "Mom", and "Ms" where a row wrote "Mrs")."""
-    if language == "en":
-        spellings = [text, _EN_MOTHER.sub(r"\1um\2", text), _EN_MOTHER.sub(r"\1om\2", text)]
-        return list(dict.fromkeys(spellings + [_EN_MRS.sub("Ms", spelling) for spelling in spellings]))
-    if language != "es":
-        return [text]
-    # either word, capitalised or not ("un hombre de 50 años" / "un varón de 50 años"); singular only
-    return list(dict.fromkeys([text, re.sub(r"\bHombre\b", "Varón", text), re.sub(r"\bVarón\b", "Hombre", text),
-                               re.sub(r"\bhombre\b", "varón", text), re.sub(r"\bvarón\b", "hombre", text)]))
+    """Spellings of a gold text that are equally correct (biasmirror.counterfactuals.spellings: English "Mum" or
+    "Mom" and "Ms" where a row wrote "Mrs", which rounds 2-13 wrote one way and later rounds list both; Spanish
+    "hombre" or "varón")."""
+    from biasmirror.counterfactuals.spellings import variants
+
+    return variants(language, text)
 
 
 def directed_rows(language: str, split: str = "gold") -> list[dict]:

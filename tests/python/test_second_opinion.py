@@ -114,6 +114,17 @@ def test_round_trip_reports_a_copy_that_does_not_swap_back() -> None:
     assert judge("She fell at home.", "He fell at home.", "F", "en", ("round_trip",)) == []
 
 
+def test_round_trip_takes_equally_correct_spellings_as_the_same() -> None:
+    """"Mrs" swaps to "Mr" and back to "Ms", "Mom" may come back as "Mum": no difference; a wrong word still is."""
+    assert judge("Mrs. ___ fell; her mom found her.", "Mr. ___ fell; his mom found him.", "F", "en",
+                 ("round_trip",)) == []
+    assert judge("She is a stay-at-home mum of two.", "He is a stay-at-home dad of two.", "F", "en",
+                 ("round_trip",)) == []
+    assert judge("Mrs. ___ fell.", "Mr. ___ fell.", "F", "en", ("round_trip",)) == []
+    assert [f.kind for f in judge("Mrs. ___ fell.", "Mr. ___ fell at her home.", "F", "en", ("round_trip",))] == [
+        "round trip"]
+
+
 def test_stored_columns_and_placebo_copies() -> None:
     good = record_checks("Her son, a 50 year old man, is here.", None, "His son, a 50 year old man, is here.", None,
                          "M", "en")

@@ -140,15 +140,13 @@ def test_gold_files_are_valid_json_lines() -> None:
             assert set(row) == {"id", "sex", "text", "swap", "tags"}, f"{path.name}:{n}"
 
 
-def test_equally_correct_spellings_are_accepted_and_nothing_else() -> None:
-    """The gold loader's equal spellings: English "Mum"/"Mom" both ways and "Ms" for "Mrs" (never the reverse);
-    Spanish "hombre"/"varón"; French none. Words that only start like them keep their form."""
-    english = swap_gold._equivalents("en", "Mrs ___ says her mum and two moms came; Mummy is in Mumbai.")
-    assert english[0] == "Mrs ___ says her mum and two moms came; Mummy is in Mumbai."
-    assert "Ms ___ says her mom and two moms came; Mummy is in Mumbai." in english
-    assert "Mrs ___ says her mum and two mums came; Mummy is in Mumbai." in english
-    assert all("Mummy is in Mumbai" in spelling for spelling in english)
-    assert swap_gold._equivalents("en", "Ms ___ came with Dad.") == ["Ms ___ came with Dad."]
-    assert swap_gold._equivalents("es", "Es un hombre de 50 años.") == ["Es un hombre de 50 años.",
-                                                                       "Es un varón de 50 años."]
-    assert swap_gold._equivalents("fr", "Sa maman est là.") == ["Sa maman est là."]
+
+def test_gold_rows_accept_the_equally_correct_spellings() -> None:
+    """The gold loader takes its equal spellings from the package (tests/python/test_spellings.py)."""
+    from biasmirror.counterfactuals.spellings import variants
+
+    for language in ("en", "es"):
+        for row in swap_gold.load_gold(language, "heldout14"):
+            swaps = row["swap"] if isinstance(row["swap"], list) else [row["swap"]]
+            for swap in swaps:
+                assert set(variants(language, swap)) <= set(row["swaps"])

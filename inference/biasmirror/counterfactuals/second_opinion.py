@@ -27,8 +27,8 @@ Two methods, each reported on its own (a copy's flags say which method found wha
   a function word may change only with the patient's or partner's word after it (or a partner's word before).
 
   The reading looks at the original only, whatever its sex, so a flag never depends on the swap's direction.
-* ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original. It
-  reuses the swapper, so it catches only what the swapper does not undo (an over-swap it cannot reverse, a
+* ``round_trip`` - the copy swapped back to the original sex by the rule swapper must give the original, up to
+  equally correct spellings (spellings.py: "Mrs" swaps to "Mr" and back to "Ms"). It reuses the swapper, so it catches only what the swapper does not undo (an over-swap it cannot reverse, a
   word a generator mangled).
 
 Messages and reasons are categories; a flag carries the position of the word in the copy, never its text.
@@ -193,11 +193,15 @@ def judge_many(originals: Sequence[str | None], copies: Sequence[str | None], or
             out[k].extend(compare(toks, tokenize(copy), reading, getattr(reading, "reasons", {}) or {}))
     if "round_trip" in methods:
         from biasmirror.counterfactuals.rules import swap_many
+        from biasmirror.counterfactuals.spellings import canonical
+
+        def same(a: str, b: str) -> bool:  # spacing and equally correct spellings ("Mrs" -> "Mr" -> "Ms") aside
+            return canonical(language, " ".join(a.split())) == canonical(language, " ".join(b.split()))
 
         index = [k for k, (o, c) in enumerate(zip(originals, copies)) if o and c]
         back = swap_many([copies[k] for k in index], [original_sexes[k] for k in index], language)
         for k, result in zip(index, back):
-            if " ".join(result.text.split()) != " ".join(str(originals[k]).split()):
+            if not same(result.text, str(originals[k])):
                 out[k].append(Flag("round_trip", ROUND_TRIP, -1, "the copy swapped back differs from the original"))
     return out
 
