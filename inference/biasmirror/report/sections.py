@@ -443,7 +443,7 @@ def _quality_blocks(marts: Marts, metrics: pd.DataFrame) -> list[str]:
                             "in the original sex; <b>content_change_share</b>: copies that change a word not about "
                             "the patient (a relative's or a clinician's word, an adjective agreeing with an organ or "
                             "a disease); <b>round_trip_differs_share</b>: copies that, swapped back, do not give the "
-                            "original."),
+                            "original (equally correct spellings such as Mrs/Ms aside)."),
                             numeric=tuple(c for c in shown.columns if c not in ("dataset", "language", "generator"))))
     blocks.append(_review_block(marts))
     return blocks
